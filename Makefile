@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# kconfperf's build.  Targets:
+#   make               build ./kconfperf (and the guest, build/kcp-guest)
+#   make unit          run the C unit tests (seconds)
+#   make check         unit tests, then the shell integration tests in tests/t/
+#   make fuzz          run the .config parser fuzzer for FUZZ_SECONDS
+#   make DEVELOPER=1   warnings are errors
+#   make SANITIZE=address,undefined [unit|check]   everything under ASan/UBSan
+# Objects go to build/ (build-san/ when SANITIZE is set), so the two never mix.
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+LDFLAGS ?=
+PKG_CONFIG ?= pkg-config
+PKGS = sqlite3 gsl zlib
+
+ifdef SANITIZE
+B := build-san
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+B := build
+SAN_FLAGS :=
+endif
+
+WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare
+ifdef DEVELOPER
+WARNINGS += -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wwrite-strings -Wvla -Wformat=2 -Wundef -fno-common
+endif
+
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lgsl -lgslcblas -lz)
+
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SAN_FLAGS) $(PKG_CFLAGS) -Isrc -MMD -MP
+ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
+LIBS = $(PKG_LIBS) -lm
+
+LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_OBJ := $(patsubst %.c,$(B)/%.o,$(LIB_SRC))
+LIB := $(B)/libkconfperf.a
+PROGRAM := $(B)/kconfperf
+
+UNIT_SRC := $(wildcard tests/unit/test-*.c)
+UNIT_BIN := $(patsubst %.c,$(B)/%,$(filter-out tests/unit/test-lib.c,$(UNIT_SRC)))
+INTEGRATION := $(sort $(wildcard tests/t/t[0-9]*.sh))
+
+# The guest runs as /init inside the test kernels: static, no sanitizers.
+GUEST_SRC := $(wildcard guest/*.c)
+GUEST := $(if $(GUEST_SRC),$(B)/kcp-guest)
+GUEST_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g $(WARNINGS) -Iguest -MMD -MP
+
+FUZZ_SECONDS ?= 60
+
+.PHONY: all unit check fuzz clean FORCE
+.DELETE_ON_ERROR:
+
+all: $(PROGRAM) $(GUEST)
+ifndef SANITIZE
+all: kconfperf
+kconfperf: $(PROGRAM)
+	cp $< $@
+endif
+
+# Rebuild everything when the flags change.
+$(B)/FLAGS: FORCE
+	@mkdir -p $(B)
+	@echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIBS)' | cmp -s - $@ || \
+		echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(LIBS)' > $@
+
+$(B)/%.o: %.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(PROGRAM): $(B)/src/main.o $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/tests/unit/%.o: tests/unit/%.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -c -o $@ $<
+
+$(B)/tests/unit/test-%: $(B)/tests/unit/test-%.o $(B)/tests/unit/test-lib.o $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/guest/%.o: guest/%.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -c -o $@ $<
+
+$(B)/kcp-guest: $(patsubst %.c,$(B)/%.o,$(GUEST_SRC))
+	$(CC) -static -o $@ $^ -lpthread
+
+unit: $(UNIT_BIN)
+	@KCP_BUILD=$(abspath $(B)) tests/run-tests $(UNIT_BIN)
+
+check: all $(UNIT_BIN)
+	@KCP_BUILD=$(abspath $(B)) KCP_BIN=$(abspath $(PROGRAM)) \
+		tests/run-tests $(UNIT_BIN) $(INTEGRATION)
+
+-include fuzz/Makefile.inc
+
+clean:
+	rm -rf build build-san kconfperf
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,11 @@
+/* commands.h: the cmd_*() entry points, one per subcommand (src/cmd-*.c). */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef COMMANDS_H
+#define COMMANDS_H
+
+/*
+ * Each gets argv[0] == its own name and returns the process exit status:
+ * 0 success, 1 failure, 2 usage error.  main.c's table lists them.
+ */
+
+#endif

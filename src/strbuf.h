@@ -1,0 +1,56 @@
+/* strbuf.h: a growable, always NUL-terminated byte buffer (after git's strbuf). */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef STRBUF_H
+#define STRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Invariants: buf is never NULL and buf[len] == '\0'.  A strbuf that has
+ * never grown points at a shared empty string, so STRBUF_INIT needs no
+ * allocation and strbuf_release() on it is a no-op.  Data may hold NUL bytes.
+ */
+struct strbuf {
+	size_t alloc;
+	size_t len;
+	char *buf;
+};
+
+extern char strbuf_slopbuf[];
+#define STRBUF_INIT { 0, 0, strbuf_slopbuf }
+
+void strbuf_init(struct strbuf *sb, size_t hint);
+/* Frees the memory and leaves sb as STRBUF_INIT. */
+void strbuf_release(struct strbuf *sb);
+/* Hands the buffer to the caller, who frees it; sb is left as STRBUF_INIT. */
+char *strbuf_detach(struct strbuf *sb, size_t *len_out);
+/* Makes room for `extra` more bytes (plus the NUL). */
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_setlen(struct strbuf *sb, size_t len);
+#define strbuf_reset(sb) strbuf_setlen((sb), 0)
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addchars(struct strbuf *sb, int c, size_t n);
+void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((__format__(__printf__, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+
+void strbuf_trim(struct strbuf *sb);
+void strbuf_rtrim(struct strbuf *sb);
+
+/* Appends everything readable from fd; returns bytes read or -1 (errno set). */
+ssize_t strbuf_read_fd(struct strbuf *sb, int fd, size_t hint);
+/* Appends the file's contents; returns bytes read or -1 with an error printed. */
+ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint);
+/* Appends one line from fp without its '\n'; returns 0, or EOF at end of file. */
+int strbuf_getline(struct strbuf *sb, FILE *fp);
+
+/* Writes the buffer to path atomically (temp file + rename); 0 or -1 with error. */
+int strbuf_write_file(const struct strbuf *sb, const char *path);
+
+#endif

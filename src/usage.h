@@ -1,0 +1,40 @@
+/* usage.h: how kconfperf reports errors and warnings. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef USAGE_H
+#define USAGE_H
+
+#include <stdarg.h>
+
+#define NORETURN __attribute__((__noreturn__))
+#define PRINTF(f, a) __attribute__((__format__(__printf__, f, a)))
+
+/*
+ * All messages go to stderr as "kconfperf: <kind>: <message>", lowercase,
+ * without a full stop.  error() and error_errno() return -1 so library-like
+ * code can say `return error("cannot open '%s'", path);`.  Only main() and
+ * the cmd_*() functions call die() or usage_error().
+ */
+int error(const char *fmt, ...) PRINTF(1, 2);
+/* Like error(), with ": strerror(errno)" appended. */
+int error_errno(const char *fmt, ...) PRINTF(1, 2);
+void warning(const char *fmt, ...) PRINTF(1, 2);
+/* Prints "kconfperf: <message>" with no kind, for progress and notes. */
+void note(const char *fmt, ...) PRINTF(1, 2);
+
+/* Exit 1 after an error message. */
+NORETURN void die(const char *fmt, ...) PRINTF(1, 2);
+NORETURN void die_errno(const char *fmt, ...) PRINTF(1, 2);
+/* Exit 2 (usage error) after an error message. */
+NORETURN void usage_error(const char *fmt, ...) PRINTF(1, 2);
+
+/*
+ * Tests replace the sink: when set, messages are formatted into it instead of
+ * going to stderr (kind is "error", "warning" or "" for notes).
+ */
+typedef void (*message_sink_fn)(const char *kind, const char *msg, void *data);
+void set_message_sink(message_sink_fn fn, void *data);
+
+/* Set by --quiet: note() prints nothing. Errors and warnings always print. */
+extern int quiet;
+
+#endif

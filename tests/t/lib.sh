@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests/t/lib.sh: sourced by every integration test (after git's test-lib.sh).
+#
+#   . "$(dirname "$0")/lib.sh"
+#   test_expect_success 'what it checks' '
+#           kconfperf config diff a b >out &&
+#           test_cmp expect out
+#   '
+#   test_done
+#
+# Each script runs in its own scratch directory ($TRASH), removed when all
+# its tests pass.  $KCP_BIN is the binary under test (make check sets it);
+# `kconfperf` on PATH runs it.  $SRC_DIR is the repository's top directory.
+# A test that needs something this machine lacks calls test_skip_all REASON.
+
+set -u
+TEST_NAME=$(basename "$0" .sh)
+SRC_DIR=$(cd "$(dirname "$0")/../.." && pwd)
+KCP_BUILD=${KCP_BUILD:-$SRC_DIR/build}
+KCP_BIN=${KCP_BIN:-$KCP_BUILD/kconfperf}
+FIXTURES=$SRC_DIR/tests/fixtures
+SHARED_DATA=${SHARED_DATA:-$SRC_DIR/../shared/data}
+TRASH=$(mktemp -d "${TMPDIR:-/tmp}/kcp-$TEST_NAME.XXXXXX")
+mkdir -p "$TRASH/bin"
+ln -s "$KCP_BIN" "$TRASH/bin/kconfperf"
+PATH=$TRASH/bin:$PATH
+export PATH KCP_BIN KCP_BUILD SRC_DIR
+cd "$TRASH" || exit 1
+
+test_count=0
+test_passed=0
+test_failed=0
+
+say() { printf '%s\n' "$*"; }
+
+test_expect_success() {
+	test_count=$((test_count + 1))
+	if (eval "$2") >"$TRASH/.out" 2>&1; then
+		test_passed=$((test_passed + 1))
+		say "ok $test_count - $1"
+	else
+		test_failed=$((test_failed + 1))
+		say "not ok $test_count - $1"
+		sed 's/^/#    /' "$TRASH/.out" | tail -n 40
+	fi
+}
+
+test_expect_failure_code() {
+	# test_expect_failure_code CODE 'desc' 'commands': the last command must exit CODE
+	test_count=$((test_count + 1))
+	(eval "$3") >"$TRASH/.out" 2>&1
+	rc=$?
+	if [ "$rc" = "$1" ]; then
+		test_passed=$((test_passed + 1))
+		say "ok $test_count - $2"
+	else
+		test_failed=$((test_failed + 1))
+		say "not ok $test_count - $2 (exit $rc, expected $1)"
+		sed 's/^/#    /' "$TRASH/.out" | tail -n 40
+	fi
+}
+
+# test_cmp EXPECTED ACTUAL: show a diff when they differ.
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+# test_grep PATTERN FILE: like grep -q, but shows the file on failure.
+test_grep() {
+	if ! grep -q -e "$1" "$2"; then
+		echo "no '$1' in $2:"
+		cat "$2"
+		return 1
+	fi
+}
+
+test_skip_all() {
+	say "# skipping $TEST_NAME: $*"
+	say "0 passed, 0 failed, 1 skipped"
+	rm -rf "$TRASH"
+	exit 0
+}
+
+test_done() {
+	say "$test_passed passed, $test_failed failed"
+	cd /
+	if [ "$test_failed" = 0 ] && [ -z "${KCP_KEEP_TRASH:-}" ]; then
+		rm -rf "$TRASH"
+	else
+		say "# scratch files kept in $TRASH"
+	fi
+	[ "$test_failed" = 0 ]
+}

@@ -1,0 +1,133 @@
+/* test-lib.c: kconfperf's small unit-test harness. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test-lib.h"
+#include "wrapper.h"
+
+static int passed, failed, number;
+static int current_failed;
+static const char *filter;
+static char *tmpdir;
+
+void test_init(int argc, char **argv)
+{
+	if (argc > 1)
+		filter = argv[1];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+static void remove_tmpdir(void)
+{
+	if (tmpdir)
+		remove_tree(tmpdir);
+}
+
+const char *test_tmpdir(void)
+{
+	if (!tmpdir) {
+		char templ[] = "/tmp/kcp-unit-XXXXXX";
+
+		if (!mkdtemp(templ)) {
+			perror("mkdtemp");
+			exit(1);
+		}
+		tmpdir = xstrdup(templ);
+		atexit(remove_tmpdir);
+	}
+	return tmpdir;
+}
+
+void test_run(const char *name, void (*fn)(void))
+{
+	if (filter && !strstr(name, filter))
+		return;
+	current_failed = 0;
+	fn();
+	number++;
+	fflush(stderr);
+	if (current_failed) {
+		failed++;
+		printf("not ok %d - %s\n", number, name);
+	} else {
+		passed++;
+		printf("ok %d - %s\n", number, name);
+	}
+}
+
+int test_done(void)
+{
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
+
+int check_impl(int ok, const char *expr, const char *file, int line)
+{
+	if (!ok) {
+		current_failed = 1;
+		fflush(stdout);
+		fprintf(stderr, "# %s:%d: check failed: %s\n", file, line, expr);
+	}
+	return ok;
+}
+
+int check_int_impl(long long a, const char *op, long long b, const char *expr,
+		   const char *file, int line)
+{
+	int ok;
+
+	if (!strcmp(op, "=="))
+		ok = a == b;
+	else if (!strcmp(op, "!="))
+		ok = a != b;
+	else if (!strcmp(op, "<"))
+		ok = a < b;
+	else if (!strcmp(op, "<="))
+		ok = a <= b;
+	else if (!strcmp(op, ">"))
+		ok = a > b;
+	else
+		ok = a >= b;
+	if (!ok) {
+		check_impl(0, expr, file, line);
+		fprintf(stderr, "#   left: %lld\n#  right: %lld\n", a, b);
+	}
+	return ok;
+}
+
+int check_str_impl(const char *a, const char *b, const char *expr,
+		   const char *file, int line)
+{
+	int ok = (a && b) ? !strcmp(a, b) : a == b;
+
+	if (!ok) {
+		check_impl(0, expr, file, line);
+		fprintf(stderr, "#   left: %s%s%s\n#  right: %s%s%s\n",
+			a ? "\"" : "", a ? a : "NULL", a ? "\"" : "",
+			b ? "\"" : "", b ? b : "NULL", b ? "\"" : "");
+	}
+	return ok;
+}
+
+int check_double_impl(double a, double b, double rel, const char *expr,
+		      const char *file, int line)
+{
+	double scale = fmax(fabs(a), fabs(b));
+	int ok;
+
+	if (isnan(a) || isnan(b))
+		ok = isnan(a) && isnan(b);
+	else if (isinf(a) || isinf(b))
+		ok = a == b;
+	else
+		ok = fabs(a - b) <= rel * (scale > 1e-300 ? scale : 1.0);
+	if (!ok) {
+		check_impl(0, expr, file, line);
+		fprintf(stderr, "#   left: %.17g\n#  right: %.17g\n", a, b);
+	}
+	return ok;
+}

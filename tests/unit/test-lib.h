@@ -1,0 +1,40 @@
+/* test-lib.h: kconfperf's small unit-test harness. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef TEST_LIB_H
+#define TEST_LIB_H
+
+#include <string.h>
+
+/*
+ * A test file defines static void test_*(void) functions and a main() that
+ * runs them with TEST(fn) and returns test_done().  A test passes when every
+ * check in it holds.  Output is one "ok N - name" / "not ok N - name" line per
+ * test, the failing checks with file:line, and a last line "N passed, N failed".
+ * Run a test binary with a name as argument to run only tests whose name
+ * contains it.
+ */
+void test_init(int argc, char **argv);
+void test_run(const char *name, void (*fn)(void));
+int test_done(void);
+
+int check_impl(int ok, const char *expr, const char *file, int line);
+int check_int_impl(long long a, const char *op, long long b, const char *expr,
+		   const char *file, int line);
+int check_str_impl(const char *a, const char *b, const char *expr,
+		   const char *file, int line);
+int check_double_impl(double a, double b, double rel, const char *expr,
+		      const char *file, int line);
+
+#define TEST(fn) test_run(#fn, fn)
+#define check(cond) check_impl(!!(cond), #cond, __FILE__, __LINE__)
+#define check_int(a, op, b) \
+	check_int_impl((long long)(a), #op, (long long)(b), #a " " #op " " #b, __FILE__, __LINE__)
+#define check_str(a, b) check_str_impl((a), (b), #a " == " #b, __FILE__, __LINE__)
+/* Relative difference |a-b|/max(|a|,|b|) at most rel (absolute when both are tiny). */
+#define check_double(a, b, rel) \
+	check_double_impl((a), (b), (rel), #a " ~= " #b, __FILE__, __LINE__)
+
+/* Directory for a test's scratch files, created on demand and removed at exit. */
+const char *test_tmpdir(void);
+
+#endif
