@@ -6,7 +6,8 @@
 #   make fuzz          run the .config parser fuzzer for FUZZ_SECONDS
 #   make DEVELOPER=1   warnings are errors
 #   make SANITIZE=address,undefined [unit|check]   everything under ASan/UBSan
-# Objects go to build/ (build-san/ when SANITIZE is set), so the two never mix.
+# Objects go to build/ (build-san/ when SANITIZE is set), so the two never mix;
+# B=DIR puts them elsewhere.
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -15,10 +16,10 @@ PKG_CONFIG ?= pkg-config
 PKGS = sqlite3 gsl zlib
 
 ifdef SANITIZE
-B := build-san
+B ?= build-san
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 else
-B := build
+B ?= build
 SAN_FLAGS :=
 endif
 
@@ -102,6 +103,6 @@ check: all $(UNIT_BIN)
 -include fuzz/Makefile.inc
 
 clean:
-	rm -rf build build-san kconfperf
+	rm -rf $(B) build build-san kconfperf
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
