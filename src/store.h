@@ -1,0 +1,125 @@
+/* store.h: the experiment database (SQLite): plan, builds, runs and samples. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef STORE_H
+#define STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * One SQLite file per experiment directory (DIR/kconfperf.db), in WAL mode so
+ * a reader (report) never blocks the writer (run).  The schema is versioned
+ * with PRAGMA user_version; store_open() creates it or upgrades older ones
+ * and refuses newer ones.  Every store_*() write is its own transaction
+ * unless the caller wraps several in store_begin()/store_commit(): a killed
+ * process loses at most the transaction in flight, never a finished run.
+ *
+ * Strings returned in the structs below belong to the struct; release them
+ * with the matching *_release() function.
+ */
+struct store;
+
+#define STORE_SCHEMA_VERSION 1
+
+/* Opens (creating when create is set) the database at path. */
+int store_open(struct store **out, const char *path, int create);
+/* Closes and frees; NULL is fine. */
+void store_close(struct store *st);
+const char *store_path(const struct store *st);
+
+int store_begin(struct store *st);
+int store_commit(struct store *st);
+int store_rollback(struct store *st);
+
+/* Experiment-wide key/value facts: source identity, kernel version, host... */
+int store_set_meta(struct store *st, const char *key, const char *value);
+/* Returns a malloc'd copy of the value, or NULL when unset. */
+char *store_get_meta(struct store *st, const char *key);
+
+/* Variants, as planned. */
+struct store_variant {
+	int64_t id;
+	char *name;		/* "baseline", "all", "CONFIG_X=y", "all-CONFIG_X=y" */
+	char *kind;		/* baseline, oat, all, loo, screen */
+	char *options;		/* the candidate options it holds, one per line */
+	char *requested;	/* the requested settings as a fragment */
+	char *effective_diff;	/* diffconfig of baseline -> effective config */
+	char *config;		/* the full effective .config */
+	char *config_hash;	/* kconfig_hash() of the effective config */
+	char *status;		/* ok, partial, no-op, same-as, failed */
+	char *same_as;		/* for same-as: the variant measured instead */
+	char *reason;		/* why partial or no-op, human readable */
+	int added, removed, changed;
+	int position;		/* order in the plan */
+};
+#define STORE_VARIANT_INIT { 0 }
+void store_variant_release(struct store_variant *v);
+
+/* Inserts or replaces by name; sets v->id. */
+int store_put_variant(struct store *st, struct store_variant *v);
+/* Every variant in plan order; *out is malloc'd, free with store_variants_free(). */
+int store_get_variants(struct store *st, struct store_variant **out, size_t *nr);
+void store_variants_free(struct store_variant *v, size_t nr);
+/* Removes every variant (and their runs): a new plan replaces the old. */
+int store_clear_variants(struct store *st);
+
+/* Builds, keyed by the build cache key. */
+struct store_build {
+	char *key;
+	char *config_hash;
+	char *status;		/* ok, failed, cached */
+	double seconds;
+	int64_t bzimage_size, vmlinux_size;
+	char *image;		/* path of the bzImage in the cache */
+	char *log_path;
+	char *log_tail;
+	char *seeded_from;	/* key of the tree this build started from, or NULL */
+};
+#define STORE_BUILD_INIT { 0 }
+void store_build_release(struct store_build *b);
+int store_put_build(struct store *st, const struct store_build *b);
+/* Returns 1 and fills out when found, 0 when not, -1 on error. */
+int store_get_build_by_hash(struct store *st, const char *config_hash,
+			    struct store_build *out);
+
+/* Runs: one boot of one variant for one workload. */
+struct store_run {
+	int64_t id;
+	int64_t variant_id;
+	char *workload;		/* the workload spec, "hackbench:groups=4" */
+	int round;		/* 0.. for measured runs, -1.. for warm-ups */
+	int seq;		/* position within the round's random order */
+	int warmup;
+	char *accel;
+	char *status;		/* ok, timeout, panic, error, failed */
+	char *error;
+	char *console_tail;
+	double wall_s;
+	double boot_s;		/* guest boot-to-init, NAN when unknown */
+	char *started;		/* ISO 8601 UTC */
+};
+#define STORE_RUN_INIT { 0 }
+void store_run_release(struct store_run *r);
+
+struct store_sample {
+	int iteration;
+	const char *metric;
+	const char *unit;
+	double value;
+	int higher_is_better;
+};
+
+/*
+ * Records a finished run and its samples in one transaction; sets r->id.
+ * A run with the same (variant, workload, round, warmup) already stored is
+ * an error: rerunning resumes, it never duplicates.
+ */
+int store_add_run(struct store *st, struct store_run *r,
+		  const struct store_sample *samples, size_t nr_samples);
+/* Whether that run is already stored: 1 yes, 0 no, -1 error. */
+int store_has_run(struct store *st, int64_t variant_id, const char *workload,
+		  int round, int warmup);
+/* Number of stored runs (all variants, workloads, statuses). */
+int64_t store_count_runs(struct store *st);
+
+#endif
