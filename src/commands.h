@@ -8,4 +8,6 @@
  * 0 success, 1 failure, 2 usage error.  main.c's table lists them.
  */
 
+int cmd_initramfs(int argc, const char **argv);
+
 #endif
