@@ -90,7 +90,8 @@ struct child_stream {
 
 struct child_process {
 	/* argv; args.v[0] is looked up in PATH (the child's PATH when env
-	 * sets one) unless it contains a '/'.  Owned; freed by release. */
+	 * sets one) unless it contains a '/', in which case a relative one is
+	 * relative to dir, as for exec.  Owned; freed by release. */
 	struct strvec args;
 	/* "K=V" adds or overrides K in the inherited environment; "K" alone
 	 * removes it.  Owned; freed by release. */
@@ -202,5 +203,8 @@ int run_commands_parallel(struct child_process *cmds, size_t nr, int max_paralle
  * 30 s", "could not be started: No such file or directory".
  */
 void child_process_describe(struct strbuf *out, const struct child_process *cp);
+
+/* For tests: when set, wait without pidfd_open(), as on kernels before 5.3. */
+extern int run_command_no_pidfd;
 
 #endif
