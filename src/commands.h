@@ -8,6 +8,7 @@
  * 0 success, 1 failure, 2 usage error.  main.c's table lists them.
  */
 
+int cmd_config(int argc, const char **argv);
 int cmd_initramfs(int argc, const char **argv);
 
 #endif

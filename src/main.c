@@ -26,6 +26,7 @@ struct command {
 /* The one list of commands: dispatch, --help and suggestions all read it. */
 static const struct command commands[] = {
 	{ "version", cmd_version, "print kconfperf's version" },
+	{ "config", cmd_config, "compare, merge and check .config files and fragments" },
 	{ "initramfs", cmd_initramfs, "write the guest's initramfs (developer command)" },
 };
 
