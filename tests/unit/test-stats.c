@@ -1,0 +1,682 @@
+/* test-stats.c: unit tests for stats, against scipy/numpy reference values. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "test-lib.h"
+#include "wrapper.h"
+
+/*
+ * tests/fixtures/stats/reference.txt is written by gen-reference.py beside
+ * it (scipy and numpy, see there); tests/run-tests runs us from the top of
+ * the tree.  Every reference value must be matched within REL.
+ */
+#define REFERENCE "tests/fixtures/stats/reference.txt"
+#define REL 1e-6
+
+struct record {
+	struct strvec f;	/* f.v[0] is the kind */
+};
+
+struct dataset {
+	const char *name;
+	double *v;
+	size_t n;
+};
+
+static struct record *records;
+static size_t nr_records, alloc_records;
+static struct dataset *datasets;
+static size_t nr_datasets, alloc_datasets;
+static double worst;	/* largest relative difference seen */
+
+static void load_reference(void)
+{
+	struct strbuf line = STRBUF_INIT;
+	FILE *fp = fopen(REFERENCE, "r");
+	size_t i;
+
+	if (!fp)
+		return;
+	while (strbuf_getline(&line, fp) != EOF) {
+		struct record *r;
+
+		if (!line.len || line.buf[0] == '#')
+			continue;
+		ALLOC_GROW(records, nr_records + 1, alloc_records);
+		r = &records[nr_records++];
+		strvec_init(&r->f);
+		strvec_split(&r->f, line.buf, " ");
+		if (strcmp(r->f.v[0], "data"))
+			continue;
+		ALLOC_GROW(datasets, nr_datasets + 1, alloc_datasets);
+		datasets[nr_datasets].name = r->f.v[1];
+		datasets[nr_datasets].n = r->f.nr - 2;
+		datasets[nr_datasets].v = xcalloc(r->f.nr, sizeof(double));
+		for (i = 2; i < r->f.nr; i++)
+			datasets[nr_datasets].v[i - 2] = strtod(r->f.v[i], NULL);
+		nr_datasets++;
+	}
+	strbuf_release(&line);
+	fclose(fp);
+}
+
+static void free_reference(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_records; i++)
+		strvec_clear(&records[i].f);
+	for (i = 0; i < nr_datasets; i++)
+		free(datasets[i].v);
+	free(records);
+	free(datasets);
+}
+
+/* The value of "key=value" in r, or NULL. */
+static const char *field(const struct record *r, const char *key)
+{
+	size_t i, len = strlen(key);
+
+	for (i = 1; i < r->f.nr; i++)
+		if (!strncmp(r->f.v[i], key, len) && r->f.v[i][len] == '=')
+			return r->f.v[i] + len + 1;
+	return NULL;
+}
+
+static double num(const struct record *r, const char *key)
+{
+	const char *v = field(r, key);
+
+	if (!check(v != NULL))
+		fprintf(stderr, "#   no '%s' in a '%s' record\n", key, r->f.v[0]);
+	return v ? strtod(v, NULL) : NAN;
+}
+
+/* A comma-separated list of numbers; the caller frees *out. */
+static size_t num_list(const struct record *r, const char *key, double **out)
+{
+	struct strvec items = STRVEC_INIT;
+	const char *v = field(r, key);
+	size_t i, n;
+
+	strvec_split(&items, v ? v : "", ",");
+	n = items.nr;
+	*out = xcalloc(n ? n : 1, sizeof(double));
+	for (i = 0; i < n; i++)
+		(*out)[i] = strtod(items.v[i], NULL);
+	strvec_clear(&items);
+	return n;
+}
+
+static const struct dataset *data(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < nr_datasets; i++)
+		if (!strcmp(datasets[i].name, name))
+			return &datasets[i];
+	check(!"dataset named in the reference exists");
+	fprintf(stderr, "#   dataset '%s'\n", name ? name : "(null)");
+	return &datasets[0];
+}
+
+static char marker_of(const struct record *r)
+{
+	const char *m = field(r, "marker");
+
+	if (!m)
+		return 0;
+	return !strcmp(m, "blank") ? ' ' : m[0];
+}
+
+/* The record being checked, named in failure messages. */
+static const struct record *current;
+
+/* check_double at REL, remembering the worst agreement for the summary. */
+#define check_ref(a, b) check_ref_impl((a), (b), #a, __LINE__)
+static void check_ref_impl(double a, double b, const char *expr, int line)
+{
+	double scale = fmax(fabs(a), fabs(b));
+
+	if (isfinite(a) && isfinite(b) && scale > 0 && fabs(a - b) / scale > worst)
+		worst = fabs(a - b) / scale;
+	if (!check_double_impl(a, b, REL, expr, __FILE__, line) && current)
+		fprintf(stderr, "#   in: %s %s %s\n", current->f.v[0],
+			current->f.nr > 1 ? current->f.v[1] : "",
+			current->f.nr > 2 ? current->f.v[2] : "");
+}
+
+static void foreach_record(const char *kind, void (*fn)(const struct record *))
+{
+	size_t i, seen = 0;
+
+	for (i = 0; i < nr_records; i++) {
+		if (strcmp(records[i].f.v[0], kind))
+			continue;
+		current = &records[i];
+		fn(current);
+		seen++;
+	}
+	current = NULL;
+	check(seen > 0);
+}
+
+static void test_reference_loaded(void)
+{
+	check(nr_records > 0);
+	check(nr_datasets > 0);
+	if (!nr_records)
+		fprintf(stderr, "#   cannot read '%s' from the top of the tree\n", REFERENCE);
+}
+
+static void one_t_quantile(const struct record *r)
+{
+	check_ref(stats_t_quantile(num(r, "p"), num(r, "df")), num(r, "q"));
+}
+
+static void test_t_quantile(void)
+{
+	foreach_record("tquantile", one_t_quantile);
+	check(isnan(stats_t_quantile(0, 5)));
+	check(isnan(stats_t_quantile(1, 5)));
+	check(isnan(stats_t_quantile(0.975, 0)));
+	check(isnan(stats_t_quantile(NAN, 5)));
+	check(isnan(stats_t_quantile(0.975, NAN)));
+}
+
+static void one_describe(const struct record *r)
+{
+	const struct dataset *d = data(field(r, "name"));
+	const char *flags = field(r, "flags");
+	unsigned char *outlier = xmalloc(d->n);
+	struct stats_summary s;
+	size_t i;
+
+	stats_describe(&s, d->v, d->n, outlier);
+	check_int(s.n, ==, num(r, "n"));
+	check_ref(s.mean, num(r, "mean"));
+	check_ref(s.sd, num(r, "sd"));
+	check_ref(s.min, num(r, "min"));
+	check_ref(s.q1, num(r, "q1"));
+	check_ref(s.median, num(r, "median"));
+	check_ref(s.q3, num(r, "q3"));
+	check_ref(s.max, num(r, "max"));
+	check_ref(s.geomean, num(r, "geomean"));
+	check_ref(s.log_mean, num(r, "log_mean"));
+	check_ref(s.log_sd, num(r, "log_sd"));
+	check_ref(s.mad, num(r, "mad"));
+	check_int(s.outliers, ==, num(r, "outliers"));
+	if (check(flags && strlen(flags) == d->n))
+		for (i = 0; i < d->n; i++)
+			check_int(outlier[i], ==, flags[i] == '1');
+	free(outlier);
+}
+
+static void test_describe(void)
+{
+	foreach_record("describe", one_describe);
+}
+
+static void test_describe_degenerate(void)
+{
+	double one = 4.0, mixed[] = { 1.0, -2.0, 3.0 };
+	struct stats_summary s;
+	unsigned char flag = 7;
+
+	stats_describe(&s, NULL, 0, NULL);
+	check_int(s.n, ==, 0);
+	check(isnan(s.mean) && isnan(s.median) && isnan(s.sd) && isnan(s.mad));
+	check_int(s.outliers, ==, 0);
+
+	stats_describe(&s, &one, 1, &flag);
+	check_double(s.mean, 4.0, 0);
+	check_double(s.median, 4.0, 0);
+	check_double(s.geomean, 4.0, 1e-15);
+	check(isnan(s.sd) && isnan(s.log_sd));
+	check_int(flag, ==, 0);
+
+	/* Non-positive values: no log scale, everything else as usual. */
+	stats_describe(&s, mixed, 3, NULL);
+	check_double(s.mean, 2.0 / 3, 1e-15);
+	check(isnan(s.geomean) && isnan(s.log_mean) && isnan(s.log_sd));
+}
+
+static void one_welch(const struct record *r)
+{
+	const struct dataset *x = data(field(r, "x")), *y = data(field(r, "y"));
+	struct stats_welch w;
+
+	stats_welch(&w, x->v, x->n, y->v, y->n);
+	check_ref(w.t, num(r, "t"));
+	check_ref(w.df, num(r, "df"));
+	check_ref(w.p, num(r, "p"));
+}
+
+static void test_welch(void)
+{
+	double a[] = { 2, 2, 2 }, b[] = { 3, 3, 3 }, c[] = { 1, 2 };
+	struct stats_welch w;
+
+	foreach_record("welch", one_welch);
+
+	/* Zero variance on both sides: documented, scipy gives NaN. */
+	stats_welch(&w, a, 3, a, 3);
+	check_double(w.t, 0, 0);
+	check_double(w.p, 1, 0);
+	check(isnan(w.df));
+	stats_welch(&w, b, 3, a, 3);
+	check(isinf(w.t) && w.t > 0);
+	check_double(w.p, 0, 0);
+	/* One value on a side: undefined. */
+	stats_welch(&w, c, 2, b, 1);
+	check(isnan(w.t) && isnan(w.df) && isnan(w.p));
+}
+
+static void one_mw(const struct record *r)
+{
+	const struct dataset *x = data(field(r, "x")), *y = data(field(r, "y"));
+	const char *method = field(r, "method");
+	int exact = method && !strcmp(method, "exact");
+	struct stats_mw mw;
+
+	check_int(stats_mann_whitney(&mw, x->v, x->n, y->v, y->n,
+				     exact ? STATS_MW_EXACT : STATS_MW_ASYMPTOTIC), ==, 0);
+	check_int(mw.exact, ==, exact);
+	check_ref(mw.u, num(r, "u"));
+	check_ref(mw.p, num(r, "p"));
+	check(mw.min_p <= mw.p);
+}
+
+static void test_mann_whitney(void)
+{
+	double x[] = { 1, 2, 3 }, y[] = { 3, 4, 5 }, same[] = { 7, 7, 7 };
+	double lo[] = { 1, 2, 3 }, hi[] = { 4, 5, 6 };
+	struct stats_mw mw;
+
+	foreach_record("mw", one_mw);
+
+	/* Exact needs distinct values: refused, not silently approximated. */
+	check_int(stats_mann_whitney(&mw, x, 3, y, 3, STATS_MW_EXACT), ==, -1);
+	check(isnan(mw.p));
+	check_int(stats_mann_whitney(&mw, x, 3, y, 3, STATS_MW_AUTO), ==, 0);
+	check_int(mw.exact, ==, 0);
+	check_int(mw.ties, ==, 1);
+	check_double(mw.u, 0.5, 0);
+	/* Every value equal: p = 1, and the test can never reject. */
+	check_int(stats_mann_whitney(&mw, same, 3, same, 3, STATS_MW_AUTO), ==, 0);
+	check_double(mw.p, 1, 0);
+	check_double(mw.min_p, 1, 0);
+	/* 3 vs 3 exact: complete separation is the best it can do, p = 2/20. */
+	check_int(stats_mann_whitney(&mw, hi, 3, lo, 3, STATS_MW_AUTO), ==, 0);
+	check_int(mw.exact, ==, 1);
+	check_double(mw.u, 9, 0);
+	check_double(mw.p, 0.1, 1e-15);
+	check_double(mw.min_p, 0.1, 1e-15);
+	check_int(stats_mann_whitney(&mw, hi, 0, lo, 3, STATS_MW_AUTO), ==, -1);
+}
+
+static void one_compare(const struct record *r)
+{
+	const struct dataset *b = data(field(r, "base"));
+	const struct dataset *v = data(field(r, "variant"));
+	struct stats_options opts = STATS_OPTIONS_INIT;
+	const char *ci = field(r, "ci");
+	struct stats_comparison c;
+
+	stats_compare(&c, b->v, b->n, v->v, v->n, &opts);
+	check_ref(c.ratio, num(r, "ratio"));
+	check_ref(c.change, num(r, "change"));
+	if (ci && !strcmp(ci, "bounded")) {
+		check_int(c.ci.state, ==, STATS_CI_BOUNDED);
+		check_ref(c.ci.lo, num(r, "lo"));
+		check_ref(c.ci.hi, num(r, "hi"));
+		check_ref(c.change_lo, (num(r, "lo") - 1) * 100);
+		check_ref(c.change_hi, (num(r, "hi") - 1) * 100);
+	} else {
+		check_int(c.ci.state, ==, STATS_CI_UNBOUNDED);
+		check(isnan(c.ci.lo) && isnan(c.ci.hi) && isnan(c.change_lo));
+	}
+	check_ref(c.ci.g, num(r, "g"));
+	check_ref(c.ci.df, num(r, "df"));
+	check_ref(c.welch.t, num(r, "welch_t"));
+	check_ref(c.welch.df, num(r, "welch_df"));
+	check_ref(c.welch.p, num(r, "welch_p"));
+	check_ref(c.q, num(r, "welch_p"));
+	check_ref(c.mw.u, num(r, "mw_u"));
+	check_ref(c.mw.p, num(r, "mw_p"));
+	check_int(c.mw.exact, ==, num(r, "mw_exact"));
+	check_ref(c.mw.min_p, num(r, "mw_min_p"));
+	check_int(c.n_base, ==, b->n);
+	check_int(c.n_variant, ==, v->n);
+	if (!check_int(c.marker, ==, marker_of(r)))
+		fprintf(stderr, "#   marker of %s\n", field(r, "id"));
+	check_int(c.cost, ==, c.ratio > 1 ? 1 : -1);
+}
+
+static void test_compare(void)
+{
+	foreach_record("compare", one_compare);
+}
+
+static const struct record *find_compare(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < nr_records; i++) {
+		const char *v = field(&records[i], "id");
+
+		if (!strcmp(records[i].f.v[0], "compare") && v && !strcmp(v, id))
+			return &records[i];
+	}
+	return NULL;
+}
+
+static void one_adjust(const struct record *r)
+{
+	struct stats_options opts = STATS_OPTIONS_INIT;
+	struct strvec ids = STRVEC_INIT, markers = STRVEC_INIT;
+	struct stats_comparison *c;
+	double *q;
+	size_t i, nq;
+
+	strvec_split(&ids, field(r, "ids"), ",");
+	strvec_split(&markers, field(r, "markers"), ",");
+	nq = num_list(r, "q", &q);
+	check_int(nq, ==, ids.nr);
+	check_int(markers.nr, ==, ids.nr);
+	c = xcalloc(ids.nr, sizeof(*c));
+	for (i = 0; i < ids.nr; i++) {
+		const struct record *cr = find_compare(ids.v[i]);
+		const struct dataset *b, *v;
+
+		if (!check(cr != NULL))
+			continue;
+		b = data(field(cr, "base"));
+		v = data(field(cr, "variant"));
+		stats_compare(&c[i], b->v, b->n, v->v, v->n, &opts);
+	}
+	stats_adjust(c, ids.nr, &opts);
+	for (i = 0; i < ids.nr && i < nq && i < markers.nr; i++) {
+		check_ref(c[i].q, q[i]);
+		if (!check_int(c[i].marker, ==, strcmp(markers.v[i], "blank") ? markers.v[i][0] : ' '))
+			fprintf(stderr, "#   marker of %s\n", ids.v[i]);
+	}
+	free(c);
+	free(q);
+	strvec_clear(&ids);
+	strvec_clear(&markers);
+}
+
+static void test_adjust(void)
+{
+	foreach_record("adjust", one_adjust);
+}
+
+static void one_bh(const struct record *r)
+{
+	double *p, *q, *got;
+	size_t n, i;
+
+	n = num_list(r, "p", &p);
+	check_int(num_list(r, "q", &q), ==, n);
+	got = xcalloc(n ? n : 1, sizeof(*got));
+	stats_bh(got, p, n);
+	for (i = 0; i < n; i++)
+		check_ref(got[i], q[i]);
+	/* In place gives the same. */
+	stats_bh(p, p, n);
+	for (i = 0; i < n; i++)
+		check_ref(p[i], q[i]);
+	free(p);
+	free(q);
+	free(got);
+}
+
+static void test_bh(void)
+{
+	double p[] = { 0.04, 0.01, 0.03 }, q[3];
+
+	foreach_record("bh", one_bh);
+	/* By hand: 0.01 * 3/1, then min(0.03 * 3/2, 0.04 * 3/3) for both others. */
+	stats_bh(q, p, 3);
+	check_double(q[1], 0.03, 1e-15);
+	check_double(q[2], 0.04, 1e-15);
+	check_double(q[0], 0.04, 1e-15);
+	stats_bh(q, p, 0);	/* nothing to do, nothing touched */
+}
+
+static void check_interaction(const struct record *r, const struct stats_interaction *in)
+{
+	check_ref(in->predicted, num(r, "predicted"));
+	check_ref(in->predicted_lo, num(r, "predicted_lo"));
+	check_ref(in->predicted_hi, num(r, "predicted_hi"));
+	check_ref(in->measured, num(r, "measured"));
+	check_ref(in->measured_lo, num(r, "measured_lo"));
+	check_ref(in->measured_hi, num(r, "measured_hi"));
+	check_ref(in->ratio, num(r, "ratio"));
+	check_ref(in->ratio_lo, num(r, "ratio_lo"));
+	check_ref(in->ratio_hi, num(r, "ratio_hi"));
+	check_ref(in->df, num(r, "df"));
+	check_int(in->marker, ==, marker_of(r));
+	if (!isnan(in->ratio))
+		check_int(in->direction, ==, in->ratio > 1 ? 1 : -1);
+}
+
+static void summarise(struct stats_summary *out, const char *name)
+{
+	const struct dataset *d = data(name);
+
+	stats_describe(out, d->v, d->n, NULL);
+}
+
+static void one_multiplicative(const struct record *r)
+{
+	struct stats_options opts = STATS_OPTIONS_INIT;
+	struct strvec alone = STRVEC_INIT;
+	struct stats_summary base, all, *s;
+	struct stats_interaction in;
+	size_t i;
+
+	strvec_split(&alone, field(r, "alone"), ",");
+	s = xcalloc(alone.nr, sizeof(*s));
+	for (i = 0; i < alone.nr; i++)
+		summarise(&s[i], alone.v[i]);
+	summarise(&base, field(r, "base"));
+	summarise(&all, field(r, "all"));
+	stats_multiplicative(&in, &base, &all, s, alone.nr, &opts);
+	check_interaction(r, &in);
+	free(s);
+	strvec_clear(&alone);
+}
+
+static void test_multiplicative(void)
+{
+	foreach_record("multiplicative", one_multiplicative);
+}
+
+static void one_added_last(const struct record *r)
+{
+	struct stats_options opts = STATS_OPTIONS_INIT;
+	struct stats_summary base, alone, all, loo;
+	struct stats_interaction in;
+
+	summarise(&base, field(r, "base"));
+	summarise(&alone, field(r, "alone"));
+	summarise(&all, field(r, "all"));
+	summarise(&loo, field(r, "loo"));
+	stats_added_last(&in, &base, &alone, &all, &loo, &opts);
+	check_interaction(r, &in);
+}
+
+static void test_added_last(void)
+{
+	foreach_record("addedlast", one_added_last);
+}
+
+/* A comparison with just the fields stats_marker() reads. */
+static struct stats_comparison fake(double welch_p, double q, double mw_p, double mw_min_p,
+				    double lo, double hi)
+{
+	struct stats_comparison c;
+
+	memset(&c, 0, sizeof(c));
+	c.n_base = c.n_variant = 10;
+	c.welch.p = welch_p;
+	c.q = q;
+	c.mw.p = mw_p;
+	c.mw.min_p = mw_min_p;
+	c.ci.state = isnan(lo) ? STATS_CI_UNBOUNDED : STATS_CI_BOUNDED;
+	c.change_lo = lo;
+	c.change_hi = hi;
+	return c;
+}
+
+static void test_marker_rules(void)
+{
+	struct stats_options opts = STATS_OPTIONS_INIT;
+	struct stats_comparison c;
+
+	c = fake(0.001, 0.001, 0.002, 1e-5, 5, 9);
+	check_int(stats_marker(&c, &opts), ==, '*');
+	c = fake(0.001, 0.001, 0.002, 1e-5, -9, -5);	/* a gain counts too */
+	check_int(stats_marker(&c, &opts), ==, '*');
+	c = fake(0.001, 0.001, 0.002, 1e-5, 0.5, 1.5);
+	check_int(stats_marker(&c, &opts), ==, '~');
+	c = fake(0.001, 0.001, 0.002, 1e-5, NAN, NAN);	/* unbounded */
+	check_int(stats_marker(&c, &opts), ==, '~');
+	c = fake(0.001, 0.2, 0.002, 1e-5, 5, 9);	/* lost to BH */
+	check_int(stats_marker(&c, &opts), ==, ' ');
+	c = fake(0.001, 0.001, 0.3, 1e-5, 5, 9);	/* tests disagree */
+	check_int(stats_marker(&c, &opts), ==, '?');
+	c = fake(0.3, 0.3, 0.001, 1e-5, -1, 5);
+	check_int(stats_marker(&c, &opts), ==, '?');
+	c = fake(0.001, 0.001, 0.1, 0.1, 5, 9);	/* 3 vs 3: MW cannot reject */
+	check_int(stats_marker(&c, &opts), ==, '*');
+	c = fake(0.3, 0.3, 0.4, 1e-5, -1, 5);
+	check_int(stats_marker(&c, &opts), ==, ' ');
+	c = fake(0.001, 0.001, 0.002, 1e-5, 5, 9);
+	c.n_base = 2;
+	check_int(stats_marker(&c, &opts), ==, '?');
+	c = fake(NAN, NAN, 0.002, 1e-5, 5, 9);
+	check_int(stats_marker(&c, &opts), ==, '?');
+	/* The noise band is a parameter. */
+	opts.noise = 0.25;
+	c = fake(0.001, 0.001, 0.002, 1e-5, 0.5, 1.5);
+	check_int(stats_marker(&c, &opts), ==, '*');
+}
+
+static void test_compare_edges(void)
+{
+	struct stats_options opts = STATS_OPTIONS_INIT;
+	double base[] = { 10.0, 10.1, 9.9, 10.05 }, slow[] = { 12.0, 12.1, 11.9, 12.05 };
+	double bad[] = { 1.0, 0.0, 2.0, 1.5 };
+	struct stats_comparison c;
+
+	/* Throughput: higher is better, so +20% is a gain; change keeps its sign. */
+	opts.higher_is_better = 1;
+	stats_compare(&c, base, 4, slow, 4, &opts);
+	check_int(c.cost, ==, -1);
+	check(c.change > 19 && c.change < 21);
+	opts.higher_is_better = 0;
+	stats_compare(&c, base, 4, slow, 4, &opts);
+	check_int(c.cost, ==, 1);
+	stats_compare(&c, slow, 4, base, 4, &opts);
+	check_int(c.cost, ==, -1);
+
+	/* A zero on one side: no log scale, hence no p, hence '?'. */
+	stats_compare(&c, base, 4, bad, 4, &opts);
+	check(isnan(c.welch.p));
+	check_int(c.marker, ==, '?');
+	check_int(c.ci.state, ==, STATS_CI_BOUNDED);
+
+	/* Too few values. */
+	stats_compare(&c, base, 1, slow, 4, &opts);
+	check_int(c.ci.state, ==, STATS_CI_NONE);
+	check_int(c.marker, ==, '?');
+	stats_compare(&c, base, 0, slow, 0, &opts);
+	check(isnan(c.ratio) && isnan(c.change));
+	check_int(c.cost, ==, 0);
+	check_int(c.marker, ==, '?');
+
+	/* Constant samples: the interval collapses onto the ratio. */
+	{
+		double two[] = { 2, 2, 2 }, three[] = { 3, 3, 3 };
+
+		stats_compare(&c, two, 3, three, 3, &opts);
+		check_int(c.ci.state, ==, STATS_CI_BOUNDED);
+		check_double(c.ci.lo, 1.5, 1e-15);
+		check_double(c.ci.hi, 1.5, 1e-15);
+		check_double(c.welch.p, 0, 0);
+	}
+}
+
+static void test_format(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stats_comparison c;
+
+	stats_format_change(&sb, 89.6234, 1);
+	check_str(sb.buf, "+89.6%");
+	strbuf_reset(&sb);
+	stats_format_change(&sb, -3.0, 1);
+	check_str(sb.buf, "-3.0%");
+	strbuf_reset(&sb);
+	stats_format_change(&sb, -0.04, 1);
+	check_str(sb.buf, "+0.0%");
+	strbuf_reset(&sb);
+	stats_format_change(&sb, -0.4, 0);
+	check_str(sb.buf, "+0%");
+	strbuf_reset(&sb);
+	stats_format_change(&sb, 143.4, 0);
+	check_str(sb.buf, "+143%");
+	strbuf_reset(&sb);
+	stats_format_change(&sb, NAN, 1);
+	check_str(sb.buf, "n/a");
+
+	memset(&c, 0, sizeof(c));
+	c.ci.state = STATS_CI_BOUNDED;
+	c.change_lo = 85.12;
+	c.change_hi = 94.18;
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "x ");
+	stats_format_ci(&sb, &c, 1);
+	check_str(sb.buf, "x [+85.1% .. +94.2%]");
+	c.ci.state = STATS_CI_UNBOUNDED;
+	strbuf_reset(&sb);
+	stats_format_ci(&sb, &c, 1);
+	check_str(sb.buf, "[unbounded]");
+	c.ci.state = STATS_CI_NONE;
+	strbuf_reset(&sb);
+	stats_format_ci(&sb, &c, 1);
+	check_str(sb.buf, "[n/a]");
+	strbuf_release(&sb);
+}
+
+int main(int argc, char **argv)
+{
+	test_init(argc, argv);
+	load_reference();
+	TEST(test_reference_loaded);
+	TEST(test_t_quantile);
+	TEST(test_describe);
+	TEST(test_describe_degenerate);
+	TEST(test_welch);
+	TEST(test_mann_whitney);
+	TEST(test_compare);
+	TEST(test_adjust);
+	TEST(test_bh);
+	TEST(test_multiplicative);
+	TEST(test_added_last);
+	TEST(test_marker_rules);
+	TEST(test_compare_edges);
+	TEST(test_format);
+	printf("# largest relative difference from the reference: %.3g\n", worst);
+	free_reference();
+	return test_done();
+}
