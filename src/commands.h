@@ -10,5 +10,6 @@
 
 int cmd_config(int argc, const char **argv);
 int cmd_initramfs(int argc, const char **argv);
+int cmd_workloads(int argc, const char **argv);
 
 #endif

@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{ "version", cmd_version, "print kconfperf's version" },
 	{ "config", cmd_config, "compare, merge and check .config files and fragments" },
 	{ "initramfs", cmd_initramfs, "write the guest's initramfs (developer command)" },
+	{ "workloads", cmd_workloads, "list the guest workloads and their parameters" },
 };
 
 static const struct command *find_command(const char *name)

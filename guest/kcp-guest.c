@@ -1,0 +1,580 @@
+/* kcp-guest.c: kconfperf's /init: mount, read kcp.* parameters, run a workload, report on ttyS1, power off. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "guest.h"
+
+/*
+ * As init (PID 1) kcp-guest must never exit: that panics the kernel.  So
+ * the workload runs in a child process, and init only waits for it,
+ * reports how it ended and powers off, whatever happened.  With --host it
+ * does the same as an ordinary program (no mounts, results on stdout, exit
+ * status 0 when the run is complete) so workloads can be tested without a
+ * virtual machine.
+ */
+
+#define RESULTS_TTY "/dev/ttyS1"
+#define CMDLINE_MAX 4096
+
+static int out_fd = -1;		/* where KCP lines go */
+static int error_written;
+static int workload_id = -1;
+static const char **values;	/* per workload_params[] index; NULL unless ours */
+static unsigned long long *numbers;
+static double boot_s;
+static char self[256];
+
+static const char usage_text[] =
+	"usage: kcp-guest                 (as /init: kcp.* parameters from /proc/cmdline)\n"
+	"   or: kcp-guest --host --workload=NAME [--PARAM=VALUE]...\n"
+	"   or: kcp-guest --host --cmdline='kcp.workload=NAME kcp.PARAM=VALUE...'\n"
+	"   or: kcp-guest --exit          (exits at once; for the fork workload)\n";
+
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double boot_seconds(void)
+{
+	return boot_s;
+}
+
+const char *self_path(void)
+{
+	return self;
+}
+
+/* Writes one protocol line: "KCP <version> " + the formatted rest + "\n". */
+static void kcp_line(const char *fmt, ...) PRINTF(1, 2);
+static void kcp_line(const char *fmt, ...)
+{
+	char line[KCP_LINE_MAX];
+	va_list ap;
+	int n, m;
+
+	n = snprintf(line, sizeof(line), "KCP %d ", KCP_PROTOCOL_VERSION);
+	va_start(ap, fmt);
+	m = vsnprintf(line + n, sizeof(line) - n - 1, fmt, ap);
+	va_end(ap);
+	if (m < 0)
+		m = 0;
+	n += m;
+	if (n > (int)sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	if (write_all(out_fd, line, n) && out_fd != 2)
+		dprintf(2, "kcp-guest: cannot write results: %s\n", strerror(errno));
+}
+
+/* Copies msg into out[size] quoted as a protocol value. */
+static void quote(char *out, size_t size, const char *msg)
+{
+	size_t o = 0;
+
+	out[o++] = '"';
+	for (; *msg && o + 4 < size; msg++) {
+		unsigned char c = *msg;
+
+		if (c == '"' || c == '\\')
+			out[o++] = '\\';
+		out[o++] = c < ' ' || c == 0x7f ? '?' : c;
+	}
+	out[o++] = '"';
+	out[o] = '\0';
+}
+
+static int verror(int err, const char *fmt, va_list ap)
+{
+	char msg[1024], quoted[2100];
+	size_t len;
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (err) {
+		len = strlen(msg);
+		snprintf(msg + len, sizeof(msg) - len, ": %s", strerror(err));
+	}
+	dprintf(2, "kcp-guest: error: %s\n", msg);
+	if (!error_written && out_fd >= 0) {
+		quote(quoted, sizeof(quoted), msg);
+		kcp_line("error msg=%s", quoted);
+		error_written = 1;
+	}
+	return -1;
+}
+
+int guest_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(0, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int guest_error_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void report_sample(unsigned iter, double value)
+{
+	const struct workload_info *w = &workload_table[workload_id];
+
+	kcp_line("sample workload=%s iter=%u metric=%s unit=%s better=%s value=%.9g",
+		 w->name, iter, w->metric, w->unit,
+		 w->higher_is_better ? "higher" : "lower", value);
+}
+
+static size_t param_index(const char *name)
+{
+	const struct workload_param *p = workload_param_find(workload_id, name);
+
+	if (!p) {
+		guest_error("internal error: workload '%s' has no parameter '%s'",
+			    workload_table[workload_id].name, name);
+		_exit(1);
+	}
+	return p - workload_params;
+}
+
+unsigned long long param_num(const char *name)
+{
+	return numbers[param_index(name)];
+}
+
+const char *param_str(const char *name)
+{
+	return values[param_index(name)];
+}
+
+/*
+ * Sets kcp.<key>=<value> (or --key=value) for the chosen workload; the
+ * workload must be known.  Returns 0 or -1 with an error written.
+ */
+static int set_param(const char *key, const char *value, const char *how)
+{
+	const struct workload_param *p = workload_param_find(workload_id, key);
+	char why[256];
+	size_t i;
+
+	if (!p) {
+		char list[512] = "";
+
+		for (i = 0; i < nr_workload_params; i++)
+			if ((int)workload_params[i].workload == workload_id) {
+				if (*list)
+					strncat(list, ", ", sizeof(list) - strlen(list) - 1);
+				strncat(list, workload_params[i].name, sizeof(list) - strlen(list) - 1);
+			}
+		return guest_error("workload '%s' has no parameter '%s%s' (parameters: %s)",
+				   workload_table[workload_id].name, how, key,
+				   *list ? list : "none");
+	}
+	i = p - workload_params;
+	if (values[i] != p->def)
+		return guest_error("parameter '%s%s' given twice", how, key);
+	if (workload_param_check(p, value, &numbers[i], why, sizeof(why)))
+		return guest_error("%s%s: %s", how, key, why);
+	values[i] = value;
+	return 0;
+}
+
+static int set_workload(const char *name)
+{
+	size_t i;
+
+	if (workload_id >= 0)
+		return guest_error("the workload is given twice");
+	workload_id = workload_find(name);
+	if (workload_id < 0) {
+		char list[512] = "";
+
+		for (i = 0; i < NR_WORKLOADS; i++) {
+			if (i)
+				strncat(list, ", ", sizeof(list) - strlen(list) - 1);
+			strncat(list, workload_table[i].name, sizeof(list) - strlen(list) - 1);
+		}
+		return guest_error("unknown workload '%s' (workloads: %s)", name, list);
+	}
+	for (i = 0; i < nr_workload_params; i++) {
+		const struct workload_param *p = &workload_params[i];
+		char why[256];
+
+		if ((int)p->workload != workload_id)
+			continue;
+		values[i] = p->def;
+		if (workload_param_check(p, p->def, &numbers[i], why, sizeof(why)))
+			return guest_error("internal error: default of '%s': %s", p->name, why);
+	}
+	return 0;
+}
+
+/*
+ * Splits the kernel command line in place into words like the kernel's
+ * next_arg(): separated by spaces, double quotes group (and are removed).
+ * Takes kcp.workload first, then the other kcp.* words.  Stops at "--".
+ */
+static int parse_cmdline(char *buf)
+{
+	char *words[256];
+	int nr = 0, i, ret = 0;
+	char *s = buf;
+
+	while (*s && nr < (int)(sizeof(words) / sizeof(words[0]))) {
+		char *w, *o;
+		int quoted = 0;
+
+		while (*s == ' ' || *s == '\t' || *s == '\n')
+			s++;
+		if (!*s)
+			break;
+		w = o = s;
+		for (; *s; s++) {
+			if (*s == '"') {
+				quoted = !quoted;
+				continue;
+			}
+			if (!quoted && (*s == ' ' || *s == '\t' || *s == '\n'))
+				break;
+			*o++ = *s;
+		}
+		if (*s)
+			s++;
+		*o = '\0';
+		if (!strcmp(w, "--"))
+			break;
+		if (!strncmp(w, "kcp.", 4))
+			words[nr++] = w + 4;
+	}
+	for (i = 0; i < nr; i++)
+		if (!strncmp(words[i], "workload=", 9) && set_workload(words[i] + 9))
+			return -1;
+	if (workload_id < 0)
+		return guest_error("no kcp.workload= on the kernel command line");
+	for (i = 0; i < nr && !ret; i++) {
+		char *eq = strchr(words[i], '=');
+
+		if (!strncmp(words[i], "workload=", 9))
+			continue;
+		if (!eq)
+			return guest_error("kernel parameter 'kcp.%s' has no value", words[i]);
+		*eq = '\0';
+		ret = set_param(words[i], eq + 1, "kcp.");
+	}
+	return ret;
+}
+
+static int parse_host_args(int argc, char **argv)
+{
+	int i;
+
+	/* --cmdline=STRING: the kernel command line, parsed as init would */
+	if (argc == 3 && !strncmp(argv[2], "--cmdline=", 10))
+		return parse_cmdline(argv[2] + 10);
+
+	for (i = 2; i < argc; i++)
+		if (!strncmp(argv[i], "--workload=", 11) && set_workload(argv[i] + 11))
+			return -1;
+	if (workload_id < 0)
+		return guest_error("--host needs --workload=NAME");
+	for (i = 2; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!strncmp(argv[i], "--workload=", 11))
+			continue;
+		if (strncmp(argv[i], "--", 2) || !eq)
+			return guest_error("'%s' is not --PARAM=VALUE", argv[i]);
+		*eq = '\0';
+		if (set_param(argv[i] + 2, eq + 1, "--"))
+			return -1;
+	}
+	return 0;
+}
+
+/* Makes sure fds 0-2 are open (the console, else /dev/null), so our files never take them. */
+static void open_std_fds(void)
+{
+	int fd;
+
+	if (fcntl(0, F_GETFD) >= 0 && fcntl(1, F_GETFD) >= 0 && fcntl(2, F_GETFD) >= 0)
+		return;
+	fd = open("/dev/console", O_RDWR | O_NOCTTY);
+	if (fd < 0)
+		fd = open("/dev/null", O_RDWR);
+	if (fd < 0)
+		return;
+	for (int i = 0; i < 3; i++)
+		if (fcntl(i, F_GETFD) < 0)
+			dup2(fd, i);
+	if (fd > 2)
+		close(fd);
+}
+
+/* Opens the results port in raw mode, so the tty layer changes no byte. */
+static int open_results_tty(void)
+{
+	struct termios t;
+	int fd = open(RESULTS_TTY, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (tcgetattr(fd, &t) == 0) {
+		cfmakeraw(&t);
+		t.c_cflag |= CLOCAL;
+		cfsetspeed(&t, B115200);
+		tcsetattr(fd, TCSANOW, &t);
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+/* Mounts what a workload may need; returns 0 or the first failure's message in why. */
+static int mount_all(char *why, size_t size)
+{
+	static const struct {
+		const char *type, *dir;
+	} mounts[] = {
+		{ "proc", "/proc" },
+		{ "sysfs", "/sys" },
+		{ "devtmpfs", "/dev" },
+		{ "tmpfs", "/tmp" },
+	};
+	int ret = 0;
+
+	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
+		mkdir(mounts[i].dir, 0755);
+		if (mount(mounts[i].type, mounts[i].dir, mounts[i].type,
+			  MS_NOSUID, NULL) && errno != EBUSY && !ret) {
+			snprintf(why, size, "cannot mount %s on %s: %s",
+				 mounts[i].type, mounts[i].dir, strerror(errno));
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+static void finish_output(void)
+{
+	if (out_fd >= 0 && isatty(out_fd))
+		tcdrain(out_fd);
+}
+
+/* Init's end: flush, sync, power off; never returns, never exits. */
+static void power_off(void)
+{
+	finish_output();
+	sync();
+	reboot(RB_POWER_OFF);
+	dprintf(2, "kcp-guest: power off failed: %s\n", strerror(errno));
+	for (;;)
+		pause();
+}
+
+/* The panic workload, as init: sysrq 'c' if the kernel has it, else init exits. */
+static void panic_kernel(void)
+{
+	int fd = open("/proc/sysrq-trigger", O_WRONLY);
+
+	finish_output();
+	sync();
+	if (fd >= 0) {
+		if (write(fd, "c", 1) < 0)
+			dprintf(2, "kcp-guest: sysrq: %s\n", strerror(errno));
+		close(fd);
+	}
+	/* no sysrq: PID 1 exiting panics the kernel ("Attempted to kill init") */
+	_exit(1);
+}
+
+static int run_workload(void)
+{
+	static int (*const runners[NR_WORKLOADS])(void) = {
+#define WORKLOAD(id, metric, unit, better, flags, summary) [WORKLOAD_##id] = run_##id,
+#define PARAM(id, name, type, def, min, max, choices, help)
+#include "../src/workloads.def"
+#undef WORKLOAD
+#undef PARAM
+	};
+
+	return runners[workload_id]();
+}
+
+/*
+ * Runs the workload in a child and waits for it, reaping any other child
+ * (init inherits orphans).  Returns 0 when it wrote "done", else -1 with
+ * an error line written (by the child or here).
+ */
+static int supervise(void)
+{
+	pid_t pid, w;
+	int status;
+
+	pid = fork();
+	if (pid < 0)
+		return guest_error_errno("cannot fork the workload");
+	if (!pid) {
+		/* with --host, a killed kcp-guest takes its workload along */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (run_workload())
+			_exit(1);
+		kcp_line("done");
+		_exit(0);
+	}
+	for (;;) {
+		w = waitpid(-1, &status, 0);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return guest_error_errno("waiting for the workload");
+		if (w == pid)
+			break;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	/* the child may have written an error line; this one is for the record */
+	error_written = 0;
+	if (WIFSIGNALED(status))
+		return guest_error("workload '%s' was killed by signal %d (%s)",
+				   workload_table[workload_id].name, WTERMSIG(status),
+				   strsignal(WTERMSIG(status)));
+	if (WEXITSTATUS(status) == 1)
+		return -1;	/* it wrote its own error line */
+	return guest_error("workload '%s' exited with status %d",
+			   workload_table[workload_id].name, WEXITSTATUS(status));
+}
+
+static int setup_params(void)
+{
+	values = calloc(nr_workload_params, sizeof(*values));
+	numbers = calloc(nr_workload_params, sizeof(*numbers));
+	if (!values || !numbers)
+		return guest_error("out of memory");
+	return 0;
+}
+
+static void find_self(const char *argv0)
+{
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n > 0)
+		self[n] = '\0';
+	else
+		snprintf(self, sizeof(self), "%s", argv0);
+}
+
+static int main_host(int argc, char **argv)
+{
+	int ret;
+
+	out_fd = 1;
+	find_self(argv[0]);
+	if (setup_params() || parse_host_args(argc, argv))
+		return 2;
+	kcp_line("ready boot_s=%.6f workload=%s", boot_s, workload_table[workload_id].name);
+	if (workload_id == WORKLOAD_panic) {
+		guest_error("the panic workload only runs as init");
+		return 1;
+	}
+	ret = supervise();
+	return ret ? 1 : 0;
+}
+
+static void main_init(void)
+{
+	static char cmdline[CMDLINE_MAX];
+	char why[256];
+	int mounted, fd;
+	ssize_t n;
+
+	mounted = mount_all(why, sizeof(why));
+	open_std_fds();
+	out_fd = open_results_tty();
+	if (out_fd < 0) {
+		/* the host sees no results and fails the run; the console says why */
+		out_fd = 1;
+		guest_error_errno("cannot open " RESULTS_TTY);
+		power_off();
+	}
+	if (mounted) {
+		guest_error("%s", why);
+		power_off();
+	}
+	find_self("/init");
+	if (setup_params())
+		power_off();
+	fd = open("/proc/cmdline", O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, cmdline, sizeof(cmdline) - 1);
+	if (n < 0) {
+		guest_error_errno("cannot read /proc/cmdline");
+		power_off();
+	}
+	close(fd);
+	cmdline[n] = '\0';
+	if (parse_cmdline(cmdline))
+		power_off();
+	kcp_line("ready boot_s=%.6f workload=%s", boot_s, workload_table[workload_id].name);
+	if (workload_id == WORKLOAD_panic)
+		panic_kernel();
+	supervise();
+	power_off();
+}
+
+int main(int argc, char **argv)
+{
+	struct timespec ts;
+
+	if (argc > 1 && !strcmp(argv[1], "--exit"))
+		_exit(0);
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	boot_s = ts.tv_sec + ts.tv_nsec / 1e9;
+
+	if (getpid() == 1) {
+		main_init();	/* never returns */
+	}
+	if (argc > 1 && !strcmp(argv[1], "--host"))
+		return main_host(argc, argv);
+	fputs(usage_text, stderr);
+	return 2;
+}

@@ -1,0 +1,479 @@
+/* test-protocol.c: the KCP line parser, the workload table and --workload spec checks. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <string.h>
+
+#include "protocol.h"
+#include "strbuf.h"
+#include "test-lib.h"
+#include "usage.h"
+#include "workload-spec.h"
+#include "workload-table.h"
+
+/* Every error() message of a test, one per line. */
+static struct strbuf errors = STRBUF_INIT;
+
+static void capture(const char *kind, const char *msg, void *data)
+{
+	strbuf_addf(&errors, "%s: %s\n", kind, msg);
+}
+
+static void start(void)
+{
+	strbuf_reset(&errors);
+	set_message_sink(capture, NULL);
+}
+
+static void stop(void)
+{
+	set_message_sink(NULL, NULL);
+}
+
+static int parse(struct protocol_result *r, const char *text)
+{
+	return protocol_parse_buffer(r, text, strlen(text), "results.txt");
+}
+
+static void test_good_run(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+	struct strbuf why = STRBUF_INIT;
+
+	start();
+	check_int(parse(&r,
+		"KCP 1 ready boot_s=0.812 workload=hackbench\n"
+		"KCP 1 sample workload=hackbench iter=0 metric=time unit=s better=lower value=0.2345\n"
+		"KCP 1 sample workload=hackbench iter=1 metric=time unit=s better=lower value=2.5e-1\n"
+		"KCP 1 done\n"), ==, 0);
+	check_str(errors.buf, "");
+	check(r.ready);
+	check_double(r.boot_seconds, 0.812, 1e-12);
+	check_int(r.nr_samples, ==, 2);
+	check_str(r.samples[0].workload, "hackbench");
+	check_int(r.samples[1].iteration, ==, 1);
+	check_str(r.samples[1].metric, "time");
+	check_str(r.samples[1].unit, "s");
+	check_double(r.samples[1].value, 0.25, 1e-12);
+	check_int(r.samples[1].higher_is_better, ==, 0);
+	check(r.done);
+	check(!r.error && !r.invalid);
+	check_int(r.lines, ==, 4);
+	check_int(protocol_result_complete(&r, &why), ==, 1);
+	check_str(why.buf, "");
+	protocol_result_release(&r);
+	strbuf_release(&why);
+	stop();
+}
+
+static void test_throughput_and_crlf(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+
+	start();
+	/* a serial line may end in \r\n, and the last line need not end at all */
+	check_int(parse(&r,
+		"KCP 1 sample workload=dd iter=0 metric=throughput unit=MB/s better=higher value=512.5\r\n"
+		"KCP 1 done"), ==, 0);
+	check_int(r.nr_samples, ==, 1);
+	check_int(r.samples[0].higher_is_better, ==, 1);
+	check_str(r.samples[0].unit, "MB/s");
+	check(!r.ready);	/* a runner need not say ready */
+	check(r.done);
+	check_str(errors.buf, "");
+	protocol_result_release(&r);
+	stop();
+}
+
+static void test_garbage_is_ignored(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+
+	start();
+	check_int(parse(&r,
+		"booting...\n"
+		"\n"
+		"KCPX 1 done\n"
+		"kcp 1 done\n"
+		" KCP 1 done\n"
+		"[    0.123] KCP 1 sample not at the line start\n"
+		"\x01\xff binary \x7f\n"
+		"KCP 1 ready boot_s=1\n"
+		"Run 1: 12.3 s\n"
+		"KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=3\n"
+		"KCP 1 done\n"
+		"reboot: Power down\n"), ==, 0);
+	check_str(errors.buf, "");
+	check(r.ready);
+	check_int(r.nr_samples, ==, 1);
+	check(r.done);
+	check_int(r.lines, ==, 12);
+	protocol_result_release(&r);
+	stop();
+}
+
+static void test_guest_error(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+	struct strbuf why = STRBUF_INIT;
+
+	start();
+	check_int(parse(&r,
+		"KCP 1 ready boot_s=0.5\n"
+		"KCP 1 sample workload=dd iter=0 metric=throughput unit=MB/s better=higher value=100\n"
+		"KCP 1 error msg=\"dd: cannot open '/dev/vda': No such \\\"file\\\" \\\\ dir\"\n"),
+		  ==, 0);
+	check_str(r.error, "dd: cannot open '/dev/vda': No such \"file\" \\ dir");
+	check_int(r.nr_samples, ==, 1);
+	check_int(protocol_result_complete(&r, &why), ==, 0);
+	check(strstr(why.buf, "guest error: dd: cannot open") != NULL);
+	protocol_result_release(&r);
+	strbuf_release(&why);
+	stop();
+}
+
+static void test_incomplete(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+	struct strbuf why = STRBUF_INIT;
+
+	check_int(protocol_result_complete(&r, &why), ==, 0);
+	check_str(why.buf, "no output");
+	parse(&r, "KCP 1 ready boot_s=0.5\n");
+	strbuf_reset(&why);
+	check_int(protocol_result_complete(&r, &why), ==, 0);
+	check_str(why.buf, "no 'done' line (ready, no samples)");
+	parse(&r, "KCP 1 sample workload=x iter=4 metric=time unit=s better=lower value=1\n");
+	strbuf_reset(&why);
+	check_int(protocol_result_complete(&r, NULL), ==, 0);
+	check_int(protocol_result_complete(&r, &why), ==, 0);
+	check_str(why.buf, "no 'done' line (last sample iter=4)");
+	protocol_result_release(&r);
+	strbuf_release(&why);
+}
+
+/* Feeds one bad line after a ready line; checks the message names it and what is wrong. */
+static void check_malformed(const char *line, const char *what)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
+
+	start();
+	strbuf_addf(&text, "noise\nKCP 1 ready boot_s=1\n%s\n", line);
+	check_int(parse(&r, text.buf), ==, -1);
+	if (!check(strstr(errors.buf, "error: results.txt:3: ") == errors.buf) ||
+	    !check(strstr(errors.buf, what) != NULL))
+		fprintf(stderr, "#   line: %s\n#   message: %s", line, errors.buf);
+	check(r.invalid && strstr(r.invalid, what));
+	check_int(r.nr_samples, ==, 0);
+	check_int(protocol_result_complete(&r, &why), ==, 0);
+	check(!strncmp(why.buf, "malformed output: ", 18));
+	protocol_result_release(&r);
+	strbuf_release(&text);
+	strbuf_release(&why);
+	stop();
+}
+
+static void test_malformed(void)
+{
+	check_malformed("KCP  ready", "no protocol version");
+	check_malformed("KCP one ready", "no protocol version");
+	check_malformed("KCP 1", "no protocol version");
+	check_malformed("KCP 1 ", "no kind");
+	check_malformed("KCP 1 finished", "unknown kind 'finished'");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=fast",
+			"bad number 'fast' for value");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=nan",
+			"bad number 'nan'");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=1e999",
+			"bad number '1e999'");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=0x10",
+			"bad number");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=",
+			"empty 'value='");
+	check_malformed("KCP 1 sample workload=x iter=-1 metric=time unit=s better=lower value=1",
+			"bad iteration number '-1'");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=s value=1",
+			"sample without 'better='");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=s better=less value=1",
+			"better='less' is not lower or higher");
+	check_malformed("KCP 1 sample workload=x iter=0 iter=1 metric=time unit=s better=lower value=1",
+			"'iter=' given twice");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=1 junk",
+			"expected key=value");
+	check_malformed("KCP 1 error msg=\"unterminated", "unterminated quoted value");
+	check_malformed("KCP 1 error msg=\"bad \\n escape\"", "bad escape");
+	check_malformed("KCP 1 error msg=\"a\"b", "text after a closing quote");
+	check_malformed("KCP 1 error msg=a\"b", "quote inside a bare value");
+	check_malformed("KCP 1 error", "error without 'msg='");
+	check_malformed("KCP 1 ready boot_s=2", "a second ready line");
+}
+
+static void test_version_mismatch(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+
+	start();
+	check_int(parse(&r, "KCP 2 ready boot_s=1\nKCP 1 done\n"), ==, -1);
+	check(strstr(errors.buf, "results.txt:1: protocol version 2, but this kconfperf "
+		     "reads version 1 in 'KCP 2 ready boot_s=1'") != NULL);
+	check(!r.ready);
+	check(r.done);	/* parsing goes on after a bad line */
+	check_int(protocol_result_complete(&r, NULL), ==, 0);
+	protocol_result_release(&r);
+	stop();
+}
+
+static void test_order(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+
+	start();
+	check_int(parse(&r,
+		"KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=1\n"
+		"KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=2\n"
+		"KCP 1 ready boot_s=1\n"
+		"KCP 1 done\n"
+		"KCP 1 sample workload=x iter=1 metric=time unit=s better=lower value=1\n"),
+		  ==, -1);
+	check(strstr(errors.buf, "results.txt:2: a second sample for metric 'time' iter=0") != NULL);
+	check(strstr(errors.buf, "results.txt:3: ready after samples") != NULL);
+	check(strstr(errors.buf, "results.txt:5: 'sample' after the run's 'done' line") != NULL);
+	check_int(r.nr_samples, ==, 1);
+	check_double(r.samples[0].value, 1, 0);
+	protocol_result_release(&r);
+	stop();
+}
+
+static void test_long_and_nul_lines(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+	struct strbuf line = STRBUF_INIT;
+	static const char nul_line[] = "KCP 1 done\0 x";
+
+	start();
+	strbuf_addstr(&line, "KCP 1 error msg=");
+	strbuf_addchars(&line, 'x', KCP_LINE_MAX);
+	check_int(protocol_parse_line(&r, line.buf, line.len, "out", 7), ==, -1);
+	check(strstr(errors.buf, "out:7: line longer than") != NULL);
+	/* the excerpt in the message is cut short */
+	check(strlen(errors.buf) < 400);
+	check_int(protocol_parse_line(&r, nul_line, sizeof(nul_line) - 1, "out", 8), ==, -1);
+	check(strstr(errors.buf, "out:8: NUL byte") != NULL);
+	check(!r.done);
+	check_int(protocol_parse_line(&r, "hello", 5, "out", 9), ==, 0);
+	check_int(protocol_parse_line(&r, "KCP 1 done", 10, "out", 10), ==, 1);
+	protocol_result_release(&r);
+	strbuf_release(&line);
+	stop();
+}
+
+static void test_quote_round_trip(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+	struct strbuf line = STRBUF_INIT;
+
+	strbuf_addstr(&line, "KCP 1 error msg=");
+	protocol_quote(&line, "a \"quoted\" back\\slash\tand\nnewline");
+	check_str(line.buf, "KCP 1 error msg=\"a \\\"quoted\\\" back\\\\slash?and?newline\"");
+	check_int(protocol_parse_line(&r, line.buf, line.len, "x", 1), ==, 1);
+	check_str(r.error, "a \"quoted\" back\\slash?and?newline");
+	protocol_result_release(&r);
+	strbuf_release(&line);
+}
+
+static void test_table(void)
+{
+	size_t i;
+	int id;
+
+	/* every default passes its own check, every workload's params are unique */
+	for (i = 0; i < nr_workload_params; i++) {
+		const struct workload_param *p = &workload_params[i];
+		char why[256] = "";
+
+		if (!check_int(workload_param_check(p, p->def, NULL, why, sizeof(why)), ==, 0))
+			fprintf(stderr, "#   %s %s: %s\n", workload_table[p->workload].name,
+				p->name, why);
+		check(workload_param_find(p->workload, p->name) == p);
+	}
+	for (id = 0; id < NR_WORKLOADS; id++) {
+		const struct workload_info *w = &workload_table[id];
+
+		check_int(workload_find(w->name), ==, id);
+		check(!strcmp(w->metric, "time") || !strcmp(w->metric, "throughput"));
+		check_int(w->higher_is_better, ==, !strcmp(w->metric, "throughput"));
+		/* every workload that measures has iterations */
+		if (id != WORKLOAD_boot && !(w->flags & WL_TEST))
+			check(workload_param_find(id, "iterations") != NULL);
+	}
+	check_int(workload_find("nope"), ==, -1);
+	check(workload_param_find(WORKLOAD_boot, "iterations") == NULL);
+	check_str(workload_table[WORKLOAD_dd].unit, "MB/s");
+}
+
+static void check_value(int id, const char *name, const char *value,
+			unsigned long long expect_num, const char *expect_why)
+{
+	const struct workload_param *p = workload_param_find(id, name);
+	unsigned long long num = 12345;
+	char why[256] = "";
+	int ret;
+
+	if (!check(p != NULL))
+		return;
+	ret = workload_param_check(p, value, &num, why, sizeof(why));
+	if (expect_why) {
+		check_int(ret, ==, -1);
+		check_str(why, expect_why);
+	} else {
+		check_int(ret, ==, 0);
+		check_int(num, ==, expect_num);
+	}
+}
+
+static void test_param_values(void)
+{
+	check_value(WORKLOAD_hackbench, "groups", "4", 4, NULL);
+	check_value(WORKLOAD_hackbench, "groups", "0", 0, "'0' is out of range (1 to 100)");
+	check_value(WORKLOAD_hackbench, "groups", "-1", 0, "'-1' is not a whole number");
+	check_value(WORKLOAD_hackbench, "groups", "4k", 0, "'4k' is not a whole number");
+	check_value(WORKLOAD_hackbench, "groups", "", 0, "'' is not a whole number");
+	check_value(WORKLOAD_hackbench, "loops", "99999999999999999999999", 0,
+		    "'99999999999999999999999' is out of range (1 to 1000000)");
+	check_value(WORKLOAD_hackbench, "datasize", "4K", 4096, NULL);
+	check_value(WORKLOAD_hackbench, "datasize", "4X", 0,
+		    "'4X' is not a size (bytes, with an optional K, M or G suffix)");
+	check_value(WORKLOAD_pagefault, "size", "1G", 1ULL << 30, NULL);
+	check_value(WORKLOAD_pagefault, "size", "17179869184G", 0,
+		    "'17179869184G' is out of range (4096 to 68719476736)");
+	check_value(WORKLOAD_dd, "bs", "4096", 4096, NULL);
+	check_value(WORKLOAD_dd, "bs", "1000", 0, "'1000' is not a multiple of 512 bytes");
+	check_value(WORKLOAD_hackbench, "mode", "thread", 0, NULL);
+	check_value(WORKLOAD_hackbench, "mode", "fiber", 0, "'fiber' is not process or thread");
+	check_value(WORKLOAD_hackbench, "mode", "proc", 0, "'proc' is not process or thread");
+	check_value(WORKLOAD_fork, "exec", "2", 0, "'2' is not 0 or 1");
+	check_value(WORKLOAD_files, "dir", "/mnt/x", 0, NULL);
+	check_value(WORKLOAD_files, "dir", "tmp", 0, "'tmp' is not an absolute path");
+	check_value(WORKLOAD_files, "dir", "/a b", 0,
+		    "'/a b' contains a space, quote, comma, '=', backslash or control character");
+}
+
+static void test_spec_parse_and_render(void)
+{
+	struct workload_spec spec = WORKLOAD_SPEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	start();
+	check_int(workload_spec_parse(&spec, "hackbench:groups=4,mode=thread,loops=10"), ==, 0);
+	check_str(errors.buf, "");
+	check_int(spec.id, ==, WORKLOAD_hackbench);
+	check_str(workload_spec_get(&spec, "groups"), "4");
+	check_str(workload_spec_get(&spec, "fds"), "20");
+	check(workload_spec_get(&spec, "nope") == NULL);
+	workload_spec_cmdline(&spec, &sb);
+	check_str(sb.buf, "kcp.workload=hackbench kcp.iterations=3 kcp.groups=4 kcp.fds=20 "
+		  "kcp.loops=10 kcp.datasize=100 kcp.mode=thread kcp.ipc=socket");
+	strbuf_reset(&sb);
+	/* loops=10 is the default, so the canonical name leaves it out */
+	workload_spec_format(&spec, &sb);
+	check_str(sb.buf, "hackbench:groups=4,mode=thread");
+	workload_spec_release(&spec);
+	check_int(spec.id, ==, -1);
+
+	check_int(workload_spec_parse(&spec, "boot"), ==, 0);
+	strbuf_reset(&sb);
+	workload_spec_cmdline(&spec, &sb);
+	check_str(sb.buf, "kcp.workload=boot");
+	strbuf_reset(&sb);
+	workload_spec_format(&spec, &sb);
+	check_str(sb.buf, "boot");
+	workload_spec_release(&spec);
+
+	check_int(workload_spec_parse(&spec, "dd:bs=4K,dev=/dev/vdb"), ==, 0);
+	strbuf_reset(&sb);
+	workload_spec_cmdline(&spec, &sb);
+	check_str(sb.buf, "kcp.workload=dd kcp.iterations=3 kcp.dev=/dev/vdb kcp.bs=4K "
+		  "kcp.count=256 kcp.direct=1");
+	workload_spec_release(&spec);
+	strbuf_release(&sb);
+	stop();
+}
+
+/* Parses a bad spec; checks it fails, leaves the spec empty and says `what`. */
+static void check_bad_spec(const char *text, const char *what)
+{
+	struct workload_spec spec = WORKLOAD_SPEC_INIT;
+
+	start();
+	check_int(workload_spec_parse(&spec, text), ==, -1);
+	check_int(spec.id, ==, -1);
+	check(spec.values == NULL);
+	if (!check(strstr(errors.buf, what) != NULL))
+		fprintf(stderr, "#   spec: %s\n#   message: %s", text, errors.buf);
+	stop();
+}
+
+static void test_spec_errors(void)
+{
+	check_bad_spec("hackbnch", "error: unknown workload 'hackbnch'; did you mean 'hackbench'? "
+		       "(workloads: boot, hackbench, syscall, fork, pipe, files, dd, pagefault, exec)");
+	check_bad_spec("zzzzzzzzzzzz", "unknown workload 'zzzzzzzzzzzz' (workloads: boot,");
+	check_bad_spec("", "has no name (workloads: boot,");
+	check_bad_spec(":groups=1", "has no name");
+	check_bad_spec("hackbench:grups=2", "workload 'hackbench' has no parameter 'grups' "
+		       "(parameters: iterations, groups, fds, loops, datasize, mode, ipc)");
+	check_bad_spec("boot:iterations=2", "workload 'boot' has no parameter 'iterations' "
+		       "(parameters: none)");
+	check_bad_spec("hackbench:groups", "workload 'hackbench:groups': 'groups' is not key=value");
+	check_bad_spec("hackbench:=4", "'=4' is not key=value");
+	check_bad_spec("hackbench:", "no parameters after ':'");
+	check_bad_spec("hackbench:groups=1,,loops=2", "separated by single commas");
+	check_bad_spec("hackbench:groups=1,", "separated by single commas");
+	check_bad_spec("hackbench:groups=1 loops=2", "without spaces");
+	check_bad_spec("hackbench:groups=1,groups=2", "parameter 'groups' given twice");
+	check_bad_spec("hackbench:groups=x", "workload 'hackbench:groups=x': groups: "
+		       "'x' is not a whole number");
+	check_bad_spec("files:dir=/a\"b", "contains a space, quote");
+	check_bad_spec("exec:prog=/x=y", "contains a space, quote, comma, '='");
+}
+
+static void test_spec_values_pass_to_guest_cmdline(void)
+{
+	/* every default renders into a command line the kernel splits into kcp.K=V words */
+	int id;
+
+	for (id = 0; id < NR_WORKLOADS; id++) {
+		struct workload_spec spec = WORKLOAD_SPEC_INIT;
+		struct strbuf sb = STRBUF_INIT;
+
+		if (!check_int(workload_spec_parse(&spec, workload_table[id].name), ==, 0))
+			continue;
+		workload_spec_cmdline(&spec, &sb);
+		check(!strchr(sb.buf, '"') && !strchr(sb.buf, '\t') && !strchr(sb.buf, '\n'));
+		check(sb.len < 512);
+		strbuf_release(&sb);
+		workload_spec_release(&spec);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	test_init(argc, argv);
+	TEST(test_good_run);
+	TEST(test_throughput_and_crlf);
+	TEST(test_garbage_is_ignored);
+	TEST(test_guest_error);
+	TEST(test_incomplete);
+	TEST(test_malformed);
+	TEST(test_version_mismatch);
+	TEST(test_order);
+	TEST(test_long_and_nul_lines);
+	TEST(test_quote_round_trip);
+	TEST(test_table);
+	TEST(test_param_values);
+	TEST(test_spec_parse_and_render);
+	TEST(test_spec_errors);
+	TEST(test_spec_values_pass_to_guest_cmdline);
+	strbuf_release(&errors);
+	return test_done();
+}
