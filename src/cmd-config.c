@@ -15,6 +15,8 @@ static const char *const config_usage[] = {
 	"kconfperf config merge [-o OUT] BASE FRAG...",
 	"kconfperf config check [--options] FILE...",
 	"",
+	"Compare, merge and check .config files and fragments.",
+	"",
 	"diff    show what changed from A to B, as the kernel's scripts/diffconfig",
 	"merge   apply fragments to BASE, as scripts/kconfig/merge_config.sh -m",
 	"check   parse files and report bad lines and a summary",

@@ -54,6 +54,24 @@ struct parsed_line {
 /* Internal parse flags, above the public ones. */
 #define LIST_ITEM (1u << 8)	/* from kconfig_parse_list(): no line numbers, no comments */
 
+/* Where a parse is, for messages; "file:line" is only formatted when needed. */
+struct parse_ctx {
+	const char *filename;
+	unsigned flags;
+	size_t lineno;
+	struct strbuf buf;
+};
+
+static const char *where(struct parse_ctx *ctx)
+{
+	strbuf_reset(&ctx->buf);
+	if (ctx->flags & LIST_ITEM)
+		strbuf_addstr(&ctx->buf, ctx->filename);
+	else
+		strbuf_addf(&ctx->buf, "%s:%zu", ctx->filename, ctx->lineno);
+	return ctx->buf.buf;
+}
+
 struct kconfig *kconfig_new(void)
 {
 	return xcalloc(1, sizeof(struct kconfig));
@@ -159,7 +177,7 @@ static enum kconfig_value_type value_type(const char *v, size_t len)
 enum kconfig_value_type kconfig_value_type(const char *value)
 {
 	/* A value never spans lines: a written '\n' would split it. */
-	if (strchr(value, '\n') || strchr(value, '\r'))
+	if (strchr(value, '\n'))
 		return KCONFIG_VALUE_INVALID;
 	return value_type(value, strlen(value));
 }
@@ -338,16 +356,16 @@ static char *render(const char *name, size_t name_len, const char *value, size_t
 
 /* Appends a line (taking text) that defines name=value; warns about a changed value. */
 static void define(struct kconfig *kc, const struct parsed_line *pl, char *text,
-		   const char *where)
+		   struct parse_ctx *ctx)
 {
 	size_t idx = lookup_or_add(kc, pl->name, pl->name_len);
 	struct kconfig_sym *s = &kc->syms[idx];
 
 	if (s->value) {
-		if (where && (strncmp(s->value, pl->value, pl->value_len) ||
+		if (ctx && (strncmp(s->value, pl->value, pl->value_len) ||
 			      s->value[pl->value_len]))
 			warning("%s: CONFIG_%s redefined: previous value '%s', new value '%.*s'",
-				where, s->name, s->value, (int)pl->value_len, pl->value);
+				where(ctx), s->name, s->value, (int)pl->value_len, pl->value);
 		free(s->value);
 	} else {
 		kc->count++;
@@ -372,10 +390,11 @@ static const char *excerpt_dots(size_t len)
 
 /*
  * Classifies one line (without its '\n').  Returns 0, or -1 with an error
- * printed; `where` is "file:line" or the list's origin.
+ * printed.
  */
-static int classify(struct parsed_line *pl, const char *where, unsigned flags)
+static int classify(struct parsed_line *pl, struct parse_ctx *ctx)
 {
+	unsigned flags = ctx->flags;
 	const char *p = pl->text, *end = pl->text + pl->len;
 	const char *eq;
 	size_t n;
@@ -384,7 +403,7 @@ static int classify(struct parsed_line *pl, const char *where, unsigned flags)
 	pl->name = NULL;
 	pl->normalize = 0;
 	if (memchr(p, '\0', pl->len))
-		return error("%s: line contains a NUL byte", where);
+		return error("%s: line contains a NUL byte", where(ctx));
 	while (end > p && is_blank((unsigned char)end[-1]))
 		end--;
 	if (flags & KCONFIG_LOOSE)
@@ -392,7 +411,7 @@ static int classify(struct parsed_line *pl, const char *where, unsigned flags)
 			p++;
 	if (p == end) {
 		if (flags & LIST_ITEM)
-			return error("%s: empty option", where);
+			return error("%s: empty option", where(ctx));
 		return 0;
 	}
 
@@ -401,7 +420,7 @@ static int classify(struct parsed_line *pl, const char *where, unsigned flags)
 
 		if (flags & LIST_ITEM)
 			return error("%s: '%.*s%s' is not an option (expected X, X=value or CONFIG_X=value)",
-				     where, EXCERPT_ARGS(p, (size_t)(end - p)));
+				     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
 		/* "# CONFIG_X is not set"; any other comment is just a comment. */
 		if (end - q < 9 || memcmp(q, "# CONFIG_", 9))
 			return 0;
@@ -420,7 +439,7 @@ static int classify(struct parsed_line *pl, const char *where, unsigned flags)
 	prefixed = (size_t)(end - p) >= 7 && !memcmp(p, "CONFIG_", 7);
 	if (!prefixed && !(flags & KCONFIG_LOOSE))
 		return error("%s: '%.*s%s' is not a CONFIG_ line or a comment",
-			     where, EXCERPT_ARGS(p, (size_t)(end - p)));
+			     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
 	pl->name = prefixed ? p + 7 : p;
 	n = name_span(pl->name, (size_t)(end - pl->name));
 	pl->name_len = n;
@@ -434,18 +453,18 @@ static int classify(struct parsed_line *pl, const char *where, unsigned flags)
 	if (eq == end || (*eq != '=' && !memchr(eq, '=', (size_t)(end - eq)))) {
 		if (flags & KCONFIG_LOOSE)
 			return error("%s: '%.*s%s' is not an option (expected X, X=value or CONFIG_X=value)",
-				     where, EXCERPT_ARGS(p, (size_t)(end - p)));
+				     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
 		return error("%s: expected '=' after the symbol name in '%.*s%s'",
-			     where, EXCERPT_ARGS(p, (size_t)(end - p)));
+			     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
 	}
 	if (*eq != '=') {
 		eq = memchr(eq, '=', (size_t)(end - eq));
 		return error("%s: '%.*s%s' is not a valid symbol name (expected letters, digits and '_')",
-			     where, EXCERPT_ARGS(pl->name, (size_t)(eq - pl->name)));
+			     where(ctx), EXCERPT_ARGS(pl->name, (size_t)(eq - pl->name)));
 	}
 	if (!n)
 		return error("%s: expected a symbol name before '=' in '%.*s%s'",
-			     where, EXCERPT_ARGS(p, (size_t)(end - p)));
+			     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
 	pl->value = eq + 1;
 	pl->value_len = (size_t)(end - pl->value);
 	pl->normalize = (flags & KCONFIG_LOOSE) &&
@@ -454,28 +473,18 @@ static int classify(struct parsed_line *pl, const char *where, unsigned flags)
 		switch (check_string(pl->value, pl->value_len)) {
 		case STRING_UNTERMINATED:
 			return error("%s: unterminated string in '%.*s%s'",
-				     where, EXCERPT_ARGS(p, (size_t)(end - p)));
+				     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
 		case STRING_TRAILING:
 			return error("%s: unexpected text after the closing quote in '%.*s%s'",
-				     where, EXCERPT_ARGS(p, (size_t)(end - p)));
+				     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
 		default:
 			break;
 		}
 	}
 	if (value_type(pl->value, pl->value_len) == KCONFIG_VALUE_INVALID)
 		return error("%s: '%.*s%s' is not y, m, n, a number or a string",
-			     where, EXCERPT_ARGS(p, (size_t)(end - p)));
+			     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
 	return 0;
-}
-
-static void format_where(struct strbuf *sb, const char *filename, size_t lineno,
-			 unsigned flags)
-{
-	strbuf_reset(sb);
-	if (flags & LIST_ITEM)
-		strbuf_addstr(sb, filename);
-	else
-		strbuf_addf(sb, "%s:%zu", filename, lineno);
 }
 
 static int parse(struct kconfig *kc, const char *filename, const char *buf,
@@ -483,7 +492,7 @@ static int parse(struct kconfig *kc, const char *filename, const char *buf,
 {
 	struct parsed_line *pl = NULL;
 	size_t nr = 0, alloc = 0, pos = 0, i;
-	struct strbuf where = STRBUF_INIT;
+	struct parse_ctx ctx = { filename, flags, 0, STRBUF_INIT };
 	int errors = 0, ret = 0;
 
 	if (len > KCONFIG_MAX_SIZE) {
@@ -496,15 +505,17 @@ static int parse(struct kconfig *kc, const char *filename, const char *buf,
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - buf) : len;
 
+		if (errors == MAX_ERRORS) {
+			error("%s: stopping after %d errors", filename, MAX_ERRORS);
+			break;
+		}
 		ALLOC_GROW(pl, nr + 1, alloc);
 		pl[nr].text = buf + pos;
 		pl[nr].len = end - pos;
 		pl[nr].lineno = nr + 1;
-		format_where(&where, filename, nr + 1, flags);
-		if (classify(&pl[nr], where.buf, flags) && ++errors >= MAX_ERRORS) {
-			error("%s: too many errors, giving up", filename);
-			break;
-		}
+		ctx.lineno = nr + 1;
+		if (classify(&pl[nr], &ctx))
+			errors++;
 		nr++;
 		pos = nl ? end + 1 : len;
 	}
@@ -517,18 +528,24 @@ static int parse(struct kconfig *kc, const char *filename, const char *buf,
 		const struct parsed_line *l = &pl[i];
 
 		if (!l->name) {
-			add_line(kc, xstrndup(l->text, l->len), NO_SYM);
+			size_t skip = 0;
+
+			/* Option lists may indent comments; a .config may not. */
+			if (flags & KCONFIG_LOOSE)
+				while (skip < l->len && is_blank((unsigned char)l->text[skip]))
+					skip++;
+			add_line(kc, xstrndup(l->text + skip, l->len - skip), NO_SYM);
 			continue;
 		}
-		format_where(&where, filename, l->lineno, flags);
+		ctx.lineno = l->lineno;
 		define(kc, l, l->normalize ?
 		       render(l->name, l->name_len, l->value, l->value_len) :
-		       xstrndup(l->text, l->len), where.buf);
+		       xstrndup(l->text, l->len), &ctx);
 	}
 	if (len && buf[len - 1] != '\n')
 		kc->missing_newline = 1;
 out:
-	strbuf_release(&where);
+	strbuf_release(&ctx.buf);
 	free(pl);
 	return ret;
 }

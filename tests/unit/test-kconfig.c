@@ -151,7 +151,8 @@ static void test_value_type(void)
 	check_int(kconfig_value_type("\"abc\\\""), ==, KCONFIG_VALUE_INVALID);
 	check_int(kconfig_value_type("\"a\"b"), ==, KCONFIG_VALUE_INVALID);
 	check_int(kconfig_value_type("\"a\nb\""), ==, KCONFIG_VALUE_INVALID);
-	check_int(kconfig_value_type("\"a\rb\""), ==, KCONFIG_VALUE_INVALID);
+	/* A '\r' inside quotes is never at the end of a line. */
+	check_int(kconfig_value_type("\"a\rb\""), ==, KCONFIG_VALUE_STRING);
 	check_int(kconfig_value_type("y "), ==, KCONFIG_VALUE_INVALID);
 }
 
@@ -342,7 +343,15 @@ static void test_every_bad_line_is_reported(void)
 	error_for(text.buf, 0);
 	check(strstr(msgs.buf, "t.config:20: 'junk'"));
 	check(!strstr(msgs.buf, "t.config:21:"));
-	check(strstr(msgs.buf, "error: t.config: too many errors, giving up\n"));
+	check(strstr(msgs.buf, "error: t.config: stopping after 20 errors\n"));
+
+	/* Exactly 20 bad lines: all reported, nothing stopped. */
+	strbuf_reset(&text);
+	for (i = 0; i < 20; i++)
+		strbuf_addstr(&text, "junk\n");
+	error_for(text.buf, 0);
+	check(strstr(msgs.buf, "t.config:20: 'junk'"));
+	check(!strstr(msgs.buf, "stopping"));
 	strbuf_release(&text);
 }
 
@@ -448,7 +457,7 @@ static void test_loose_options(void)
 	struct kconfig *kc = parse_flags(
 		"# debug options\nPROVE_LOCKING\n  CONFIG_LOCK_STAT  \nDEBUG_ATOMIC_SLEEP=y\n"
 		"KASAN=m\nCONFIG_FRAME_WARN=2048\n# CONFIG_DEBUG_INFO is not set\n"
-		"   # CONFIG_KCOV is not set\nCMDLINE=\"quiet splash\"\nFAILSLAB=n\n\n",
+		"   # CONFIG_KCOV is not set\nCMDLINE=\"quiet splash\"\nFAILSLAB=n\n\t# indented\n\n",
 		KCONFIG_LOOSE);
 
 	if (!check(kc))
@@ -468,7 +477,7 @@ static void test_loose_options(void)
 		  "# debug options\nCONFIG_PROVE_LOCKING=y\nCONFIG_LOCK_STAT=y\n"
 		  "CONFIG_DEBUG_ATOMIC_SLEEP=y\nCONFIG_KASAN=m\nCONFIG_FRAME_WARN=2048\n"
 		  "# CONFIG_DEBUG_INFO is not set\n# CONFIG_KCOV is not set\n"
-		  "CONFIG_CMDLINE=\"quiet splash\"\n# CONFIG_FAILSLAB is not set\n\n");
+		  "CONFIG_CMDLINE=\"quiet splash\"\n# CONFIG_FAILSLAB is not set\n# indented\n\n");
 	kconfig_free(kc);
 
 	check_str(error_for("X=maybe\n", KCONFIG_LOOSE),
