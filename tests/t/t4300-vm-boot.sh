@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# t4300: boot a real kernel under qemu TCG with kcp-guest and check how each kind of run is recorded.
+. "$(dirname "$0")/lib.sh"
+
+KERNEL=${KCP_TEST_KERNEL:-/work/scratch/b0/arch/x86/boot/bzImage}
+GUEST=$KCP_BUILD/kcp-guest
+[ -r "$KERNEL" ] || test_skip_all "no kernel: set KCP_TEST_KERNEL to a bzImage"
+[ -x "$GUEST" ] || test_skip_all "no $GUEST (make builds it)"
+command -v qemu-system-x86_64 >/dev/null || test_skip_all "no qemu-system-x86_64"
+
+# Seconds since an arbitrary point, with a fraction.
+now() {
+	date +%s.%N
+}
+
+# elapsed START: seconds from START to now
+elapsed() {
+	echo "$1 $(now)" | awk '{ printf "%.1f\n", $2 - $1 }'
+}
+
+# less_than A B: A < B, for decimals
+less_than() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'
+}
+
+vm() {
+	kconfperf vm --kernel "$KERNEL" --initramfs initramfs.gz --accel tcg "$@"
+}
+
+test_expect_success 'the initramfs holds kcp-guest as /init' '
+	kconfperf initramfs -o initramfs.gz --guest "$GUEST" &&
+	gzip -dc initramfs.gz | cpio -t --quiet >list &&
+	test_grep "^init$" list &&
+	test_grep "^dev/console$" list
+'
+
+test_expect_success 'a boot run is ok and reports its boot time' '
+	mkdir boot &&
+	vm -w boot --dir boot --timeout 60 >out &&
+	test_grep "^status: ok$" out &&
+	test_grep "^accel: tcg$" out &&
+	test_grep "^boot_s: [0-9]*\.[0-9]*$" out &&
+	test_grep "^seconds: [0-9]*\.[0-9]*$" out &&
+	test_grep "^KCP 1 done" boot/results.txt &&
+	test_grep "reboot: Power down" boot/console.txt
+'
+
+test_expect_success '--print-command prints a shell command that does the same run' '
+	mkdir cmd &&
+	vm -w boot --dir cmd --print-command >command &&
+	test_grep "^qemu-system-x86_64 -accel tcg -cpu qemu64 " command &&
+	test_grep "-append .console=ttyS0 quiet panic=-1 kcp.workload=boot.$" command &&
+	! test -e cmd/results.txt &&
+	sh command &&
+	test_grep "^KCP 1 done" cmd/results.txt
+'
+
+test_expect_success '--accel auto decides quickly that KVM does not work here, and says so' '
+	mkdir auto &&
+	start=$(now) &&
+	kconfperf vm --kernel "$KERNEL" --initramfs initramfs.gz --accel auto \
+		--print-command --dir auto >command 2>err &&
+	took=$(elapsed $start) &&
+	echo "decided in $took s" &&
+	cat err &&
+	if grep "using kvm" err; then
+		test_grep "^qemu-system-x86_64 -accel kvm " command
+	else
+		test_grep "^kconfperf: kvm probe: .*; using tcg$" err &&
+		test_grep "^qemu-system-x86_64 -accel tcg " command &&
+		less_than "$took" 10
+	fi
+'
+
+test_expect_success '--accel auto bounds a KVM that hangs (here: any -cpu but host)' '
+	start=$(now) &&
+	kconfperf vm --kernel "$KERNEL" --initramfs initramfs.gz --accel auto \
+		--cpu qemu64 --print-command --dir auto >command 2>err &&
+	took=$(elapsed $start) &&
+	echo "decided in $took s" &&
+	cat err &&
+	if ! grep "using kvm" err; then
+		test_grep "^kconfperf: kvm probe: .*; using tcg$" err &&
+		less_than "$took" 10
+	fi
+'
+
+test_expect_success 'a hanging guest is killed at the timeout and recorded as a timeout' '
+	mkdir hang &&
+	start=$(now) &&
+	! vm -w hang --dir "$TRASH/hang" --timeout 8 >out &&
+	took=$(elapsed $start) &&
+	cat out &&
+	test_grep "^status: timeout$" out &&
+	test_grep "^reason: timed out after 8 s (the guest was ready" out &&
+	less_than "$took" 12 &&
+	test -z "$(ps -eo args | grep -F "$TRASH/hang/" | grep -v grep)"
+'
+
+test_expect_success 'a kernel panic is recorded as a panic' '
+	mkdir panic &&
+	! vm -w panic --dir panic --timeout 60 >out &&
+	cat out &&
+	test_grep "^status: panic$" out &&
+	test_grep "^reason: kernel panic" out &&
+	test_grep "^Kernel panic - not syncing" out
+'
+
+test_expect_success 'a workload that fails is recorded as a guest error' '
+	mkdir error &&
+	! vm -w dd:dev=/dev/nonexistent --dir error --timeout 60 >out &&
+	cat out &&
+	test_grep "^status: guest-error$" out &&
+	test_grep "^reason: guest error: .*/dev/nonexistent" out
+'
+
+test_expect_success 'a --runner that boots qemu itself gets the run and is parsed the same' '
+	mkdir runner &&
+	KCP_RUNNER_LOG=$TRASH/runner-env \
+	kconfperf vm --kernel "$KERNEL" --initramfs initramfs.gz -w boot --dir runner \
+		--runner "$FIXTURES/runner-qemu.sh" --timeout 60 >out &&
+	cat out &&
+	test_grep "^status: ok$" out &&
+	test_grep "^accel: runner$" out &&
+	test_grep "^boot_s: " out &&
+	test_grep "^KCP_KERNEL=/" runner-env &&
+	test_grep "^KCP_INITRAMFS=$TRASH/initramfs.gz$" runner-env &&
+	test_grep "^KCP_CMDLINE=console=ttyS0 quiet panic=-1 kcp.workload=boot$" runner-env &&
+	test_grep "^KCP_WORKLOAD=boot$" runner-env &&
+	test_grep "reboot: Power down" runner/console.txt
+'
+
+test_expect_success 'a hanging --runner times out the same way' '
+	mkdir runner-hang &&
+	! kconfperf vm --kernel "$KERNEL" --initramfs initramfs.gz -w hang \
+		--dir runner-hang --runner "$FIXTURES/runner-qemu.sh" --timeout 8 >out &&
+	cat out &&
+	test_grep "^status: timeout$" out &&
+	test_grep "^accel: runner$" out
+'
+
+test_done

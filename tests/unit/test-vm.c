@@ -1,0 +1,458 @@
+/* test-vm.c: unit tests for qemu's argv, quoting, result classification and the error paths of vm_run(). */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run-command.h"
+#include "strbuf.h"
+#include "strvec.h"
+#include "test-lib.h"
+#include "usage.h"
+#include "vm.h"
+#include "workload-spec.h"
+#include "wrapper.h"
+
+static struct strbuf messages = STRBUF_INIT;
+
+static void capture(const char *kind, const char *msg, void *data)
+{
+	strbuf_addf(&messages, "%s: %s\n", kind, msg);
+}
+
+static void joined_argv(struct strbuf *out, const struct vm_config *cfg, enum vm_accel accel)
+{
+	struct strvec argv = STRVEC_INIT;
+
+	vm_qemu_argv(&argv, cfg, accel, "run/console.txt", "run/results.txt");
+	vm_quote_argv(out, argv.v);
+	strvec_clear(&argv);
+}
+
+static void test_tcg_argv(void)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	cfg.kernel = "bzImage";
+	cfg.initramfs = "initramfs.gz";
+	joined_argv(&sb, &cfg, VM_ACCEL_TCG);
+	check_str(sb.buf, "qemu-system-x86_64 -accel tcg -cpu qemu64 -m 512 -smp 1 "
+		  "-display none -no-reboot -nic none "
+		  "-serial file:run/console.txt -serial file:run/results.txt "
+		  "-kernel bzImage -initrd initramfs.gz "
+		  "-append 'console=ttyS0 quiet panic=-1 kcp.workload=boot'");
+	strbuf_release(&sb);
+}
+
+static void test_kvm_argv_with_disk_and_options(void)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+	struct workload_spec spec = WORKLOAD_SPEC_INIT;
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	check_int(workload_spec_parse(&spec, "dd:count=4"), ==, 0);
+	cfg.qemu = "/opt/qemu/bin/qemu-system-x86_64";
+	cfg.kernel = "/k/bzImage";
+	cfg.initramfs = "/k/i.gz";
+	cfg.mem_mb = 1024;
+	cfg.smp = 2;
+	cfg.disk = "/img/a,b.raw";
+	cfg.workload = &spec;
+	cfg.extra_append = "loglevel=7";
+	vm_qemu_argv(&argv, &cfg, VM_ACCEL_KVM, "c", "r");
+	check_str(argv.v[0], "/opt/qemu/bin/qemu-system-x86_64");
+	check_str(argv.v[1], "-accel");
+	check_str(argv.v[2], "kvm");
+	check_str(argv.v[3], "-cpu");
+	check_str(argv.v[4], "host");
+	check(strvec_find(&argv, "1024") == 6);
+	check(strvec_find(&argv, "2") == 8);
+	/* A comma in the image path is doubled, as qemu's option syntax wants. */
+	check(strvec_find(&argv, "file=/img/a,,b.raw,if=virtio,format=raw,readonly=on") > 0);
+	check_str(argv.v[argv.nr - 2], "-append");
+	vm_kernel_cmdline(&sb, &cfg);
+	check_str(argv.v[argv.nr - 1], sb.buf);
+	check(starts_with(sb.buf, "console=ttyS0 quiet panic=-1 kcp.workload=dd "));
+	check(strstr(sb.buf, " kcp.count=4") != NULL);
+	check(ends_with(sb.buf, " loglevel=7"));
+	strvec_clear(&argv);
+	strbuf_reset(&sb);
+
+	/* The caller's cpu model wins under either accel. */
+	cfg.cpu = "max";
+	vm_qemu_argv(&argv, &cfg, VM_ACCEL_TCG, "c", "r");
+	check_str(argv.v[2], "tcg");
+	check_str(argv.v[4], "max");
+	strvec_clear(&argv);
+	vm_qemu_argv(&argv, &cfg, VM_ACCEL_KVM, "c", "r");
+	check_str(argv.v[4], "max");
+	strvec_clear(&argv);
+	strbuf_release(&sb);
+	workload_spec_release(&spec);
+}
+
+static void test_quoting(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *argv[] = { "plain/path-1.0_x", "two words", "it's", "", "$HOME",
+			       "a\"b", "k=v,w:x", "*", NULL };
+
+	vm_quote_argv(&sb, argv);
+	check_str(sb.buf, "plain/path-1.0_x 'two words' 'it'\\''s' '' '$HOME' "
+		  "'a\"b' k=v,w:x '*'");
+	strbuf_release(&sb);
+}
+
+static void test_names_and_accel_parse(void)
+{
+	enum vm_accel a = VM_ACCEL_TCG;
+
+	check_int(vm_accel_parse(&a, "auto"), ==, 0);
+	check_int(a, ==, VM_ACCEL_AUTO);
+	check_int(vm_accel_parse(&a, "kvm"), ==, 0);
+	check_int(a, ==, VM_ACCEL_KVM);
+	set_message_sink(capture, NULL);
+	strbuf_reset(&messages);
+	check_int(vm_accel_parse(&a, "hvf"), ==, -1);
+	set_message_sink(NULL, NULL);
+	check_str(messages.buf, "error: 'hvf' is not an accelerator: use auto, kvm or tcg\n");
+	check_int(a, ==, VM_ACCEL_KVM);
+	check_str(vm_accel_name(VM_ACCEL_TCG), "tcg");
+	check_str(vm_status_name(VM_PANIC), "panic");
+	check_str(vm_status_name(VM_NO_DONE), "no-done");
+}
+
+static void test_runner_command_and_environment(void)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	cfg.kernel = "/k/bzImage";
+	cfg.initramfs = "/k/i.gz";
+	cfg.config_path = "/k/.config";
+	cfg.variant = "PROVE_LOCKING";
+	cfg.run_number = 7;
+	cfg.runner = "lab-boot --host a";
+	check_int(vm_format_command(&sb, &cfg, "/runs/7"), ==, 0);
+	check_str(sb.buf, "env KCP_KERNEL=/k/bzImage KCP_INITRAMFS=/k/i.gz "
+		  "'KCP_CMDLINE=console=ttyS0 quiet panic=-1 kcp.workload=boot' "
+		  "KCP_CONFIG=/k/.config KCP_VARIANT=PROVE_LOCKING KCP_WORKLOAD=boot "
+		  "KCP_RUN=7 KCP_DIR=/runs/7 KCP_MEM_MB=512 KCP_SMP=1 "
+		  "sh -c 'lab-boot --host a'");
+	strbuf_reset(&sb);
+	/* A plain path is executed directly, without a shell. */
+	cfg.runner = "/usr/local/bin/lab-boot";
+	check_int(vm_format_command(&sb, &cfg, "d"), ==, 0);
+	check(ends_with(sb.buf, " KCP_SMP=1 /usr/local/bin/lab-boot"));
+	check_int(vm_resolve_accel(&cfg), ==, VM_ACCEL_RUNNER);
+	strbuf_release(&sb);
+}
+
+/* Classifies canned texts as if qemu had ended as described. */
+static void classify(struct vm_result *res, int exit_code, int timed_out,
+		     const char *console, const char *results, const char *qemu_log)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+
+	strvec_push(&cp.args, "qemu-system-x86_64");
+	cp.exit_code = exit_code;
+	cp.timed_out = timed_out;
+	cp.timeout = 30;
+	cp.seconds = 2.5;
+	set_message_sink(capture, NULL);
+	vm_classify(res, &cp, console, strlen(console), results, strlen(results), qemu_log);
+	set_message_sink(NULL, NULL);
+	child_process_release(&cp);
+}
+
+static const char ok_results[] =
+	"KCP 1 ready boot_s=0.812 workload=boot\n"
+	"KCP 1 sample workload=boot iter=0 metric=time unit=s better=lower value=0.812\n"
+	"KCP 1 done\n";
+
+static void test_classify_ok(void)
+{
+	struct vm_result res = VM_RESULT_INIT;
+
+	classify(&res, 0, 0, "[    0.5] reboot: Power down\n", ok_results, "");
+	check_int(res.status, ==, VM_OK);
+	check_str(res.reason.buf, "");
+	check_int(res.console_tail.len, ==, 0);
+	check_double(res.seconds, 2.5, 1e-12);
+	check_int(res.proto.ready, ==, 1);
+	check_double(res.proto.boot_seconds, 0.812, 1e-12);
+	check_int(res.proto.nr_samples, ==, 1);
+	check_int(res.proto.done, ==, 1);
+	vm_result_release(&res);
+}
+
+static void test_classify_panic_even_when_qemu_exits_0(void)
+{
+	struct vm_result res = VM_RESULT_INIT;
+
+	classify(&res, 0, 0,
+		 "Run /init as init process\n"
+		 "Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000000\r\n"
+		 "CPU: 0 PID: 1 Comm: init Not tainted 6.1.0 #1\n",
+		 "KCP 1 ready boot_s=0.8\n", "");
+	check_int(res.status, ==, VM_PANIC);
+	check_str(res.reason.buf,
+		  "kernel panic: Attempted to kill init! exitcode=0x00000000");
+	check(strstr(res.console_tail.buf, "Comm: init") != NULL);
+	check_int(res.proto.ready, ==, 1);
+	vm_result_release(&res);
+
+	/* A panic outranks a timeout and a "done" line. */
+	classify(&res, -1, 1, "Kernel panic - not syncing: sysrq triggered crash\n",
+		 ok_results, "");
+	check_int(res.status, ==, VM_PANIC);
+	check_str(res.reason.buf, "kernel panic: sysrq triggered crash");
+	vm_result_release(&res);
+}
+
+static void test_classify_missing_done(void)
+{
+	struct vm_result res = VM_RESULT_INIT;
+
+	classify(&res, 0, 0, "", "KCP 1 ready boot_s=0.8\n"
+		 "KCP 1 sample workload=boot iter=0 metric=time unit=s better=lower value=1\n",
+		 "");
+	check_int(res.status, ==, VM_NO_DONE);
+	check_str(res.reason.buf, "no 'done' line (last sample iter=0)");
+	vm_result_release(&res);
+
+	classify(&res, 0, 0, "noise\n", "not a protocol line\n", "");
+	check_int(res.status, ==, VM_NO_DONE);
+	check_str(res.reason.buf, "no output");
+	check_str(res.console_tail.buf, "noise\n");
+	vm_result_release(&res);
+}
+
+static void test_classify_guest_error_and_malformed(void)
+{
+	struct vm_result res = VM_RESULT_INIT;
+
+	classify(&res, 0, 0, "", "KCP 1 ready boot_s=0.8\n"
+		 "KCP 1 error msg=\"cannot open '/dev/vda': No such device\"\n", "");
+	check_int(res.status, ==, VM_GUEST_ERROR);
+	check_str(res.reason.buf, "guest error: cannot open '/dev/vda': No such device");
+	vm_result_release(&res);
+
+	/* A guest error outranks the timeout of a guest that then hung. */
+	classify(&res, -1, 1, "", "KCP 1 error msg=boom\n", "");
+	check_int(res.status, ==, VM_GUEST_ERROR);
+	vm_result_release(&res);
+
+	classify(&res, 0, 0, "", "KCP 1 ready boot_s=fast\nKCP 1 done\n", "");
+	check_int(res.status, ==, VM_MALFORMED);
+	check(starts_with(res.reason.buf, "malformed output: "));
+	vm_result_release(&res);
+}
+
+static void test_classify_timeout_and_exit(void)
+{
+	struct vm_result res = VM_RESULT_INIT;
+
+	classify(&res, -1, 1, "", "KCP 1 ready boot_s=0.812\n", "");
+	check_int(res.status, ==, VM_TIMEOUT);
+	check_str(res.reason.buf, "timed out after 30 s (the guest was ready after 0.81 s, no samples)");
+	vm_result_release(&res);
+
+	classify(&res, 0, 1, "", "", "");
+	check_str(res.reason.buf, "timed out after 30 s (no output from the guest)");
+	vm_result_release(&res);
+
+	classify(&res, 0, 1, "", ok_results, "");
+	check_int(res.status, ==, VM_TIMEOUT);
+	check_str(res.reason.buf,
+		  "timed out after 30 s (the guest said done but never powered off)");
+	vm_result_release(&res);
+
+	classify(&res, 1, 0, "", "",
+		 "qemu-system-x86_64: -kernel x: could not open kernel file\n\n");
+	check_int(res.status, ==, VM_EXIT_FAILED);
+	check_int(res.exit_code, ==, 1);
+	check_str(res.reason.buf, "qemu exited with status 1: "
+		  "qemu-system-x86_64: -kernel x: could not open kernel file");
+	vm_result_release(&res);
+}
+
+static void test_console_tail_keeps_the_last_lines(void)
+{
+	struct vm_result res = VM_RESULT_INIT;
+	struct strbuf console = STRBUF_INIT, expect = STRBUF_INIT;
+	int i;
+
+	for (i = 1; i <= 100; i++) {
+		strbuf_addf(&console, "line %d\n", i);
+		if (i > 100 - VM_CONSOLE_TAIL_LINES)
+			strbuf_addf(&expect, "line %d\n", i);
+	}
+	classify(&res, 0, 0, console.buf, "", "");
+	check_str(res.console_tail.buf, expect.buf);
+	vm_result_release(&res);
+
+	/* A last line without a newline counts as a line. */
+	strbuf_setlen(&console, console.len - 1);
+	strbuf_setlen(&expect, expect.len - 1);
+	classify(&res, 0, 0, console.buf, "", "");
+	check_str(res.console_tail.buf, expect.buf);
+	vm_result_release(&res);
+	strbuf_release(&console);
+	strbuf_release(&expect);
+}
+
+/* Writes an executable shell script into the test's scratch directory. */
+static char *write_script(const char *name, const char *body)
+{
+	char *path = xstrfmt("%s/%s", test_tmpdir(), name);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "#!/bin/sh\n%s", body);
+	if (strbuf_write_file(&sb, path) || chmod(path, 0755))
+		check(!"cannot write script");
+	strbuf_release(&sb);
+	return path;
+}
+
+static void test_missing_qemu_is_a_clear_error(void)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+	struct vm_result res = VM_RESULT_INIT;
+
+	cfg.qemu = "/nonexistent/qemu-system-x86_64";
+	cfg.kernel = "k";
+	cfg.initramfs = "i";
+	cfg.accel = VM_ACCEL_TCG;
+	check_int(vm_run(&res, &cfg, test_tmpdir()), ==, -1);
+	check_int(res.status, ==, VM_START_FAILED);
+	check_str(res.reason.buf, "cannot start qemu '/nonexistent/qemu-system-x86_64': "
+		  "No such file or directory");
+	check_int(res.accel, ==, VM_ACCEL_TCG);
+	vm_result_release(&res);
+}
+
+static void test_hanging_qemu_times_out(void)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+	struct vm_result res = VM_RESULT_INIT;
+	char *qemu = write_script("qemu-hang", "trap '' TERM\nsleep 60\n");
+	double start = now_seconds();
+
+	cfg.qemu = qemu;
+	cfg.kernel = "k";
+	cfg.initramfs = "i";
+	cfg.accel = VM_ACCEL_TCG;
+	cfg.timeout = 0.5;
+	check_int(vm_run(&res, &cfg, test_tmpdir()), ==, -1);
+	check_int(res.status, ==, VM_TIMEOUT);
+	check_str(res.reason.buf, "timed out after 0.5 s (no output from the guest)");
+	/* It ignores SIGTERM: SIGKILL follows after the grace period. */
+	check_double(res.seconds, 0.5 + CHILD_PROCESS_DEFAULT_GRACE, 0.2);
+	check(now_seconds() - start < 0.5 + CHILD_PROCESS_DEFAULT_GRACE + 1);
+	vm_result_release(&res);
+	free(qemu);
+}
+
+static void test_failing_qemu_and_stale_files(void)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+	struct vm_result res = VM_RESULT_INIT;
+	char *qemu = write_script("qemu-fail", "echo 'qemu: no kvm here' >&2\nexit 1\n");
+	char *stale = xstrfmt("%s/results.txt", test_tmpdir());
+	struct strbuf sb = STRBUF_INIT;
+
+	/* An earlier run's results must not pass for this one's. */
+	strbuf_addstr(&sb, ok_results);
+	check_int(strbuf_write_file(&sb, stale), ==, 0);
+	cfg.qemu = qemu;
+	cfg.kernel = "k";
+	cfg.initramfs = "i";
+	cfg.accel = VM_ACCEL_TCG;
+	check_int(vm_run(&res, &cfg, test_tmpdir()), ==, -1);
+	check_int(res.status, ==, VM_EXIT_FAILED);
+	check_str(res.reason.buf, "qemu exited with status 1: qemu: no kvm here");
+	check_int(res.proto.done, ==, 0);
+	check(access(stale, F_OK) != 0);
+	vm_result_release(&res);
+	strbuf_release(&sb);
+	free(qemu);
+	free(stale);
+}
+
+/*
+ * A fake qemu that finds its first "-serial file:PATH" and writes the
+ * console there (or not), for the KVM probe's decisions.
+ */
+static const char fake_console_qemu[] =
+	"while [ $# -gt 0 ]; do\n"
+	"\tcase \"$1\" in -serial) shift; echo 'Linux version 6.1' >\"${1#file:}\"; break;; esac\n"
+	"\tshift\n"
+	"done\n";
+
+static void test_kvm_probe_decisions(void)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+	char *talks = write_script("qemu-talks", fake_console_qemu);
+	char *fails = write_script("qemu-mute", "exit 1\n");
+	int fd = open("/dev/kvm", O_RDWR);
+
+	cfg.kernel = "k";
+	cfg.initramfs = "i";
+	cfg.accel = VM_ACCEL_KVM;
+	check_int(vm_resolve_accel(&cfg), ==, VM_ACCEL_KVM);
+	cfg.accel = VM_ACCEL_TCG;
+	check_int(vm_resolve_accel(&cfg), ==, VM_ACCEL_TCG);
+	if (fd < 0) {
+		printf("# no usable /dev/kvm: probe tests skipped\n");
+		goto out;
+	}
+	close(fd);
+
+	set_message_sink(capture, NULL);
+	strbuf_reset(&messages);
+	cfg.accel = VM_ACCEL_AUTO;
+	cfg.qemu = talks;
+	vm_forget_probe();
+	check_int(vm_resolve_accel(&cfg), ==, VM_ACCEL_KVM);
+	check(starts_with(messages.buf, ": kvm probe: the guest booted in "));
+	/* The answer is cached: a mute qemu does not change it. */
+	cfg.qemu = fails;
+	check_int(vm_resolve_accel(&cfg), ==, VM_ACCEL_KVM);
+	vm_forget_probe();
+	strbuf_reset(&messages);
+	check_int(vm_resolve_accel(&cfg), ==, VM_ACCEL_TCG);
+	check_str(messages.buf, ": kvm probe: qemu exited with status 1 without output; using tcg\n");
+	set_message_sink(NULL, NULL);
+	vm_forget_probe();
+out:
+	free(talks);
+	free(fails);
+}
+
+int main(int argc, char **argv)
+{
+	test_init(argc, argv);
+	TEST(test_tcg_argv);
+	TEST(test_kvm_argv_with_disk_and_options);
+	TEST(test_quoting);
+	TEST(test_names_and_accel_parse);
+	TEST(test_runner_command_and_environment);
+	TEST(test_classify_ok);
+	TEST(test_classify_panic_even_when_qemu_exits_0);
+	TEST(test_classify_missing_done);
+	TEST(test_classify_guest_error_and_malformed);
+	TEST(test_classify_timeout_and_exit);
+	TEST(test_console_tail_keeps_the_last_lines);
+	TEST(test_missing_qemu_is_a_clear_error);
+	TEST(test_hanging_qemu_times_out);
+	TEST(test_failing_qemu_and_stale_files);
+	TEST(test_kvm_probe_decisions);
+	strbuf_release(&messages);
+	return test_done();
+}
