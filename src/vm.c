@@ -160,9 +160,10 @@ static void qemu_argv(struct strvec *argv, const struct vm_config *cfg,
 	strvec_push(argv, "-serial");
 	strvec_pushf(argv, "file:%s", results_path);
 	if (cfg->disk) {
+		/* cache=none: see vm.h. */
 		strbuf_addstr(&sb, "file=");
 		add_option_value(&sb, cfg->disk);
-		strbuf_addstr(&sb, ",if=virtio,format=raw,readonly=on");
+		strbuf_addstr(&sb, ",if=virtio,format=raw,readonly=on,cache=none");
 		strvec_push(argv, "-drive");
 		strvec_push(argv, sb.buf);
 		strbuf_reset(&sb);

@@ -73,7 +73,7 @@ static void test_kvm_argv_with_disk_and_options(void)
 	check(strvec_find(&argv, "1024") == 6);
 	check(strvec_find(&argv, "2") == 8);
 	/* A comma in the image path is doubled, as qemu's option syntax wants. */
-	check(strvec_find(&argv, "file=/img/a,,b.raw,if=virtio,format=raw,readonly=on") > 0);
+	check(strvec_find(&argv, "file=/img/a,,b.raw,if=virtio,format=raw,readonly=on,cache=none") > 0);
 	check_str(argv.v[argv.nr - 2], "-append");
 	vm_kernel_cmdline(&sb, &cfg);
 	check_str(argv.v[argv.nr - 1], sb.buf);
