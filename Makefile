@@ -105,4 +105,4 @@ check: all $(UNIT_BIN)
 clean:
 	rm -rf $(B) build build-san kconfperf
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/src $(B)/tests $(B)/guest -name '*.d' -type f 2>/dev/null)

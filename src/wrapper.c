@@ -130,6 +130,21 @@ int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+char *absolute_path(const char *path)
+{
+	char *cwd;
+	char *ret;
+
+	if (path[0] == '/')
+		return xstrdup(path);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		die_errno("cannot get the current directory");
+	ret = xstrfmt("%s/%s", cwd, path);
+	free(cwd);
+	return ret;
+}
+
 int mkdir_p(const char *path, int mode)
 {
 	char *p = xstrdup(path);

@@ -38,6 +38,8 @@ int starts_with(const char *s, const char *prefix);
 int skip_prefix(const char *s, const char *prefix, const char **out);
 int ends_with(const char *s, const char *suffix);
 
+/* path made absolute against the current directory (not resolved); malloc'd. */
+char *absolute_path(const char *path);
 /* mkdir -p; returns 0 or -1 with an error printed. */
 int mkdir_p(const char *path, int mode);
 /* rm -rf; returns 0 or -1 with an error printed. */
