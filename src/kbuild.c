@@ -1,0 +1,448 @@
+/* kbuild.c: build kernels with make O=, in a content-addressed cache. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kbuild.h"
+#include "run-command.h"
+#include "source.h"
+#include "strbuf.h"
+#include "usage.h"
+#include "wrapper.h"
+
+#define LOG_TAIL_LINES 30
+
+static void remove_stale_tmp(const struct kbuild_options *o);
+
+static const char *compiler(const struct kbuild_options *o)
+{
+	return o->cc ? o->cc : "gcc";
+}
+
+/* First line of `prog --version`, or NULL when prog cannot run. */
+static char *version_line(const char *prog)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *ret = NULL;
+
+	strvec_push(&cp.args, prog);
+	strvec_push(&cp.args, "--version");
+	cp.out.mode = CHILD_IO_CAPTURE;
+	cp.out.buf = &out;
+	cp.out.cap = 4096;
+	cp.err.mode = CHILD_IO_NULL;
+	cp.silent_exec_failure = 1;
+	cp.timeout = 30;
+	if (!run_command(&cp)) {
+		size_t n = strcspn(out.buf, "\n");
+
+		ret = xstrndup(out.buf, n);
+	}
+	strbuf_release(&out);
+	child_process_release(&cp);
+	return ret;
+}
+
+int kbuild_prepare(struct kbuild_options *o)
+{
+	remove_stale_tmp(o);
+	if (o->cc_wrapper) {
+		char *v = version_line(o->cc_wrapper);
+
+		if (!v)
+			return error("compiler wrapper '%s' cannot be run (is it installed?)",
+				     o->cc_wrapper);
+		free(v);
+	}
+	free(o->compiler_version);
+	o->compiler_version = version_line(compiler(o));
+	if (!o->compiler_version)
+		return error("compiler '%s' cannot be run (is it installed?)", compiler(o));
+	return 0;
+}
+
+void kbuild_options_release(struct kbuild_options *o)
+{
+	strvec_clear(&o->make_vars);
+	free(o->compiler_version);
+	o->compiler_version = NULL;
+}
+
+void kbuild_key(const struct kbuild_options *o, const char *config_text,
+		char key[SHA256_HEX_SIZE])
+{
+	struct sha256 c;
+	size_t i;
+
+	/* Fields are NUL-separated so no two inputs hash alike. */
+	sha256_init(&c);
+	sha256_update(&c, "kconfperf-build-1", 18);
+	sha256_update(&c, o->source->id, strlen(o->source->id) + 1);
+	sha256_update(&c, config_text, strlen(config_text) + 1);
+	sha256_update(&c, o->compiler_version ? o->compiler_version : "",
+		      strlen(o->compiler_version ? o->compiler_version : "") + 1);
+	sha256_update(&c, compiler(o), strlen(compiler(o)) + 1);
+	for (i = 0; i < o->make_vars.nr; i++)
+		sha256_update(&c, o->make_vars.v[i], strlen(o->make_vars.v[i]) + 1);
+	sha256_final_hex(&c, key);
+}
+
+void kbuild_result_release(struct kbuild_result *r)
+{
+	free(r->image);
+	free(r->log_path);
+	free(r->log_tail);
+	free(r->seeded_from);
+	memset(r, 0, sizeof(*r));
+}
+
+static char *cache_path(const struct kbuild_options *o, const char *what, const char *key)
+{
+	return xstrfmt("%s/%s/%s", o->cache_dir, what, key);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+int kbuild_is_cached(const struct kbuild_options *o, const char *key)
+{
+	char *p = xstrfmt("%s/builds/%s/meta", o->cache_dir, key);
+	int ret = exists(p);
+
+	free(p);
+	return ret;
+}
+
+int kbuild_has_tree(const struct kbuild_options *o, const char *key)
+{
+	char *p = xstrfmt("%s/trees/%s/.config", o->cache_dir, key);
+	int ret = exists(p);
+
+	free(p);
+	return ret;
+}
+
+static int mkdir_cache(const struct kbuild_options *o, const char *sub)
+{
+	char *p = xstrfmt("%s/%s", o->cache_dir, sub);
+	int ret = mkdir_p(p, 0755);
+
+	free(p);
+	return ret;
+}
+
+/*
+ * Builds in progress live in CACHE/tmp/<key>.<pid>[.log]; remove those whose
+ * kconfperf died (a kill -9, a power cut) so they do not pile up.
+ */
+static void remove_stale_tmp(const struct kbuild_options *o)
+{
+	char *dir = xstrfmt("%s/tmp", o->cache_dir);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		const char *dot = strchr(de->d_name, '.');
+		long pid;
+		char *end, *path;
+
+		if (!dot)
+			continue;
+		pid = strtol(dot + 1, &end, 10);
+		if (pid <= 0 || (*end && strcmp(end, ".log")))
+			continue;
+		if (!kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		path = xstrfmt("%s/%s", dir, de->d_name);
+		remove_tree(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+static int64_t file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (int64_t)st.st_size;
+}
+
+/* The last n lines of a file (for failed builds). */
+static char *file_tail(const char *path, int n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t pos;
+	int lines = 0;
+
+	if (strbuf_read_file(&sb, path, 0) < 0)
+		return xstrdup("");
+	strbuf_rtrim(&sb);
+	pos = sb.len;
+	while (pos > 0) {
+		if (sb.buf[pos - 1] == '\n' && ++lines == n)
+			break;
+		pos--;
+	}
+	memmove(sb.buf, sb.buf + pos, sb.len - pos);
+	strbuf_setlen(&sb, sb.len - pos);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Runs argv quietly; on failure prints "what: how it ended: stderr". */
+static int run_quiet(const char **argv, const char *what)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	strvec_pushv(&cp.args, argv);
+	cp.out.mode = CHILD_IO_NULL;
+	cp.err.mode = CHILD_IO_CAPTURE;
+	cp.err.buf = &err;
+	cp.err.cap = 4096;
+	if (run_command(&cp)) {
+		struct strbuf why = STRBUF_INIT;
+
+		child_process_describe(&why, &cp);
+		strbuf_rtrim(&err);
+		ret = error("%s: %s %s%s%s", what, argv[0], why.buf, err.len ? ": " : "", err.buf);
+		strbuf_release(&why);
+	}
+	strbuf_release(&err);
+	child_process_release(&cp);
+	return ret;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	const char *argv[] = { "cp", "--reflink=auto", from, to, NULL };
+
+	return run_quiet(argv, "cannot copy build output");
+}
+
+static int read_meta(const char *dir, struct kbuild_result *out)
+{
+	char *path = xstrfmt("%s/meta", dir);
+	FILE *fp = fopen(path, "r");
+	char line[512];
+
+	free(path);
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp)) {
+		char *v = strchr(line, '=');
+
+		if (!v)
+			continue;
+		*v++ = '\0';
+		v[strcspn(v, "\n")] = '\0';
+		if (!strcmp(line, "seconds"))
+			out->seconds = strtod(v, NULL);
+		else if (!strcmp(line, "bzimage_size"))
+			out->bzimage_size = strtoll(v, NULL, 10);
+		else if (!strcmp(line, "vmlinux_size"))
+			out->vmlinux_size = strtoll(v, NULL, 10);
+		else if (!strcmp(line, "seeded_from") && *v)
+			out->seeded_from = xstrdup(v);
+	}
+	fclose(fp);
+	return 0;
+}
+
+static int make_bzimage(const struct kbuild_options *o, const char *objdir,
+			const char *log_path, struct child_process *cp)
+{
+	int jobs = o->jobs > 0 ? o->jobs : online_cpus();
+
+	strvec_push(&cp->args, "make");
+	strvec_pushf(&cp->args, "O=%s", objdir);
+	strvec_pushf(&cp->args, "-j%d", jobs);
+	if (o->cc_wrapper)
+		strvec_pushf(&cp->args, "CC=%s %s", o->cc_wrapper, compiler(o));
+	else if (o->cc)
+		strvec_pushf(&cp->args, "CC=%s", o->cc);
+	strvec_pushv(&cp->args, o->make_vars.v);
+	strvec_push(&cp->args, "bzImage");
+	strvec_push(&cp->env, "LC_ALL=C");
+	/* A build must not depend on who built it or when. */
+	strvec_push(&cp->env, "KBUILD_BUILD_USER=kconfperf");
+	strvec_push(&cp->env, "KBUILD_BUILD_HOST=kconfperf");
+	strvec_push(&cp->env, "KBUILD_BUILD_TIMESTAMP=1970-01-01");
+	cp->dir = o->source->tree;
+	cp->out.mode = CHILD_IO_FILE;
+	cp->out.path = log_path;
+	cp->err.mode = CHILD_IO_TO_STDOUT;
+	cp->timeout = o->timeout;
+	return run_command(cp);
+}
+
+static int log_says_no_space(const char *log_path)
+{
+	char *tail = file_tail(log_path, 200);
+	int ret = strstr(tail, "No space left on device") != NULL;
+
+	free(tail);
+	return ret;
+}
+
+int kbuild_build(const struct kbuild_options *o, const char *config_text,
+		 const char *name, const char *seed_key, int keep_tree,
+		 struct kbuild_result *out)
+{
+	char *final = NULL, *tmp = NULL, *entry_tmp = NULL, *tree = NULL;
+	char *config_path = NULL, *p = NULL;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	kbuild_key(o, config_text, out->key);
+	final = cache_path(o, "builds", out->key);
+	out->image = xstrfmt("%s/bzImage", final);
+	if (kbuild_is_cached(o, out->key)) {
+		out->cached = 1;
+		out->ok = 1;
+		out->log_path = xstrfmt("%s/build.log", final);
+		read_meta(final, out);
+		ret = 0;
+		goto out;
+	}
+
+	tmp = xstrfmt("%s/tmp/%.16s.%ld", o->cache_dir, out->key, (long)getpid());
+	if (remove_tree(tmp) || mkdir_cache(o, "tmp"))
+		goto out;
+	if (seed_key && kbuild_has_tree(o, seed_key)) {
+		char *seed = cache_path(o, "trees", seed_key);
+		const char *argv[] = { "cp", "-a", "--reflink=auto", seed, tmp, NULL };
+
+		ret = run_quiet(argv, "cannot copy the seed tree");
+		free(seed);
+		if (ret)
+			goto fail;
+		ret = -1;
+		out->seeded_from = xstrdup(seed_key);
+	} else if (mkdir_p(tmp, 0755)) {
+		goto fail;
+	}
+	config_path = xstrfmt("%s/.config", tmp);
+	strbuf_addstr(&sb, config_text);
+	if (strbuf_write_file(&sb, config_path))
+		goto fail;
+
+	if (o->log_dir && mkdir_p(o->log_dir, 0755))
+		goto fail;
+	out->log_path = o->log_dir ? xstrfmt("%s/build-%s.log", o->log_dir, name)
+				   : xstrfmt("%s.log", tmp);
+	note("building %s (%.12s%s%s)", name, out->key, out->seeded_from ? ", seeded from " : "",
+	     out->seeded_from ? out->seeded_from : "");
+	if (make_bzimage(o, tmp, out->log_path, &cp)) {
+		struct strbuf why = STRBUF_INIT;
+
+		out->seconds = cp.seconds;
+		if (cp.start_errno) {
+			error("cannot run make for %s", name);
+			goto fail;
+		}
+		if (log_says_no_space(out->log_path)) {
+			error("building %s: no space left on device (cache '%s'); "
+			      "the unfinished build was removed", name, o->cache_dir);
+			goto fail;
+		}
+		child_process_describe(&why, &cp);
+		out->log_tail = file_tail(out->log_path, LOG_TAIL_LINES);
+		warning("build of %s failed: make %s (log: %s)", name, why.buf, out->log_path);
+		strbuf_release(&why);
+		remove_tree(tmp);
+		ret = 0;
+		goto out;
+	}
+	out->seconds = cp.seconds;
+	p = xstrfmt("%s/arch/x86/boot/bzImage", tmp);
+	out->bzimage_size = file_size(p);
+	free(tree);
+	tree = xstrfmt("%s/vmlinux", tmp);
+	out->vmlinux_size = file_size(tree);
+	if (out->bzimage_size < 0) {
+		error("make succeeded for %s but left no '%s'", name, p);
+		goto fail;
+	}
+
+	/* Assemble the cache entry beside its final name, then rename it in. */
+	entry_tmp = xstrfmt("%s.tmp.%ld", final, (long)getpid());
+	remove_tree(entry_tmp);
+	if (mkdir_p(entry_tmp, 0755))
+		goto fail;
+	free(tree);
+	tree = xstrfmt("%s/bzImage", entry_tmp);
+	if (copy_file(p, tree))
+		goto fail;
+	free(tree);
+	tree = xstrfmt("%s/config", entry_tmp);
+	if (copy_file(config_path, tree))
+		goto fail;
+	free(tree);
+	tree = xstrfmt("%s/build.log", entry_tmp);
+	if (copy_file(out->log_path, tree))
+		goto fail;
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "key=%s\nname=%s\nseconds=%.3f\nbzimage_size=%lld\nvmlinux_size=%lld\n"
+		    "seeded_from=%s\nsource=%s\ncompiler=%s\n", out->key, name, out->seconds,
+		    (long long)out->bzimage_size, (long long)out->vmlinux_size,
+		    out->seeded_from ? out->seeded_from : "", o->source->id,
+		    o->compiler_version ? o->compiler_version : "");
+	free(tree);
+	tree = xstrfmt("%s/meta", entry_tmp);
+	if (strbuf_write_file(&sb, tree))
+		goto fail;
+	if (mkdir_cache(o, "builds"))
+		goto fail;
+	if (rename(entry_tmp, final)) {
+		if (errno != ENOTEMPTY && errno != EEXIST) {
+			error_errno("cannot rename '%s' to '%s'", entry_tmp, final);
+			goto fail;
+		}
+		remove_tree(entry_tmp);	/* someone else finished the same build */
+	}
+	if (keep_tree) {
+		free(tree);
+		tree = cache_path(o, "trees", out->key);
+		if (mkdir_cache(o, "trees"))
+			goto fail;
+		if (rename(tmp, tree) && errno != ENOTEMPTY && errno != EEXIST) {
+			error_errno("cannot keep the object tree '%s'", tree);
+			goto fail;
+		}
+	}
+	remove_tree(tmp);
+	out->ok = 1;
+	ret = 0;
+	goto out;
+fail:
+	if (tmp)
+		remove_tree(tmp);
+	if (entry_tmp)
+		remove_tree(entry_tmp);
+out:
+	free(final);
+	free(tmp);
+	free(entry_tmp);
+	free(tree);
+	free(config_path);
+	free(p);
+	strbuf_release(&sb);
+	child_process_release(&cp);
+	return ret;
+}

@@ -1,0 +1,82 @@
+/* kbuild.h: build kernels with make O=, in a content-addressed cache. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef KBUILD_H
+#define KBUILD_H
+
+#include <stdint.h>
+
+#include "sha256.h"
+#include "strvec.h"
+
+struct kernel_source;
+struct strbuf;
+
+/*
+ * The cache (shared by every experiment of a user) holds:
+ *
+ *   CACHE/builds/<key>/   a finished build: bzImage, config, build.log, meta
+ *   CACHE/trees/<key>/    a whole object tree kept to seed later builds
+ *   CACHE/tmp/            builds in progress
+ *
+ * key = sha256 of (source identity, effective .config, compiler version,
+ * make variables).  A build runs in CACHE/tmp/ and its result is renamed
+ * into builds/ only when complete, so an interrupted or failed build is
+ * never taken for a finished one and the next attempt starts clean.
+ *
+ * A build seeded from a kept tree starts from a copy of it (reflinked where
+ * the filesystem can), so kbuild's fixdep rebuilds only what the changed
+ * symbols touch.
+ */
+struct kbuild_options {
+	const struct kernel_source *source;
+	const char *cache_dir;
+	int jobs;		/* make -j; <= 0: online CPUs */
+	const char *cc;		/* compiler; NULL: "gcc" */
+	const char *cc_wrapper;	/* "ccache", "distcc", "icecc" or NULL */
+	struct strvec make_vars;	/* extra "VAR=value" for make; owned */
+	double timeout;		/* seconds per build; 0: none */
+	const char *log_dir;	/* where per-build logs are written */
+	char *compiler_version;	/* set by kbuild_prepare(); owned */
+};
+#define KBUILD_OPTIONS_INIT { .make_vars = STRVEC_INIT }
+
+/* Checks the wrapper and reads the compiler version; 0 or -1 with a message. */
+int kbuild_prepare(struct kbuild_options *o);
+void kbuild_options_release(struct kbuild_options *o);
+
+/* The cache key of an effective .config under these options. */
+void kbuild_key(const struct kbuild_options *o, const char *config_text,
+		char key[SHA256_HEX_SIZE]);
+
+struct kbuild_result {
+	char key[SHA256_HEX_SIZE];
+	int cached;		/* found finished in the cache, nothing built */
+	int ok;			/* a bzImage exists */
+	double seconds;		/* the build's make time (the original's when cached) */
+	int64_t bzimage_size;
+	int64_t vmlinux_size;
+	char *image;		/* CACHE/builds/<key>/bzImage */
+	char *log_path;
+	char *log_tail;		/* last lines of the log when the build failed */
+	char *seeded_from;	/* key of the seed tree, or NULL */
+};
+void kbuild_result_release(struct kbuild_result *r);
+
+/* Whether a finished build of this key is in the cache. */
+int kbuild_is_cached(const struct kbuild_options *o, const char *key);
+/* Whether a seed tree of this key is in the cache. */
+int kbuild_has_tree(const struct kbuild_options *o, const char *key);
+
+/*
+ * Builds config_text (a resolved .config) unless its key is already in the
+ * cache.  name labels the log file.  seed_key, when it names a kept tree,
+ * seeds the build; keep_tree keeps this build's object tree as a seed.
+ * Returns 0 when the result (ok or a recorded failure) is in *out; -1 for
+ * errors that are not the kernel's fault (no disk space, cannot write the
+ * cache), with a message, leaving the cache consistent.
+ */
+int kbuild_build(const struct kbuild_options *o, const char *config_text,
+		 const char *name, const char *seed_key, int keep_tree,
+		 struct kbuild_result *out);
+
+#endif
