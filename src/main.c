@@ -27,6 +27,7 @@ struct command {
 static const struct command commands[] = {
 	{ "version", cmd_version, "print kconfperf's version" },
 	{ "config", cmd_config, "compare, merge and check .config files and fragments" },
+	{ "explain", cmd_explain, "say why a Kconfig symbol can or cannot be set (developer command)" },
 	{ "initramfs", cmd_initramfs, "write the guest's initramfs (developer command)" },
 	{ "vm", cmd_vm, "boot a kernel once and print the run (developer command)" },
 	{ "workloads", cmd_workloads, "list the guest workloads and their parameters" },

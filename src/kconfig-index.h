@@ -1,0 +1,226 @@
+/* kconfig-index.h: what a kernel tree's Kconfig says about each symbol, and why a setting does not take. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef KCONFIG_INDEX_H
+#define KCONFIG_INDEX_H
+
+#include <stddef.h>
+
+struct strbuf;
+struct strvec;
+
+/*
+ * The planner asks the kernel's own Kconfig (make olddefconfig) what a
+ * variant really contains; this module explains the outcome.  It reads the
+ * Kconfig files of one tree for one SRCARCH, keeps every definition of every
+ * symbol (file:line, type, prompt, dependencies, the enclosing if/menu/choice
+ * blocks) and who selects or implies it, and evaluates Kconfig expressions
+ * against a resolved .config.  It never guesses values: the .config that
+ * olddefconfig wrote is the truth, this index only says why.
+ *
+ * Names are given without the CONFIG_ prefix.
+ */
+
+/* Tristate values, ordered: && is min, || is max, ! is 2 - x. */
+#define KCONFIG_N 0
+#define KCONFIG_M 1
+#define KCONFIG_Y 2
+
+/*
+ * Looks up a symbol's value in a resolved .config: returns the raw text after
+ * "CONFIG_NAME=" ("y", "m", "123", "0x10", "\"str\"" with its quotes), or NULL
+ * when the symbol is not in the .config or "is not set".  NULL counts as n.
+ * The string must stay valid until the next call.
+ */
+typedef const char *(*kconfig_get_fn)(const char *name, void *data);
+
+enum kconfig_type {
+	KCONFIG_TYPE_NONE,	/* undefined, or defined without a type */
+	KCONFIG_BOOL,
+	KCONFIG_TRISTATE,
+	KCONFIG_INT,
+	KCONFIG_HEX,
+	KCONFIG_STRING,
+};
+
+/* "bool", "tristate", "int", "hex", "string" or "untyped". */
+const char *kconfig_type_name(enum kconfig_type type);
+
+/*
+ * Expressions
+ *
+ * A parsed Kconfig expression is a tree of these.  Leaves are KEXPR_SYMBOL
+ * (a symbol name, the constants y/m/n, or a number such as 64 or 0x1000),
+ * KEXPR_STRING (a quoted string, stored unquoted) and KEXPR_MACRO (an
+ * unexpanded "$(...)" such as "$(cc-option,-fsanitize=bool)"; kconfperf
+ * cannot run the toolchain tests these stand for, so a macro evaluates to y
+ * in a boolean context and to its own text in a comparison).  Comparisons
+ * have leaves on both sides, as in Kconfig's grammar.
+ */
+enum kconfig_expr_op {
+	KEXPR_SYMBOL,
+	KEXPR_STRING,
+	KEXPR_MACRO,
+	KEXPR_NOT,	/* left */
+	KEXPR_AND,	/* left, right */
+	KEXPR_OR,
+	KEXPR_EQ,	/* left, right: leaves */
+	KEXPR_NE,
+	KEXPR_LT,
+	KEXPR_LE,
+	KEXPR_GT,
+	KEXPR_GE,
+};
+
+struct kconfig_expr {
+	enum kconfig_expr_op op;
+	struct kconfig_expr *left;
+	struct kconfig_expr *right;
+	char *text;		/* leaves only */
+};
+
+/*
+ * Parses Kconfig expression text ("X86_64 && (A || !B)", "NR_CPUS > 1",
+ * "FOO = \"bar\"").  Precedence, loosest first: ||, &&, comparison, !.  On
+ * success *out is a new tree the caller frees with kconfig_expr_free();
+ * returns -1 with an error printed when text is not an expression.
+ */
+int kconfig_expr_parse(struct kconfig_expr **out, const char *text);
+
+/* Frees a tree from kconfig_expr_parse(); NULL is fine. */
+void kconfig_expr_free(struct kconfig_expr *e);
+
+/*
+ * Appends e as Kconfig text with only the parentheses precedence needs:
+ * "A && (B || C)", "!(A && B)", "NR_CPUS > 1", "FOO = \"bar\"".  A NULL e
+ * (no dependency) prints as "y".
+ */
+void kconfig_expr_print(struct strbuf *out, const struct kconfig_expr *e);
+
+/*
+ * Evaluates e with Kconfig's tristate logic: n=0, m=1, y=2, && = min,
+ * || = max, !x = 2 - x, a comparison is y or n.  As in Kconfig, the constant
+ * m means "m && MODULES", a symbol of another type than bool or tristate is
+ * n in a boolean context, and comparisons compare as numbers when both sides
+ * are numbers (hex for hex symbols) and as strings otherwise.  idx, when not
+ * NULL, supplies the symbols' types and tells undefined names (which Kconfig
+ * compares by their own text, like the number 64) from unset symbols; without
+ * it a name the .config lacks is n unless it reads as a number.  A NULL e
+ * is y.
+ */
+struct kconfig_index;
+int kconfig_expr_eval(const struct kconfig_expr *e, const struct kconfig_index *idx,
+		      kconfig_get_fn get, void *data);
+
+/*
+ * Appends to out the atoms that hold e below y, each with the value that
+ * makes it so: "DEBUG_KERNEL=n", "B=y" for a "!B" that fails, "NR_CPUS=1" for
+ * a failing "NR_CPUS > 1", "FOO=n (undefined)" for a name no Kconfig file of
+ * the indexed tree defines.  Under && only the failing side is searched,
+ * under || every side; duplicates are dropped.  Nothing is appended when e
+ * evaluates to y.
+ */
+void kconfig_expr_false_atoms(struct strvec *out, const struct kconfig_expr *e,
+			      const struct kconfig_index *idx,
+			      kconfig_get_fn get, void *data);
+
+/*
+ * The index
+ */
+
+/*
+ * Reads the Kconfig files of the tree at srctree, starting with its
+ * top-level Kconfig, for srcarch (such as "x86"): source, rsource, osource
+ * and orsource statements are followed in place (globs included), with
+ * $(SRCARCH), $(ARCH) and $(HEADER_ARCH) standing for srcarch.  On success
+ * *out is a new index the caller frees with kconfig_index_free(); returns -1
+ * with an error naming the file and line for a file it cannot read or a
+ * statement it cannot parse.  Help texts are skipped unread.
+ */
+int kconfig_index_load(struct kconfig_index **out, const char *srctree, const char *srcarch);
+
+/* NULL is fine. */
+void kconfig_index_free(struct kconfig_index *idx);
+
+/* The srcarch the index was loaded for. */
+const char *kconfig_index_arch(const struct kconfig_index *idx);
+/* Number of Kconfig files read, and of symbols with at least one definition. */
+size_t kconfig_index_nr_files(const struct kconfig_index *idx);
+size_t kconfig_index_nr_symbols(const struct kconfig_index *idx);
+
+/* 1 when some Kconfig file of the tree defines name (config or menuconfig). */
+int kconfig_index_has(const struct kconfig_index *idx, const char *name);
+/* The type of name's first typed definition; KCONFIG_TYPE_NONE when undefined. */
+enum kconfig_type kconfig_index_type(const struct kconfig_index *idx, const char *name);
+/* 1 when some definition of name has a prompt, whatever its conditions. */
+int kconfig_index_has_prompt(const struct kconfig_index *idx, const char *name);
+
+/* Appends "file:line" for each definition of name, in the order read. */
+void kconfig_index_locations(struct strvec *out, const struct kconfig_index *idx,
+			     const char *name);
+
+/*
+ * Appends the symbols with a "select name" (kconfig_index_selectors) or an
+ * "imply name" (kconfig_index_impliers), each once, in the order read.
+ * With conditions, an entry "select name if COND" appears as "SYM if COND".
+ */
+void kconfig_index_selectors(struct strvec *out, const struct kconfig_index *idx,
+			     const char *name, int with_conditions);
+void kconfig_index_impliers(struct strvec *out, const struct kconfig_index *idx,
+			    const char *name, int with_conditions);
+
+/*
+ * Explaining a setting
+ */
+enum kconfig_explain {
+	/* Has a visible prompt and its dependencies are y: a .config can set it. */
+	KCONFIG_EXPLAIN_SETTABLE,
+	/* No Kconfig file of this tree and SRCARCH defines it. */
+	KCONFIG_EXPLAIN_UNKNOWN,
+	/* No definition has a prompt, or every prompt's own condition (its "if",
+	 * an enclosing "visible if") is n: only select or a default sets it. */
+	KCONFIG_EXPLAIN_HIDDEN,
+	/* Every definition with a prompt has dependencies that are n. */
+	KCONFIG_EXPLAIN_UNMET_DEPS,
+	/* The dependencies are m: a tristate can be at most m. */
+	KCONFIG_EXPLAIN_MODULE_ONLY,
+	/* Settable, and a member of a choice: setting it deselects the others. */
+	KCONFIG_EXPLAIN_CHOICE,
+};
+
+/* "settable", "unknown", "hidden", "unmet-deps", "module-only" or "choice". */
+const char *kconfig_explain_name(enum kconfig_explain what);
+
+/*
+ * Classifies whether a .config can set name, given the resolved config that
+ * get returns, and appends a one-line reason to out (without the name), such
+ * as
+ *   has no prompt, so only select can set it; selected by PROVE_LOCKING, ...
+ *   depends on DEBUG_KERNEL && HAVE_DEBUG_KMEMLEAK: DEBUG_KERNEL=n (lib/Kconfig.debug:733)
+ *   inside 'if X86_64' (arch/x86/Kconfig:20): X86_64=n
+ * Only settability is judged, not the symbol's current value.
+ */
+enum kconfig_explain kconfig_index_explain(struct strbuf *out, const struct kconfig_index *idx,
+					   const char *name, kconfig_get_fn get, void *data);
+
+/*
+ * Best effort for --with-deps: appends to out the symbols to set =y so that
+ * name's dependencies and prompt become y, the dependencies of each one
+ * before it, and not name itself; nothing when they already hold.  For a
+ * name without a prompt, the symbols that make one of its defaults y
+ * (PROVE_RCU is "def_bool PROVE_LOCKING"); selectors are never picked, as
+ * that choice is the caller's.  Walks the
+ * dependency: under && every failing side, under || the first side that can
+ * be met, recursively for symbols whose own dependencies fail.  A symbol set
+ * on the way counts as y afterwards, and so does a hidden symbol that one of
+ * them selects or that defaults to y once its dependencies hold.
+ *
+ * Returns 0 on success, or 1 with the reason appended to why (which may be
+ * NULL) when the dependency would need a hidden or undefined symbol, a
+ * symbol disabled (a failing "!X"), a non-bool value, or a cycle; out is then
+ * left as it was.  Prints nothing.
+ */
+int kconfig_index_deps_to_enable(struct strvec *out, const struct kconfig_index *idx,
+				 const char *name, kconfig_get_fn get, void *data,
+				 struct strbuf *why);
+
+#endif
