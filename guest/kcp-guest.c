@@ -402,7 +402,7 @@ static void finish_output(void)
 }
 
 /* Init's end: flush, sync, power off; never returns, never exits. */
-static void power_off(void)
+static void __attribute__((__noreturn__)) power_off(void)
 {
 	finish_output();
 	sync();
@@ -413,7 +413,7 @@ static void power_off(void)
 }
 
 /* The panic workload, as init: sysrq 'c' if the kernel has it, else init exits. */
-static void panic_kernel(void)
+static void __attribute__((__noreturn__)) panic_kernel(void)
 {
 	int fd = open("/proc/sysrq-trigger", O_WRONLY);
 
@@ -521,7 +521,7 @@ static int main_host(int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
-static void main_init(void)
+static void __attribute__((__noreturn__)) main_init(void)
 {
 	static char cmdline[CMDLINE_MAX];
 	char why[256];
