@@ -21,6 +21,8 @@ struct kconfig_line {
 
 struct kconfig_sym {
 	char *name;
+	size_t name_len;
+	uint64_t hash;
 	char *value;	/* NULL while no line defines it */
 	size_t line;	/* the line that gives the value */
 	size_t ndefs;	/* lines that define it */
@@ -221,19 +223,20 @@ static uint64_t hash_name(const char *name, size_t len)
 }
 
 /* The slot holding name, or the empty slot where it would go. */
-static size_t find_slot(const struct kconfig *kc, const char *name, size_t len)
+static size_t find_slot(const struct kconfig *kc, const char *name, size_t len,
+			uint64_t hash)
 {
 	size_t mask = kc->table_size - 1;
-	size_t i = hash_name(name, len) & mask;
+	size_t i = hash & mask;
 
 	for (;; i = (i + 1) & mask) {
 		uint32_t s = kc->table[i];
-		const char *n;
+		const struct kconfig_sym *sym;
 
 		if (!s)
 			return i;
-		n = kc->syms[s - 1].name;
-		if (!strncmp(n, name, len) && !n[len])
+		sym = &kc->syms[s - 1];
+		if (sym->hash == hash && sym->name_len == len && !memcmp(sym->name, name, len))
 			return i;
 	}
 }
@@ -244,44 +247,53 @@ static size_t lookup(const struct kconfig *kc, const char *name, size_t len)
 
 	if (!kc->table_size)
 		return NO_SYM;
-	s = kc->table[find_slot(kc, name, len)];
+	s = kc->table[find_slot(kc, name, len, hash_name(name, len))];
 	return s ? s - 1 : NO_SYM;
 }
 
-static void grow_table(struct kconfig *kc)
+/* Makes room for `more` new symbols without rehashing. */
+static void reserve_syms(struct kconfig *kc, size_t more)
 {
 	uint32_t *old = kc->table;
-	size_t old_size = kc->table_size, i;
+	size_t old_size = kc->table_size, size = old_size ? old_size : 256, i;
 
-	kc->table_size = old_size ? old_size * 2 : 256;
-	kc->table = xcalloc(kc->table_size, sizeof(*kc->table));
+	ALLOC_GROW(kc->syms, kc->nr_syms + more, kc->alloc_syms);
+	while (size < 2 * (kc->nr_syms + more))
+		size *= 2;
+	if (size == old_size)
+		return;
+	kc->table_size = size;
+	kc->table = xcalloc(size, sizeof(*kc->table));
 	for (i = 0; i < old_size; i++) {
-		const char *n;
+		const struct kconfig_sym *sym;
 
 		if (!old[i])
 			continue;
-		n = kc->syms[old[i] - 1].name;
-		kc->table[find_slot(kc, n, strlen(n))] = old[i];
+		sym = &kc->syms[old[i] - 1];
+		kc->table[find_slot(kc, sym->name, sym->name_len, sym->hash)] = old[i];
 	}
 	free(old);
 }
 
 static size_t lookup_or_add(struct kconfig *kc, const char *name, size_t len)
 {
+	uint64_t hash = hash_name(name, len);
+	struct kconfig_sym *sym;
 	size_t slot, idx;
 
-	if (2 * (kc->nr_syms + 1) > kc->table_size)
-		grow_table(kc);
-	slot = find_slot(kc, name, len);
+	reserve_syms(kc, 1);
+	slot = find_slot(kc, name, len, hash);
 	if (kc->table[slot])
 		return kc->table[slot] - 1;
 	/* KCONFIG_MAX_SIZE keeps nr_syms far below UINT32_MAX. */
-	ALLOC_GROW(kc->syms, kc->nr_syms + 1, kc->alloc_syms);
 	idx = kc->nr_syms++;
-	kc->syms[idx].name = xstrndup(name, len);
-	kc->syms[idx].value = NULL;
-	kc->syms[idx].line = NO_SYM;
-	kc->syms[idx].ndefs = 0;
+	sym = &kc->syms[idx];
+	sym->name = xstrndup(name, len);
+	sym->name_len = len;
+	sym->hash = hash;
+	sym->value = NULL;
+	sym->line = NO_SYM;
+	sym->ndefs = 0;
 	kc->table[slot] = (uint32_t)(idx + 1);
 	return idx;
 }
@@ -524,6 +536,9 @@ static int parse(struct kconfig *kc, const char *filename, const char *buf,
 		goto out;
 	}
 
+	reserve_syms(kc, nr);
+	ALLOC_GROW(kc->lines, kc->nr_lines + nr, kc->alloc_lines);
+
 	for (i = 0; i < nr; i++) {
 		const struct parsed_line *l = &pl[i];
 
@@ -729,53 +744,93 @@ static const struct kconfig_sym **sorted_syms(const struct kconfig *kc)
 	return v;
 }
 
-static void add_change(struct kconfig_changes *c, const char *name,
-		       const char *old_value, const char *new_value)
-{
-	struct kconfig_change *ch = &c->v[c->nr++];
+/* One difference, borrowed from the two kconfigs. */
+struct sym_change {
+	const struct kconfig_sym *old, *new;	/* NULL when added, removed */
+};
 
-	ch->name = xstrdup(name);
-	ch->old_value = old_value ? xstrdup(old_value) : NULL;
-	ch->new_value = new_value ? xstrdup(new_value) : NULL;
+static int cmp_change(const void *x, const void *y)
+{
+	const struct sym_change *a = x, *b = y;
+
+	return strcmp(a->old ? a->old->name : a->new->name,
+		      b->old ? b->old->name : b->new->name);
+}
+
+/* Is symbol s of `from` present in `to`?  Returns to's symbol, or NULL. */
+static const struct kconfig_sym *counterpart(const struct kconfig *to,
+					     const struct kconfig_sym *s)
+{
+	uint32_t slot;
+
+	if (!to->table_size)
+		return NULL;
+	slot = to->table[find_slot(to, s->name, s->name_len, s->hash)];
+	return slot && to->syms[slot - 1].value ? &to->syms[slot - 1] : NULL;
+}
+
+/*
+ * The differences from a to b in diffconfig's order: removed, then changed,
+ * then added, each sorted by name.  Returns the number; the caller frees *out.
+ * Only the changes are sorted: two 10,000-symbol configs differ in few.
+ */
+static size_t collect_changes(struct sym_change **out,
+			      const struct kconfig *a, const struct kconfig *b)
+{
+	struct sym_change *v = xmalloc((a->count + b->count + 1) * sizeof(*v));
+	size_t nr = 0, removed, added, i;
+
+	for (i = 0; i < a->nr_syms; i++)
+		if (a->syms[i].value && !counterpart(b, &a->syms[i])) {
+			v[nr].old = &a->syms[i];
+			v[nr++].new = NULL;
+		}
+	removed = nr;
+	for (i = 0; i < a->nr_syms; i++) {
+		const struct kconfig_sym *other;
+
+		if (!a->syms[i].value)
+			continue;
+		other = counterpart(b, &a->syms[i]);
+		if (other && strcmp(a->syms[i].value, other->value)) {
+			v[nr].old = &a->syms[i];
+			v[nr++].new = other;
+		}
+	}
+	qsort(v, removed, sizeof(*v), cmp_change);
+	qsort(v + removed, nr - removed, sizeof(*v), cmp_change);
+	added = nr;
+	for (i = 0; i < b->nr_syms; i++)
+		if (b->syms[i].value && !counterpart(a, &b->syms[i])) {
+			v[nr].old = NULL;
+			v[nr++].new = &b->syms[i];
+		}
+	qsort(v + added, nr - added, sizeof(*v), cmp_change);
+	*out = v;
+	return nr;
 }
 
 void kconfig_diff_list(struct kconfig_changes *out,
 		       const struct kconfig *a, const struct kconfig *b)
 {
-	const struct kconfig_sym **sa = sorted_syms(a), **sb = sorted_syms(b);
-	size_t na = a->count, nb = b->count, i, j, pass;
+	struct sym_change *v;
+	size_t nr = collect_changes(&v, a, b), i;
 
-	/* At most every symbol of both changes. */
-	out->v = xcalloc(na + nb + 1, sizeof(*out->v));
-	/* diffconfig's order: removed, then changed, then added, each sorted. */
-	for (pass = 0; pass < 3; pass++) {
-		for (i = j = 0; i < na || j < nb;) {
-			int c = i == na ? 1 : j == nb ? -1 : strcmp(sa[i]->name, sb[j]->name);
+	out->v = xcalloc(nr + 1, sizeof(*out->v));
+	for (i = 0; i < nr; i++) {
+		struct kconfig_change *ch = &out->v[out->nr++];
 
-			if (c < 0) {
-				if (pass == 0) {
-					add_change(out, sa[i]->name, sa[i]->value, NULL);
-					out->removed++;
-				}
-				i++;
-			} else if (c > 0) {
-				if (pass == 2) {
-					add_change(out, sb[j]->name, NULL, sb[j]->value);
-					out->added++;
-				}
-				j++;
-			} else {
-				if (pass == 1 && strcmp(sa[i]->value, sb[j]->value)) {
-					add_change(out, sa[i]->name, sa[i]->value, sb[j]->value);
-					out->changed++;
-				}
-				i++;
-				j++;
-			}
-		}
+		ch->name = xstrdup(v[i].old ? v[i].old->name : v[i].new->name);
+		ch->old_value = v[i].old ? xstrdup(v[i].old->value) : NULL;
+		ch->new_value = v[i].new ? xstrdup(v[i].new->value) : NULL;
+		if (!v[i].new)
+			out->removed++;
+		else if (!v[i].old)
+			out->added++;
+		else
+			out->changed++;
 	}
-	free(sa);
-	free(sb);
+	free(v);
 }
 
 void kconfig_changes_release(struct kconfig_changes *c)
@@ -794,29 +849,39 @@ void kconfig_changes_release(struct kconfig_changes *c)
 void kconfig_diff(const struct kconfig *a, const struct kconfig *b,
 		  struct strbuf *out, int merge_style)
 {
-	struct kconfig_changes c = KCONFIG_CHANGES_INIT;
-	size_t i;
+	struct sym_change *v;
+	size_t nr = collect_changes(&v, a, b), i;
 
-	kconfig_diff_list(&c, a, b);
-	for (i = 0; i < c.nr; i++) {
-		const struct kconfig_change *ch = &c.v[i];
+	for (i = 0; i < nr; i++) {
+		const struct kconfig_sym *old = v[i].old, *new = v[i].new;
 
 		if (merge_style) {
-			if (!ch->new_value)
+			if (!new)
 				continue;
-			if (!strcmp(ch->new_value, "n"))
-				strbuf_addf(out, "# CONFIG_%s is not set\n", ch->name);
-			else
-				strbuf_addf(out, "CONFIG_%s=%s\n", ch->name, ch->new_value);
-		} else if (!ch->new_value) {
-			strbuf_addf(out, "-%s %s\n", ch->name, ch->old_value);
-		} else if (!ch->old_value) {
-			strbuf_addf(out, "+%s %s\n", ch->name, ch->new_value);
-		} else {
-			strbuf_addf(out, " %s %s -> %s\n", ch->name, ch->old_value, ch->new_value);
+			if (!strcmp(new->value, "n")) {
+				strbuf_addstr(out, "# CONFIG_");
+				strbuf_add(out, new->name, new->name_len);
+				strbuf_addstr(out, " is not set\n");
+			} else {
+				strbuf_addstr(out, "CONFIG_");
+				strbuf_add(out, new->name, new->name_len);
+				strbuf_addch(out, '=');
+				strbuf_addstr(out, new->value);
+				strbuf_addch(out, '\n');
+			}
+			continue;
 		}
+		strbuf_addch(out, !new ? '-' : !old ? '+' : ' ');
+		strbuf_addstr(out, old ? old->name : new->name);
+		strbuf_addch(out, ' ');
+		strbuf_addstr(out, old ? old->value : new->value);
+		if (old && new) {
+			strbuf_addstr(out, " -> ");
+			strbuf_addstr(out, new->value);
+		}
+		strbuf_addch(out, '\n');
 	}
-	kconfig_changes_release(&c);
+	free(v);
 }
 
 /* The lines of kc defining symbol idx, joined by ' ' (as merge_config.sh's echo shows them). */
