@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "kconfig-index.h"
 #include "strbuf.h"
@@ -228,6 +229,18 @@ static size_t macro_len(const char *s)
 	return 0;
 }
 
+/* The make variables that stand for the SRCARCH in an x86 (or any non-um) build. */
+static int is_arch_var(const char *s, size_t n)
+{
+	static const char *const vars[] = { "$(SRCARCH)", "$(ARCH)", "$(HEADER_ARCH)" };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(vars); i++)
+		if (n == strlen(vars[i]) && !strncmp(s, vars[i], n))
+			return 1;
+	return 0;
+}
+
 /*
  * Appends s[0..len) to out with $(SRCARCH), $(ARCH) and $(HEADER_ARCH)
  * replaced by arch (when not NULL); returns 1 when other $(...) remain.
@@ -247,9 +260,7 @@ static int expand_vars(struct strbuf *out, const char *s, size_t len, const char
 		n = macro_len(s);
 		if (!n || s + n > end)
 			n = end - s;
-		if (arch && (!strncmp(s, "$(SRCARCH)", n) || !strncmp(s, "$(ARCH)", n) ||
-			     !strncmp(s, "$(HEADER_ARCH)", n)) &&
-		    (n == 10 || n == 7 || n == 14)) {
+		if (arch && is_arch_var(s, n)) {
 			strbuf_addstr(out, arch);
 		} else {
 			strbuf_add(out, s, n);
@@ -1555,15 +1566,9 @@ static int read_kconfig(struct loader *ld, const char *relpath, int optional)
 	if (strvec_find(&ld->open_files, relpath) >= 0)
 		return error("%s:%d: '%s' sources itself", ld->file, ld->line, relpath);
 	strbuf_addf(&path, "%s/%s", ld->idx->srctree, relpath);
-	if (optional) {
-		FILE *fp = fopen(path.buf, "r");
-
-		if (!fp && errno == ENOENT) {
-			ret = 0;
-			goto out;
-		}
-		if (fp)
-			fclose(fp);
+	if (optional && access(path.buf, F_OK) && errno == ENOENT) {
+		ret = 0;
+		goto out;
 	}
 	if (strbuf_read_file(&buf, path.buf, 0) < 0) {
 		if (ld->file)

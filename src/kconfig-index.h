@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+struct kconfig_index;
 struct strbuf;
 struct strvec;
 
@@ -107,7 +108,6 @@ void kconfig_expr_print(struct strbuf *out, const struct kconfig_expr *e);
  * it a name the .config lacks is n unless it reads as a number.  A NULL e
  * is y.
  */
-struct kconfig_index;
 int kconfig_expr_eval(const struct kconfig_expr *e, const struct kconfig_index *idx,
 		      kconfig_get_fn get, void *data);
 
@@ -194,30 +194,33 @@ const char *kconfig_explain_name(enum kconfig_explain what);
  * Classifies whether a .config can set name, given the resolved config that
  * get returns, and appends a one-line reason to out (without the name), such
  * as
- *   has no prompt, so only select can set it; selected by PROVE_LOCKING, ...
+ *   has no prompt, so only select or its default can set it; selected by PROVE_LOCKING, ...
  *   depends on DEBUG_KERNEL && HAVE_DEBUG_KMEMLEAK: DEBUG_KERNEL=n (lib/Kconfig.debug:733)
- *   inside 'if X86_64' (arch/x86/Kconfig:20): X86_64=n
+ *   inside 'if NETDEVICES': NETDEVICES=n (drivers/net/Kconfig:27); depends on ...
  * Only settability is judged, not the symbol's current value.
  */
 enum kconfig_explain kconfig_index_explain(struct strbuf *out, const struct kconfig_index *idx,
 					   const char *name, kconfig_get_fn get, void *data);
 
 /*
- * Best effort for --with-deps: appends to out the symbols to set =y so that
- * name's dependencies and prompt become y, the dependencies of each one
- * before it, and not name itself; nothing when they already hold.  For a
- * name without a prompt, the symbols that make one of its defaults y
- * (PROVE_RCU is "def_bool PROVE_LOCKING"); selectors are never picked, as
- * that choice is the caller's.  Walks the
- * dependency: under && every failing side, under || the first side that can
- * be met, recursively for symbols whose own dependencies fail.  A symbol set
- * on the way counts as y afterwards, and so does a hidden symbol that one of
- * them selects or that defaults to y once its dependencies hold.
+ * Best effort for --with-deps: appends to out the visible symbols to set =y
+ * so that name's dependencies and prompt become y, each after the symbols
+ * its own dependencies need, and not name itself; nothing when they already
+ * hold.  For a name without a prompt, the symbols that make one of its
+ * defaults y (PROVE_RCU is "def_bool PROVE_LOCKING"); a selector is never
+ * picked, as which one to use is the caller's choice.
+ *
+ * The walk meets every operand of &&, the first operand of || that can be
+ * met, and recurses into symbols whose own dependencies fail.  Symbols in out
+ * (those set on the way and any the caller put there) count as y, and so
+ * does a hidden symbol that one of them selects or whose default they make
+ * y; operands are retried until these settle, so "X = Y", which holds while
+ * both are n, is met again once Y is set.
  *
  * Returns 0 on success, or 1 with the reason appended to why (which may be
- * NULL) when the dependency would need a hidden or undefined symbol, a
- * symbol disabled (a failing "!X"), a non-bool value, or a cycle; out is then
- * left as it was.  Prints nothing.
+ * NULL) when the dependency would need a hidden or undefined symbol, a symbol
+ * disabled (a failing "!X"), a non-bool value, or a cycle; out is then left
+ * as it was.  Prints nothing.
  */
 int kconfig_index_deps_to_enable(struct strvec *out, const struct kconfig_index *idx,
 				 const char *name, kconfig_get_fn get, void *data,
