@@ -8,9 +8,11 @@
  * 0 success, 1 failure, 2 usage error.  main.c's table lists them.
  */
 
+int cmd_build(int argc, const char **argv);
 int cmd_config(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_initramfs(int argc, const char **argv);
+int cmd_plan(int argc, const char **argv);
 int cmd_vm(int argc, const char **argv);
 int cmd_workloads(int argc, const char **argv);
 

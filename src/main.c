@@ -25,6 +25,8 @@ struct command {
 
 /* The one list of commands: dispatch, --help and suggestions all read it. */
 static const struct command commands[] = {
+	{ "plan", cmd_plan, "resolve each variant with the kernel's own Kconfig" },
+	{ "build", cmd_build, "build each distinct kernel once, in a shared cache" },
 	{ "version", cmd_version, "print kconfperf's version" },
 	{ "config", cmd_config, "compare, merge and check .config files and fragments" },
 	{ "explain", cmd_explain, "say why a Kconfig symbol can or cannot be set (developer command)" },

@@ -19,6 +19,12 @@ SRC_DIR=$(cd "$(dirname "$0")/../.." && pwd)
 KCP_BUILD=${KCP_BUILD:-$SRC_DIR/build}
 KCP_BIN=${KCP_BIN:-$KCP_BUILD/kconfperf}
 FIXTURES=$SRC_DIR/tests/fixtures
+# Kernel sources, extracted trees and kernel builds are content-addressed, so
+# every test script shares one cache: a kernel built by one test is reused
+# by the next, and a second `make check` builds nothing.
+KCP_TEST_CACHE=${KCP_TEST_CACHE:-$KCP_BUILD/test-cache}
+KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+export KCP_TEST_CACHE KSRC_TARBALL
 SHARED_DATA=${SHARED_DATA:-$SRC_DIR/../shared/data}
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/kcp-$TEST_NAME.XXXXXX")
 mkdir -p "$TRASH/bin"
@@ -72,6 +78,12 @@ test_grep() {
 		cat "$2"
 		return 1
 	fi
+}
+
+# Skips the whole script when Debian's kernel sources are not installed
+# (scripts/deps installs them, so CI never skips).
+test_need_kernel_source() {
+	[ -r "$KSRC_TARBALL" ] || test_skip_all "no $KSRC_TARBALL (run scripts/deps)"
 }
 
 test_skip_all() {

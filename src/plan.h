@@ -1,0 +1,118 @@
+/* plan.h: the variants of an experiment, resolved by the kernel's own Kconfig. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef PLAN_H
+#define PLAN_H
+
+#include <stdio.h>
+
+#include "sha256.h"
+#include "strbuf.h"
+#include "strvec.h"
+
+struct kconfig;
+struct kconfig_index;
+struct kernel_source;
+struct store;
+
+/*
+ * A plan turns a baseline and candidate options into variants, and asks
+ * `make olddefconfig` what each one really is.  Nothing is guessed: the
+ * effective config is what the kernel's Kconfig wrote; the Kconfig index
+ * only explains why a requested setting did not take.
+ *
+ * Variants, in this order:
+ *   baseline             the baseline with the harness's needs merged in
+ *   all                  (design all) baseline + every option
+ *   CONFIG_X=y ...       (design oat) baseline + one option
+ *   all-CONFIG_X=y ...   (design loo) all minus one option
+ *
+ * Each gets a status:
+ *   ok        every requested setting took
+ *   partial   some did not; reason says which and why
+ *   no-op     the effective config equals the baseline's; reason says why
+ *             (unknown symbol, hidden and selected by ..., unmet dependency
+ *             with the expression and its false atoms, already set)
+ *   same-as   the effective config equals an earlier variant's, named in
+ *             same_as: it is built and measured once
+ */
+
+enum plan_design {
+	PLAN_OAT = 1 << 0,
+	PLAN_ALL = 1 << 1,
+	PLAN_LOO = 1 << 2,
+};
+/* Parses "oat,all,loo" (any subset, comma separated); 0 or -1 with an error. */
+int plan_parse_designs(unsigned *out, const char *spec);
+
+struct plan_options {
+	const struct kernel_source *source;
+	const char *base;		/* a make target (tinyconfig) or a .config path */
+	struct strvec base_add;		/* fragment paths and CONFIG_X=y settings */
+	const char *options;		/* a file of options, or a list "A,B=m" */
+	const char *diff_old;		/* --options-from-diff OLD NEW */
+	const char *diff_new;
+	unsigned designs;
+	int with_deps;
+	int jobs;			/* parallel olddefconfig runs; <= 0: CPUs */
+	const char *work_dir;		/* scratch object dirs for olddefconfig */
+};
+#define PLAN_OPTIONS_INIT { .base_add = STRVEC_INIT, .designs = PLAN_OAT }
+void plan_options_release(struct plan_options *o);
+
+/* One candidate option: a setting, plus what --with-deps added for it. */
+struct plan_option {
+	char *name;			/* without CONFIG_ */
+	char *value;			/* as written: y, m, n, 64, "str" */
+	char *label;			/* "CONFIG_X=y" */
+	struct strvec deps;		/* --with-deps: more symbols set =y */
+};
+
+struct plan_variant {
+	char *name;
+	const char *kind;		/* baseline, oat, all, loo */
+	struct strvec options;		/* labels of the options it holds */
+	struct kconfig *requested;	/* the settings asked for on top of the baseline */
+	struct kconfig *effective;	/* what olddefconfig made of them */
+	char hash[SHA256_HEX_SIZE];	/* kconfig_hash(effective) */
+	const char *status;
+	char *same_as;
+	struct strbuf reason;
+	struct strbuf diff;		/* diffconfig of baseline -> effective */
+	int added, removed, changed;
+};
+
+struct plan {
+	struct kconfig *baseline;
+	struct plan_option *options;
+	size_t nr_options;
+	struct plan_variant *variants;
+	size_t nr_variants;
+	struct kconfig_index *index;
+	char key[SHA256_HEX_SIZE];	/* identity of the inputs */
+	double seconds;			/* time taken to resolve */
+};
+#define PLAN_INIT { 0 }
+void plan_release(struct plan *p);
+
+/*
+ * The symbols every variant needs to boot under kconfperf's harness (serial
+ * console, initramfs, devtmpfs, proc, sysfs, tmpfs, virtio PCI and block,
+ * power off), as a fragment.
+ */
+extern const char plan_harness_fragment[];
+
+/*
+ * Builds the plan: resolves the baseline, reads the options, makes the
+ * variants of the chosen designs and resolves them all, o->jobs at a time.
+ * Returns 0, or -1 with a message (bad input names file:line; a baseline
+ * that cannot carry the harness names the missing symbols and why).
+ */
+int plan_make(struct plan *out, const struct plan_options *o);
+
+/* Stores the plan's variants (replacing any earlier plan) and its key. */
+int plan_save(const struct plan *p, struct store *st);
+
+/* Prints the plan table from the store: variant, status, requested, effective, reason. */
+int plan_print_table(struct store *st, FILE *fp);
+
+#endif
