@@ -56,7 +56,8 @@ FUZZ_SECONDS ?= 60
 .DELETE_ON_ERROR:
 
 all: $(PROGRAM) $(GUEST)
-ifndef SANITIZE
+# ./kconfperf is the default build's; B=DIR and SANITIZE builds stay in DIR.
+ifeq ($(B),build)
 all: kconfperf
 kconfperf: $(PROGRAM)
 	cp $< $@

@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# t3200: kconfperf build on Debian's real 6.1 sources: a tinyconfig baseline
+# and a leaf option, seeded, cached by content; failures are recorded results.
+# The first run builds a kernel (minutes); the shared test cache makes every
+# later run, and later test scripts, reuse it.
+. "$(dirname "$0")/lib.sh"
+test_need_kernel_source
+
+db() {
+	sqlite3 exp/kconfperf.db "$1"
+}
+
+test_expect_success 'plan tinyconfig + a leaf option' '
+	kconfperf plan --cache "$KCP_TEST_CACHE" --source "$KSRC_TARBALL" \
+		--base tinyconfig --options PRINTK_TIME --dir exp -q >plan.out &&
+	test_grep "^CONFIG_PRINTK_TIME=y  *ok" plan.out
+'
+
+test_expect_success 'build makes a bzImage per variant and records sizes' '
+	kconfperf build --dir exp >build.out &&
+	cat build.out &&
+	test "$(db "SELECT count(*) FROM build WHERE status = \"ok\"")" = 2 &&
+	test "$(db "SELECT count(*) FROM build WHERE bzimage_size > 500000 AND vmlinux_size > bzimage_size")" = 2 &&
+	for img in $(db "SELECT image FROM build"); do
+		test -s "$img" || exit 1
+		file "$img" 2>/dev/null | grep -q "Linux kernel" || head -c 600 "$img" | grep -q HdrS || exit 1
+	done
+'
+
+test_expect_success 'the leaf variant was seeded from the baseline and rebuilt few files' '
+	base=$(db "SELECT b.key FROM build b JOIN variant v ON v.config_hash = b.config_hash WHERE v.name = \"baseline\"") &&
+	seed=$(db "SELECT b.seeded_from FROM build b JOIN variant v ON v.config_hash = b.config_hash WHERE v.name = \"CONFIG_PRINTK_TIME=y\"") &&
+	test -n "$base" && test "$seed" = "$base" &&
+	log=$(find "$KCP_TEST_CACHE/builds" -path "*/build.log" -newer plan.out 2>/dev/null | head -n 1) &&
+	leaf_log="$KCP_TEST_CACHE/builds/$(db "SELECT b.key FROM build b JOIN variant v ON v.config_hash = b.config_hash WHERE v.name = \"CONFIG_PRINTK_TIME=y\"")/build.log" &&
+	base_log="$KCP_TEST_CACHE/builds/$base/build.log" &&
+	leaf_cc=$(grep -c "^  CC " "$leaf_log") &&
+	base_cc=$(grep -c "^  CC " "$base_log") &&
+	echo "compiled: baseline $base_cc files, leaf $leaf_cc files" &&
+	test "$base_cc" -gt 300 && test "$leaf_cc" -lt 30
+'
+
+test_expect_success 'a second build of the plan builds nothing' '
+	kconfperf build --dir exp >again.out 2>again.err &&
+	cat again.out again.err &&
+	test "$(grep -c " cached " again.out)" = 2 &&
+	test_grep "0 built, 2 cached, 0 failed" again.err
+'
+
+test_expect_success 'the same config in another experiment is found in the cache' '
+	kconfperf plan --cache "$KCP_TEST_CACHE" --source "$KSRC_TARBALL" \
+		--base tinyconfig --options PRINTK_TIME --dir exp2 -q >/dev/null &&
+	kconfperf build --dir exp2 2>err &&
+	test_grep "0 built, 2 cached" err
+'
+
+test_expect_success 'a failing build is a recorded failure with its log tail' '
+	kconfperf plan --cache "$KCP_TEST_CACHE" --source "$KSRC_TARBALL" \
+		--base tinyconfig --options PRINTK_TIME --dir bad -q >/dev/null &&
+	{ kconfperf build --dir bad --make-var KCFLAGS=-fno-such-flag-kconfperf >out 2>err; rc=$?; } &&
+	cat out err &&
+	test "$rc" = 1 &&
+	test_grep "build of baseline failed" err &&
+	sqlite3 bad/kconfperf.db "SELECT status, log_tail FROM build" >rows &&
+	test "$(grep -c "^failed|" rows)" = 2 &&
+	test_grep "fno-such-flag-kconfperf" rows
+'
+
+test_expect_success 'failed builds leave nothing in the cache that looks finished' '
+	for key in $(sqlite3 bad/kconfperf.db "SELECT key FROM build"); do
+		test ! -e "$KCP_TEST_CACHE/builds/$key" || exit 1
+	done &&
+	test -z "$(ls "$KCP_TEST_CACHE/tmp" 2>/dev/null)"
+'
+
+test_expect_success 'an interrupted build is never taken for a finished one' '
+	kconfperf build --dir bad --make-var KCP_INTERRUPTED=1 >/dev/null 2>&1 &
+	pid=$! &&
+	sleep 8 &&
+	kill -9 $pid; wait $pid;
+	# its make runs on in its own process group until it notices; stop it
+	pkill -9 -f "KCP_INTERRUPTED=1" ; sleep 1;
+	test -n "$(ls "$KCP_TEST_CACHE/tmp")" &&
+	{ kconfperf build --dir bad --make-var KCP_INTERRUPTED=1 --timeout 5 >out 2>err; rc=$?; } &&
+	cat out err &&
+	test "$rc" = 1 &&
+	test_grep "timed out after 5" err &&
+	test -z "$(ls "$KCP_TEST_CACHE/tmp" 2>/dev/null)" &&
+	test "$(sqlite3 bad/kconfperf.db "SELECT count(*) FROM build WHERE status = \"ok\"")" = 0
+'
+
+test_expect_failure_code 1 'build without a plan is a clear error' '
+	mkdir empty && kconfperf build --dir empty 2>err; rc=$?; cat err;
+	grep -q "no experiment in" err || exit 9; exit $rc
+'
+
+test_expect_failure_code 1 'a missing compiler wrapper is a clear error' '
+	kconfperf build --dir exp --cc-wrapper no-such-ccache 2>err; rc=$?; cat err;
+	grep -q "compiler wrapper .no-such-ccache. cannot be run" err || exit 9; exit $rc
+'
+
+test_done
