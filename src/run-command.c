@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -50,6 +51,7 @@ struct spawn_plan {
 	int parent_fd[3];	/* our ends of capture pipes, -1 if none */
 	int err_to_out;
 	int report[2];		/* exec-failure pipe */
+	pid_t parent;		/* our pid, for kill_on_parent_death */
 };
 
 static int running(const struct child_process *cp)
@@ -296,6 +298,13 @@ static void NORETURN run_child(const struct child_process *cp,
 	}
 
 	setpgid(0, 0);
+	if (cp->kill_on_parent_death) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+			child_report(p->report[1], STAGE_EXEC);
+		/* The parent may have died before prctl() took. */
+		if (getppid() != p->parent)
+			_exit(127);
+	}
 	for (i = 0; i < 3; i++)
 		if (p->child_fd[i] >= 0 && dup2(p->child_fd[i], i) < 0)
 			child_report(p->report[1], STAGE_EXEC);
@@ -371,6 +380,7 @@ int start_command(struct child_process *cp)
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
 	cp->start_time = now_seconds();
+	p.parent = getpid();
 	cp->pid = fork();
 	if (!cp->pid)
 		run_child(cp, &p, &old);

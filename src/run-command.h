@@ -113,6 +113,12 @@ struct child_process {
 	 * probes such as "is ccache installed"); errno still says why. */
 	unsigned silent_exec_failure:1;
 
+	/* SIGKILL the child (not its group) when kconfperf dies, even of
+	 * SIGKILL, which no handler sees (prctl PR_SET_PDEATHSIG; it survives
+	 * exec).  For qemu: an orphan would go on using a CPU that the next
+	 * run measures.  A child whose parent is already gone exits 127. */
+	unsigned kill_on_parent_death:1;
+
 	/* Results, valid after finish_command() (pid after start_command()). */
 	pid_t pid;		/* also the process group id */
 	int exit_code;		/* exit status, or -1 if not exited normally */

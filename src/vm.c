@@ -323,6 +323,7 @@ static enum vm_accel probe_kvm(const struct vm_config *run_cfg)
 	cp.timeout = VM_KVM_PROBE_SECONDS;
 	cp.grace = 1;
 	cp.silent_exec_failure = 1;
+	cp.kill_on_parent_death = 1;
 	if (start_command(&cp)) {
 		note("kvm probe: cannot start '%s': %s; using tcg",
 		     cp.args.v[0], strerror(cp.start_errno));
@@ -390,6 +391,8 @@ static void prepare(struct child_process *cp, const struct vm_config *cfg,
 	}
 	cp->in.mode = CHILD_IO_NULL;
 	cp->timeout = cfg_timeout(cfg);
+	/* No qemu outlives a kconfperf killed with SIGKILL. */
+	cp->kill_on_parent_death = 1;
 }
 
 int vm_format_command(struct strbuf *out, const struct vm_config *cfg, const char *dir)

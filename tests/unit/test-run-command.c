@@ -597,6 +597,61 @@ static void test_wait_any(void)
 	child_process_release(&c);
 }
 
+/*
+ * A middle process starts `sleep 100` (with or without the flag), tells us
+ * its pid and dies of SIGKILL, so no handler of its own runs.  The sleep is
+ * orphaned to us (the subreaper); returns how it ended: the signal that
+ * killed it within 3 s, or 0 when it was still running (then it is killed).
+ */
+static int orphan_fate(int flag)
+{
+	struct child_process cp;
+	int fds[2], status;
+	pid_t middle, pid = -1;
+	double deadline;
+
+	if (pipe(fds))
+		return -1;
+	middle = fork();
+	if (middle < 0)
+		return -1;
+	if (!middle) {
+		close(fds[0]);
+		cmd(&cp, "sleep", "100", NULL);
+		cp.kill_on_parent_death = flag;
+		if (start_command(&cp))
+			_exit(1);
+		(void)!write(fds[1], &cp.pid, sizeof(cp.pid));
+		raise(SIGKILL);
+		_exit(1);
+	}
+	close(fds[1]);
+	if (read(fds[0], &pid, sizeof(pid)) != sizeof(pid))
+		pid = -1;
+	close(fds[0]);
+	waitpid(middle, &status, 0);
+	if (pid <= 0)
+		return -1;
+	deadline = now_seconds() + (flag ? 3 : 0.3);
+	while (now_seconds() < deadline) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+
+		if (got == pid)
+			return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return 0;
+}
+
+static void test_kill_on_parent_death(void)
+{
+	/* Without the flag the orphan lives on; with it, it dies with its parent. */
+	check_int(orphan_fate(0), ==, 0);
+	check_int(orphan_fate(1), ==, SIGKILL);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -617,6 +672,7 @@ int main(int argc, char **argv)
 	TEST(test_dir);
 	TEST(test_parallel);
 	TEST(test_wait_any);
+	TEST(test_kill_on_parent_death);
 	strbuf_release(&messages);
 	return test_done();
 }
