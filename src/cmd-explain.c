@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "kconfig-index.h"
+#include "kconfig.h"
 #include "parse-options.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -22,81 +23,8 @@ static const char *const explain_usage[] = {
 	NULL
 };
 
-/*
- * The resolved .config as name -> raw value, sorted for bsearch.  Just
- * enough for the lookup callback; the .config model proper is kconfig.[ch].
- */
-struct config_value {
-	char *name;
-	char *value;
-};
-
-struct config_values {
-	struct config_value *v;
-	size_t nr, alloc;
-};
-
-static int cmp_value(const void *a, const void *b)
-{
-	return strcmp(((const struct config_value *)a)->name,
-		      ((const struct config_value *)b)->name);
-}
-
-static int read_config(struct config_values *cv, const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *line, *next;
-
-	if (strbuf_read_file(&sb, path, 0) < 0)
-		return -1;
-	for (line = sb.buf; line && *line; line = next) {
-		char *eq, *name;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (!skip_prefix(line, "CONFIG_", (const char **)&name))
-			continue;
-		eq = strchr(name, '=');
-		if (!eq)
-			continue;
-		ALLOC_GROW(cv->v, cv->nr + 1, cv->alloc);
-		cv->v[cv->nr].name = xstrndup(name, (size_t)(eq - name));
-		cv->v[cv->nr].value = xstrdup(eq + 1);
-		cv->nr++;
-	}
-	strbuf_release(&sb);
-	if (cv->nr)
-		qsort(cv->v, cv->nr, sizeof(*cv->v), cmp_value);
-	return 0;
-}
-
-/* The kconfig_get_fn: "# CONFIG_X is not set" lines are simply absent. */
-static const char *get_value(const char *name, void *data)
-{
-	const struct config_values *cv = data;
-	struct config_value key = { (char *)name, NULL };
-	const struct config_value *found;
-
-	if (!cv->nr)
-		return NULL;
-	found = bsearch(&key, cv->v, cv->nr, sizeof(*cv->v), cmp_value);
-	return found ? found->value : NULL;
-}
-
-static void clear_config(struct config_values *cv)
-{
-	size_t i;
-
-	for (i = 0; i < cv->nr; i++) {
-		free(cv->v[i].name);
-		free(cv->v[i].value);
-	}
-	free(cv->v);
-}
-
 static void explain_one(const struct kconfig_index *idx, const char *arg, int with_deps,
-			struct config_values *cv)
+			struct kconfig *kc)
 {
 	struct strbuf msg = STRBUF_INIT;
 	struct strvec deps = STRVEC_INIT;
@@ -105,11 +33,11 @@ static void explain_one(const struct kconfig_index *idx, const char *arg, int wi
 	size_t i;
 
 	skip_prefix(arg, "CONFIG_", &name);
-	what = kconfig_index_explain(&msg, idx, name, get_value, cv);
+	what = kconfig_index_explain(&msg, idx, name, kconfig_lookup, kc);
 	printf("%s: %s: %s\n", name, kconfig_explain_name(what), msg.buf);
 	if (with_deps) {
 		strbuf_reset(&msg);
-		if (kconfig_index_deps_to_enable(&deps, idx, name, get_value, cv, &msg)) {
+		if (kconfig_index_deps_to_enable(&deps, idx, name, kconfig_lookup, kc, &msg)) {
 			printf("%s: deps: cannot: %s\n", name, msg.buf);
 		} else {
 			printf("%s: deps:", name);
@@ -125,7 +53,7 @@ static void explain_one(const struct kconfig_index *idx, const char *arg, int wi
 int cmd_explain(int argc, const char **argv)
 {
 	const char *source = NULL, *arch = "x86", *config = NULL;
-	struct config_values cv = { NULL, 0, 0 };
+	struct kconfig *kc = NULL;
 	struct kconfig_index *idx = NULL;
 	int with_deps = 0, verbose = 0, ret = 1, i;
 	double start;
@@ -145,7 +73,7 @@ int cmd_explain(int argc, const char **argv)
 		usage_error("explain needs --config FILE");
 	if (!argc)
 		usage_error("explain needs at least one SYMBOL");
-	if (read_config(&cv, config))
+	if (kconfig_load(&kc, config, 0))
 		goto out;
 	start = now_seconds();
 	if (kconfig_index_load(&idx, source, arch))
@@ -155,10 +83,10 @@ int cmd_explain(int argc, const char **argv)
 		     kconfig_index_nr_files(idx), kconfig_index_nr_symbols(idx),
 		     (now_seconds() - start) * 1000);
 	for (i = 0; i < argc; i++)
-		explain_one(idx, argv[i], with_deps, &cv);
+		explain_one(idx, argv[i], with_deps, kc);
 	ret = 0;
 out:
 	kconfig_index_free(idx);
-	clear_config(&cv);
+	kconfig_free(kc);
 	return ret;
 }

@@ -633,6 +633,13 @@ const char *kconfig_get(const struct kconfig *kc, const char *name)
 	return idx == NO_SYM ? NULL : kc->syms[idx].value;
 }
 
+const char *kconfig_lookup(const char *name, void *kc)
+{
+	const char *v = kconfig_get(kc, name);
+
+	return v && strcmp(v, "n") ? v : NULL;
+}
+
 int kconfig_set(struct kconfig *kc, const char *name, const char *value)
 {
 	struct parsed_line pl;

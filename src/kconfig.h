@@ -88,6 +88,12 @@ int kconfig_load(struct kconfig **out, const char *path, unsigned flags);
 const char *kconfig_get(const struct kconfig *kc, const char *name);
 
 /*
+ * kconfig_get() for callbacks that take a void *kc (kconfig-index.h's
+ * kconfig_get_fn): the value, or NULL when the symbol is absent or n.
+ */
+const char *kconfig_lookup(const char *name, void *kc);
+
+/*
  * Sets CONFIG_<name> to value (as it would be written: "y", "0x10",
  * "\"text\"").  An existing symbol's line is rewritten in place (its other
  * definitions are dropped); a new one is appended.  "n" is written as

@@ -105,14 +105,6 @@ void plan_release(struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* kconfig_get_fn over a struct kconfig: "n" and absent both read as NULL. */
-static const char *get_value(const char *name, void *data)
-{
-	const char *v = kconfig_get(data, name);
-
-	return v && strcmp(v, "n") ? v : NULL;
-}
-
 /* Whether a symbol's effective value (NULL: absent) is the requested one. */
 static int same_value(const char *have, const char *want)
 {
@@ -242,7 +234,7 @@ static void explain_setting(struct strbuf *out, const struct plan *p, const char
 	struct strbuf why = STRBUF_INIT;
 
 	strbuf_addf(out, "%sCONFIG_%s", out->len ? "; " : "", name);
-	what = kconfig_index_explain(&why, p->index, name, get_value, (void *)eff);
+	what = kconfig_index_explain(&why, p->index, name, kconfig_lookup, (void *)eff);
 	switch (what) {
 	case KCONFIG_EXPLAIN_UNKNOWN:
 		strbuf_addstr(out, ": unknown symbol");
@@ -261,7 +253,7 @@ static void explain_setting(struct strbuf *out, const struct plan *p, const char
 			kconfig_index_selectors(&sel, p->index, name, 0);
 			strbuf_addf(out, ": stays %s", have);
 			for (i = 0; i < sel.nr; i++) {
-				if (!get_value(sel.v[i], (void *)eff))
+				if (!kconfig_lookup(sel.v[i], (void *)eff))
 					continue;
 				strbuf_addf(out, "%s%s", any ? ", " : ", selected by ", sel.v[i]);
 				any = 1;
@@ -570,10 +562,10 @@ static void add_deps(struct plan *p)
 
 		if (same_value(opt->value, "n"))
 			continue;
-		what = kconfig_index_explain(&why, p->index, opt->name, get_value, p->baseline);
+		what = kconfig_index_explain(&why, p->index, opt->name, kconfig_lookup, p->baseline);
 		strbuf_reset(&why);
 		if (what == KCONFIG_EXPLAIN_UNMET_DEPS &&
-		    kconfig_index_deps_to_enable(&opt->deps, p->index, opt->name, get_value,
+		    kconfig_index_deps_to_enable(&opt->deps, p->index, opt->name, kconfig_lookup,
 						 p->baseline, &why))
 			warning("--with-deps: cannot meet the dependencies of %s: %s",
 				opt->label, why.buf);
