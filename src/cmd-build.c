@@ -26,65 +26,16 @@ static const char *const build_usage[] = {
 	NULL,
 };
 
-/* Whether this variant is built: no-op and same-as variants reuse another's kernel. */
-static int needs_build(const struct store_variant *v)
-{
-	return !strcmp(v->status, "ok") || !strcmp(v->status, "partial");
-}
-
-static const char *seed_for(const struct store_variant *v, const char *base_key,
-			    const char *all_key)
-{
-	if (!strcmp(v->kind, "loo") && all_key)
-		return all_key;
-	return base_key;
-}
-
-static void print_row(const struct store_variant *v, const struct kbuild_result *r,
-		      int64_t base_size, int width)
-{
-	char delta[32] = "";
-
-	if (r->ok && base_size > 0 && strcmp(v->kind, "baseline"))
-		snprintf(delta, sizeof(delta), "%+lld", (long long)(r->bzimage_size - base_size));
-	printf("%-*s  %-7s  %8.1f s  %10lld  %9s  %s\n", width, v->name,
-	       !r->ok ? "failed" : r->cached ? "cached" : "built", r->seconds,
-	       (long long)(r->ok ? r->bzimage_size : 0), delta,
-	       r->seeded_from ? "incremental" : "");
-}
-
-static int record(struct store *st, const struct store_variant *v, const struct kbuild_result *r)
-{
-	struct store_build b = STORE_BUILD_INIT;
-	int ret;
-
-	b.key = xstrdup(r->key);
-	b.config_hash = xstrdup(v->config_hash);
-	b.status = xstrdup(r->ok ? "ok" : "failed");
-	b.seconds = r->seconds;
-	b.bzimage_size = r->bzimage_size;
-	b.vmlinux_size = r->vmlinux_size;
-	b.image = r->ok ? xstrdup(r->image) : NULL;
-	b.log_path = r->log_path ? xstrdup(r->log_path) : NULL;
-	b.log_tail = r->log_tail ? xstrdup(r->log_tail) : NULL;
-	b.seeded_from = r->seeded_from ? xstrdup(r->seeded_from) : NULL;
-	ret = store_put_build(st, &b);
-	store_build_release(&b);
-	return ret;
-}
-
 int cmd_build(int argc, const char **argv)
 {
 	struct kbuild_options o = KBUILD_OPTIONS_INIT;
 	struct kernel_source ks = KERNEL_SOURCE_INIT;
 	struct store *st = NULL;
 	struct store_variant *v = NULL;
-	size_t nr = 0, i;
+	size_t nr = 0;
 	const char *dir = EXPERIMENT_DEFAULT_DIR, *cache_opt = NULL;
 	char *cache = NULL, *source = NULL, *logs = NULL;
-	char base_key[SHA256_HEX_SIZE] = "", all_key[SHA256_HEX_SIZE] = "";
-	int64_t base_size = 0;
-	int has_loo = 0, width = 7, failed = 0, built = 0, cached = 0;
+	struct kbuild_summary sum = { 0 };
 	int ret = 1;
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &dir, "DIR", "experiment directory (default kconfperf-results)"),
@@ -129,54 +80,10 @@ int cmd_build(int argc, const char **argv)
 	if (kbuild_prepare(&o))
 		goto out;
 
-	for (i = 0; i < nr; i++) {
-		if ((int)strlen(v[i].name) > width)
-			width = (int)strlen(v[i].name);
-		if (!strcmp(v[i].kind, "loo") && needs_build(&v[i]))
-			has_loo = 1;
-	}
-	printf("%-*s  %-7s  %10s  %10s  %9s\n", width, "variant", "build", "time",
-	       "bzImage", "delta");
-	/* The baseline first, then all (it seeds loo), then the rest in plan order. */
-	for (int pass = 0; pass < 3; pass++) {
-		for (i = 0; i < nr; i++) {
-			struct kbuild_result r;
-			const char *seed;
-			int is_base = !strcmp(v[i].kind, "baseline");
-			int is_all = !strcmp(v[i].kind, "all");
-
-			if (!needs_build(&v[i]) || (pass == 0) != is_base ||
-			    (pass == 1) != is_all)
-				continue;
-			seed = is_base ? NULL : seed_for(&v[i], base_key, *all_key ? all_key : NULL);
-			if (kbuild_build(&o, v[i].config, v[i].name, seed && *seed ? seed : NULL,
-					 is_base || (is_all && has_loo), &r)) {
-				kbuild_result_release(&r);
-				goto out;
-			}
-			if (record(st, &v[i], &r)) {
-				kbuild_result_release(&r);
-				goto out;
-			}
-			if (is_base && r.ok) {
-				memcpy(base_key, r.key, sizeof(base_key));
-				base_size = r.bzimage_size;
-			}
-			if (is_all && r.ok)
-				memcpy(all_key, r.key, sizeof(all_key));
-			print_row(&v[i], &r, base_size, width);
-			fflush(stdout);
-			if (!r.ok)
-				failed++;
-			else if (r.cached)
-				cached++;
-			else
-				built++;
-			kbuild_result_release(&r);
-		}
-	}
-	note("%d built, %d cached, %d failed", built, cached, failed);
-	ret = failed ? 1 : 0;
+	if (kbuild_variants(&o, st, v, nr, stdout, &sum))
+		goto out;
+	note("%d built, %d cached, %d failed", sum.built, sum.cached, sum.failed);
+	ret = sum.failed ? 1 : 0;
 out:
 	store_variants_free(v, nr);
 	store_close(st);

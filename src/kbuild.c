@@ -12,6 +12,7 @@
 #include "kbuild.h"
 #include "run-command.h"
 #include "source.h"
+#include "store.h"
 #include "strbuf.h"
 #include "usage.h"
 #include "wrapper.h"
@@ -445,4 +446,110 @@ out:
 	strbuf_release(&sb);
 	child_process_release(&cp);
 	return ret;
+}
+
+/* Whether this variant is built: no-op and same-as variants reuse another's kernel. */
+int kbuild_variant_needs_build(const struct store_variant *v)
+{
+	return !strcmp(v->status, "ok") || !strcmp(v->status, "partial");
+}
+
+static const char *seed_for(const struct store_variant *v, const char *base_key,
+			    const char *all_key)
+{
+	if (!strcmp(v->kind, "loo") && all_key)
+		return all_key;
+	return base_key;
+}
+
+static void print_row(FILE *fp, const struct store_variant *v, const struct kbuild_result *r,
+		      int64_t base_size, int width)
+{
+	char delta[32] = "";
+
+	if (r->ok && base_size > 0 && strcmp(v->kind, "baseline"))
+		snprintf(delta, sizeof(delta), "%+lld", (long long)(r->bzimage_size - base_size));
+	fprintf(fp, "%-*s  %-7s  %8.1f s  %10lld  %9s  %s\n", width, v->name,
+	       !r->ok ? "failed" : r->cached ? "cached" : "built", r->seconds,
+	       (long long)(r->ok ? r->bzimage_size : 0), delta,
+	       r->seeded_from ? "incremental" : "");
+}
+
+static int record(struct store *st, const struct store_variant *v, const struct kbuild_result *r)
+{
+	struct store_build b = STORE_BUILD_INIT;
+	int ret;
+
+	b.key = xstrdup(r->key);
+	b.config_hash = xstrdup(v->config_hash);
+	b.status = xstrdup(r->ok ? "ok" : "failed");
+	b.seconds = r->seconds;
+	b.bzimage_size = r->bzimage_size;
+	b.vmlinux_size = r->vmlinux_size;
+	b.image = r->ok ? xstrdup(r->image) : NULL;
+	b.log_path = r->log_path ? xstrdup(r->log_path) : NULL;
+	b.log_tail = r->log_tail ? xstrdup(r->log_tail) : NULL;
+	b.seeded_from = r->seeded_from ? xstrdup(r->seeded_from) : NULL;
+	ret = store_put_build(st, &b);
+	store_build_release(&b);
+	return ret;
+}
+
+int kbuild_variants(const struct kbuild_options *o, struct store *st,
+		    const struct store_variant *v, size_t nr, FILE *table,
+		    struct kbuild_summary *sum)
+{
+	char base_key[SHA256_HEX_SIZE] = "", all_key[SHA256_HEX_SIZE] = "";
+	int64_t base_size = 0;
+	int has_loo = 0, width = 7, pass;
+	size_t i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < nr; i++) {
+		if ((int)strlen(v[i].name) > width)
+			width = (int)strlen(v[i].name);
+		if (!strcmp(v[i].kind, "loo") && kbuild_variant_needs_build(&v[i]))
+			has_loo = 1;
+	}
+	if (table)
+		fprintf(table, "%-*s  %-7s  %10s  %10s  %9s\n", width, "variant", "build", "time",
+			"bzImage", "delta");
+	/* The baseline first, then all (it seeds loo), then the rest in plan order. */
+	for (pass = 0; pass < 3; pass++) {
+		for (i = 0; i < nr; i++) {
+			struct kbuild_result r;
+			const char *seed;
+			int is_base = !strcmp(v[i].kind, "baseline");
+			int is_all = !strcmp(v[i].kind, "all");
+
+			if (!kbuild_variant_needs_build(&v[i]) || (pass == 0) != is_base ||
+			    (pass == 1) != is_all)
+				continue;
+			seed = is_base ? NULL : seed_for(&v[i], base_key, *all_key ? all_key : NULL);
+			if (kbuild_build(o, v[i].config, v[i].name, seed && *seed ? seed : NULL,
+					 is_base || (is_all && has_loo), &r) ||
+			    record(st, &v[i], &r)) {
+				kbuild_result_release(&r);
+				return -1;
+			}
+			if (is_base && r.ok) {
+				memcpy(base_key, r.key, sizeof(base_key));
+				base_size = r.bzimage_size;
+			}
+			if (is_all && r.ok)
+				memcpy(all_key, r.key, sizeof(all_key));
+			if (table) {
+				print_row(table, &v[i], &r, base_size, width);
+				fflush(table);
+			}
+			if (!r.ok)
+				sum->failed++;
+			else if (r.cached)
+				sum->cached++;
+			else
+				sum->built++;
+			kbuild_result_release(&r);
+		}
+	}
+	return 0;
 }

@@ -4,6 +4,7 @@
 #define KBUILD_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sha256.h"
 #include "strvec.h"
@@ -78,5 +79,28 @@ int kbuild_has_tree(const struct kbuild_options *o, const char *key);
 int kbuild_build(const struct kbuild_options *o, const char *config_text,
 		 const char *name, const char *seed_key, int keep_tree,
 		 struct kbuild_result *out);
+
+struct store;
+struct store_variant;
+
+struct kbuild_summary {
+	int built, cached, failed;
+};
+
+/* Whether a planned variant gets a kernel of its own (no-op and same-as do not). */
+int kbuild_variant_needs_build(const struct store_variant *v);
+
+/*
+ * Builds every variant of a stored plan that needs a kernel, the baseline
+ * first (its tree is kept to seed the rest), then all (kept when loo
+ * variants follow: they differ from it by one option), then the others in
+ * plan order; records each result in the store's build table and, when
+ * table is not NULL, prints a row per variant (build, time, bzImage size and
+ * delta to the baseline).  Counts go to *sum.  Returns 0, or -1 for errors
+ * that stop the whole stage (see kbuild_build()); failed builds are results.
+ */
+int kbuild_variants(const struct kbuild_options *o, struct store *st,
+		    const struct store_variant *v, size_t nr, FILE *table,
+		    struct kbuild_summary *sum);
 
 #endif
