@@ -58,8 +58,11 @@ FUZZ_SECONDS ?= 60
 all: $(PROGRAM) $(GUEST)
 # ./kconfperf is the default build's; B=DIR and SANITIZE builds stay in DIR.
 ifeq ($(B),build)
-all: kconfperf
+all: kconfperf $(if $(GUEST),kcp-guest)
 kconfperf: $(PROGRAM)
+	cp $< $@
+# kconfperf run looks for kcp-guest beside its own executable.
+kcp-guest: $(GUEST)
 	cp $< $@
 endif
 
@@ -104,6 +107,6 @@ check: all $(UNIT_BIN)
 -include fuzz/Makefile.inc
 
 clean:
-	rm -rf $(B) build build-san kconfperf
+	rm -rf $(B) build build-san kconfperf kcp-guest
 
 -include $(shell find $(B)/src $(B)/tests $(B)/guest -name '*.d' -type f 2>/dev/null)

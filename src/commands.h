@@ -13,6 +13,7 @@ int cmd_config(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_initramfs(int argc, const char **argv);
 int cmd_plan(int argc, const char **argv);
+int cmd_run(int argc, const char **argv);
 int cmd_vm(int argc, const char **argv);
 int cmd_workloads(int argc, const char **argv);
 

@@ -27,6 +27,7 @@ struct command {
 static const struct command commands[] = {
 	{ "plan", cmd_plan, "resolve each variant with the kernel's own Kconfig" },
 	{ "build", cmd_build, "build each distinct kernel once, in a shared cache" },
+	{ "run", cmd_run, "boot each kernel with the workloads, many times, and keep every run" },
 	{ "version", cmd_version, "print kconfperf's version" },
 	{ "config", cmd_config, "compare, merge and check .config files and fragments" },
 	{ "explain", cmd_explain, "say why a Kconfig symbol can or cannot be set (developer command)" },
