@@ -1,0 +1,574 @@
+/* test-screen.c: unit tests for the sequential bifurcation engine, its simulator and effects tables. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "screen-sim.h"
+#include "screen.h"
+#include "strbuf.h"
+#include "test-lib.h"
+#include "usage.h"
+#include "wrapper.h"
+
+static struct strbuf messages = STRBUF_INIT;
+
+static void capture(const char *kind, const char *msg, void *data)
+{
+	strbuf_addf(&messages, "%s: %s\n", kind, msg);
+}
+
+/* A table of n options CONFIG_OPT<i>=y, all free but those in costs[]. */
+static void make_table(struct screen_effects *fx, size_t n, const double *costs)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, "CONFIG_OPT%zu=y,%g\n", i, costs ? costs[i] : 0.0);
+	check_int(screen_effects_parse(fx, sb.buf, sb.len, "test.csv"), ==, 0);
+	strbuf_release(&sb);
+}
+
+static struct screen *simulate(const struct screen_effects *fx, unsigned long seed,
+			       enum screen_sim_order order)
+{
+	struct screen_sim_options o = SCREEN_SIM_OPTIONS_INIT;
+	struct screen *s = NULL;
+
+	o.seed = seed;
+	o.order = order;
+	check_int(screen_simulate(&s, fx, &o), ==, 0);
+	return s;
+}
+
+static int found(const struct screen *s, size_t option)
+{
+	size_t i;
+
+	for (i = 0; i < screen_nr_found(s); i++)
+		if (screen_found(s, i) == option)
+			return 1;
+	return 0;
+}
+
+static void test_all_free_needs_two_builds(void)
+{
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+	struct screen *s;
+
+	make_table(&fx, 16, NULL);
+	s = simulate(&fx, 1, SCREEN_ORDER_RANDOM);
+	check_int(screen_builds(s), ==, 2);
+	check_int(screen_nr_found(s), ==, 0);
+	check_int(screen_nr_nodes(s), ==, 1);
+	check_int(screen_node(s, 0)->decision, ==, SCREEN_DROPPED);
+	check_int(screen_node(s, 0)->why, ==, SCREEN_WHY_BELOW);
+	check_int(screen_nr_confirmations(s), ==, 0);
+	check(screen_interaction(s) == NULL);
+	screen_free(s);
+	screen_effects_release(&fx);
+}
+
+static void test_one_costly_option_among_16(void)
+{
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+	double costs[16] = { 0 };
+	unsigned long seed;
+
+	costs[11] = 20;
+	make_table(&fx, 16, costs);
+	for (seed = 1; seed <= 20; seed++) {
+		struct screen *s = simulate(&fx, seed, SCREEN_ORDER_RANDOM);
+
+		check_int(screen_nr_found(s), ==, 1);
+		check(found(s, 11));
+		/* Baseline, all, one split per level (log2 16 = 4), then alone. */
+		check_int(screen_builds(s), <=, 2 + 4 + 1);
+		check_int(screen_builds(s), >=, 2 + 3);
+		check_int(screen_nr_confirmations(s), ==, 1);
+		check_double(screen_confirmation(s, 0)->cost, 20, 0.1);
+		check_int(screen_confirmation(s, 0)->cmp.marker, ==, '*');
+		screen_free(s);
+	}
+	screen_effects_release(&fx);
+}
+
+static void test_costs_multiply(void)
+{
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+	double costs[8] = { 0, 10, 0, 20, 0, 0, 50, 0 };
+	const struct stats_interaction *in;
+	const struct screen_confirmation *all;
+	struct screen *s;
+
+	make_table(&fx, 8, costs);
+	s = simulate(&fx, 3, SCREEN_ORDER_TABLE);
+	/* The root group holds all three: 1.1 x 1.2 x 1.5 = 1.98. */
+	check_double(screen_node(s, 0)->cost, 98, 0.02);
+	check_int(screen_nr_found(s), ==, 3);
+	check(found(s, 1) && found(s, 3) && found(s, 6));
+	check_int(screen_nr_confirmations(s), ==, 4);
+	all = screen_confirmation(s, 3);
+	check(all->option == SCREEN_NONE);
+	check_double(all->cost, 98, 0.02);
+	in = screen_interaction(s);
+	check(in != NULL);
+	if (in) {
+		check_double(in->ratio, 1, 0.02);
+		check_int(in->marker, ==, ' ');
+	}
+	screen_free(s);
+	screen_effects_release(&fx);
+}
+
+static void test_small_costs_add_up_in_a_group(void)
+{
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+	double costs[4] = { 2.5, 2.5, 0, 0 };
+	struct screen *s;
+	size_t i;
+
+	make_table(&fx, 4, costs);
+	s = simulate(&fx, 1, SCREEN_ORDER_TABLE);
+	/* 1.025^2 - 1 = 5.06% is above 3%: split; neither alone is. */
+	check_int(screen_node(s, 0)->decision, ==, SCREEN_SPLIT);
+	check_int(screen_nr_found(s), ==, 0);
+	for (i = 1; i < screen_nr_nodes(s); i++)
+		check(screen_node(s, i)->decision != SCREEN_FOUND);
+	screen_free(s);
+	screen_effects_release(&fx);
+}
+
+static void test_zero_below(void)
+{
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+	double costs[3] = { 1.9, 2.0, -4 };
+
+	make_table(&fx, 3, costs);
+	check_double(screen_sim_cost(&fx, 0, 2), 0, 0);
+	check_double(screen_sim_cost(&fx, 1, 2), 2.0, 0);
+	check_double(screen_sim_cost(&fx, 2, 2), 0, 0);
+	check_double(screen_sim_cost(&fx, 0, 0), 1.9, 0);
+	screen_effects_release(&fx);
+}
+
+/*
+ * A hand-driven engine: each run of a variant is 10 x prod(1 + cost) times
+ * a fixed small jitter, so the result depends on nothing but the inputs.
+ * Returns the values given, one per line "variant run value", in rec.
+ */
+static void drive(struct screen *s, const double *costs, struct strbuf *rec)
+{
+	for (;;) {
+		struct screen_step step;
+		size_t i, k;
+
+		if (screen_next(s, &step) || step.done)
+			break;
+		for (i = 0; i < step.nr; i++) {
+			const struct screen_variant *v = screen_variant(s, step.wants[i].variant);
+			double mean = 10;
+
+			for (k = 0; k < v->nr_options; k++)
+				mean *= 1 + costs[v->options[k]] / 100;
+			for (k = v->nr_values; k < step.wants[i].runs; k++) {
+				double jitter = (double)((k * 7 + step.wants[i].variant * 3) % 11) - 5;
+				double x = mean * (1 + jitter / 1000);
+
+				if (rec)
+					strbuf_addf(rec, "%zu %zu %.17g\n", step.wants[i].variant, k, x);
+				check_int(screen_add_run(s, step.wants[i].variant, x), ==, 0);
+			}
+		}
+	}
+}
+
+/* Every variant holds the prerequisites of each of its options. */
+static int closed(const struct screen *s, const size_t (*after)[2], size_t nr_after)
+{
+	size_t v, i, k, j;
+
+	for (v = 0; v < screen_nr_variants(s); v++) {
+		const struct screen_variant *var = screen_variant(s, v);
+
+		for (i = 0; i < var->nr_options; i++)
+			for (k = 0; k < nr_after; k++) {
+				if (after[k][0] != var->options[i])
+					continue;
+				for (j = 0; j < var->nr_options; j++)
+					if (var->options[j] == after[k][1])
+						break;
+				if (j == var->nr_options)
+					return 0;
+			}
+	}
+	return 1;
+}
+
+static void test_dependency_order(void)
+{
+	const char *names[6] = { "CONFIG_A=y", "CONFIG_B=y", "CONFIG_C=y",
+				 "CONFIG_D=y", "CONFIG_E=y", "CONFIG_F=y" };
+	/* E depends on B, B on F, A on E: and E is the costly one. */
+	const size_t after[3][2] = { { 4, 1 }, { 1, 5 }, { 0, 4 } };
+	const size_t prefer[6] = { 0, 1, 2, 3, 4, 5 };
+	double costs[6] = { 0, 0, 0, 0, 40, 0 };
+	struct screen *s = screen_new(names, 6, NULL);
+	const size_t *order;
+	size_t nr, i, pos[6];
+
+	check_int(screen_prefer_order(s, prefer), ==, 0);
+	for (i = 0; i < 3; i++)
+		check_int(screen_after(s, after[i][0], after[i][1]), ==, 0);
+	check_int(screen_start(s), ==, 0);
+	order = screen_order(s, &nr);
+	check_int(nr, ==, 6);
+	for (i = 0; i < nr; i++)
+		pos[order[i]] = i;
+	for (i = 0; i < 3; i++)
+		check_int(pos[after[i][0]], >, pos[after[i][1]]);
+	/* Stable: C and D keep their place relative to each other. */
+	check_int(pos[2], <, pos[3]);
+	drive(s, costs, NULL);
+	check_int(screen_nr_found(s), ==, 1);
+	check_int(screen_found(s, 0), ==, 4);
+	check(closed(s, after, 3));
+	/* E alone is E with B and F, the options it must come after. */
+	check_int(screen_nr_confirmations(s), ==, 1);
+	check_int(screen_variant(s, screen_confirmation(s, 0)->variant)->nr_options, ==, 3);
+	/* Groups are contiguous: children share their parent's bounds. */
+	for (i = 0; i < screen_nr_nodes(s); i++) {
+		const struct screen_node *n = screen_node(s, i);
+
+		if (n->decision != SCREEN_SPLIT)
+			continue;
+		check_int(screen_node(s, n->child[0])->lo, ==, n->lo);
+		check_int(screen_node(s, n->child[0])->hi, ==, screen_node(s, n->child[1])->lo);
+		check_int(screen_node(s, n->child[1])->hi, ==, n->hi);
+	}
+	screen_free(s);
+}
+
+static void test_order_cycle_and_exclusions(void)
+{
+	const char *names[3] = { "CONFIG_A=y", "CONFIG_B=y", "CONFIG_C=y" };
+	const double costs[3] = { 0, 0, 50 };
+	struct screen *s = screen_new(names, 3, NULL);
+	size_t nr;
+
+	strbuf_reset(&messages);
+	set_message_sink(capture, NULL);
+	check_int(screen_after(s, 0, 1), ==, 0);
+	check_int(screen_after(s, 1, 0), ==, 0);
+	check_int(screen_after(s, 2, 2), ==, -1);
+	check_int(screen_start(s), ==, -1);
+	set_message_sink(NULL, NULL);
+	check(strstr(messages.buf, "error: screen: the order constraints form a cycle through 'CONFIG_") != NULL);
+	screen_free(s);
+
+	/* C comes after the cycle A <-> B: the message names A or B, not C. */
+	s = screen_new(names, 3, NULL);
+	strbuf_reset(&messages);
+	set_message_sink(capture, NULL);
+	check_int(screen_after(s, 2, 0), ==, 0);
+	check_int(screen_after(s, 0, 1), ==, 0);
+	check_int(screen_after(s, 1, 0), ==, 0);
+	check_int(screen_start(s), ==, -1);
+	set_message_sink(NULL, NULL);
+	check(strstr(messages.buf, "'CONFIG_C=y'") == NULL);
+	screen_free(s);
+
+	/* C after B after A, B left out: C still comes after A. */
+	s = screen_new(names, 3, NULL);
+	{
+		const size_t prefer[3] = { 2, 1, 0 };
+		const size_t *order;
+
+		check_int(screen_prefer_order(s, prefer), ==, 0);
+		check_int(screen_after(s, 2, 1), ==, 0);
+		check_int(screen_after(s, 1, 0), ==, 0);
+		check_int(screen_exclude(s, 1, "no-op: depends on X"), ==, 0);
+		check_int(screen_start(s), ==, 0);
+		order = screen_order(s, &nr);
+		check_int(nr, ==, 2);
+		check_int(order[0], ==, 0);
+		check_int(order[1], ==, 2);
+		check_str(screen_excluded(s, 1), "no-op: depends on X");
+		check(screen_excluded(s, 0) == NULL);
+		/* C alone brings A, through the excluded B. */
+		drive(s, costs, NULL);
+		check_int(screen_nr_found(s), ==, 1);
+		check_int(screen_found(s, 0), ==, 2);
+		check_int(screen_nr_confirmations(s), ==, 1);
+		check_int(screen_variant(s, screen_confirmation(s, 0)->variant)->nr_options, ==, 2);
+	}
+	screen_free(s);
+}
+
+static void test_protocol_errors_and_failures(void)
+{
+	const char *names[4] = { "CONFIG_A=y", "CONFIG_B=y", "CONFIG_C=y", "CONFIG_D=y" };
+	double costs[4] = { 0, 0, 30, 0 };
+	struct screen *s = screen_new(names, 4, NULL);
+	struct screen_step step;
+	size_t i;
+
+	strbuf_reset(&messages);
+	set_message_sink(capture, NULL);
+	check_int(screen_next(s, &step), ==, -1);
+	check_int(screen_start(s), ==, 0);
+	check_int(screen_after(s, 0, 1), ==, -1);
+	check_int(screen_next(s, &step), ==, 0);
+	check_int(step.done, ==, 0);
+	check_int(step.nr, ==, 2);	/* baseline and all */
+	check_int(step.wants[0].build, ==, 1);
+	check_int(screen_add_run(s, 7, 1.0), ==, -1);
+	check_int(screen_add_run(s, 0, -1.0), ==, -1);
+	check_int(screen_add_run(s, 0, NAN), ==, -1);
+	for (i = 0; i < step.wants[0].runs; i++)
+		check_int(screen_add_run(s, 0, 10 + 0.01 * i), ==, 0);
+	check_int(screen_add_run(s, 0, 10), ==, -1);
+	set_message_sink(NULL, NULL);
+	check(strstr(messages.buf, "already has the 5 runs asked for") != NULL);
+
+	/* "all" fails to build: the root cannot be decided. */
+	check_int(screen_variant_failed(s, step.wants[1].variant, "build failed"), ==, 0);
+	drive(s, costs, NULL);
+	check_int(screen_node(s, 0)->decision, ==, SCREEN_UNRESOLVED);
+	check_int(screen_nr_unresolved(s), ==, 4);
+	check_int(screen_nr_found(s), ==, 0);
+	check_int(screen_builds(s), ==, 2);
+	screen_free(s);
+}
+
+static void test_replay_gives_the_same_screen(void)
+{
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+	double costs[32] = { 0 };
+	struct screen *a, *b;
+	size_t i;
+
+	costs[5] = 8;
+	costs[17] = 2.8;
+	costs[18] = 2.9;
+	costs[30] = 60;
+	make_table(&fx, 32, costs);
+	a = simulate(&fx, 42, SCREEN_ORDER_RANDOM);
+	b = simulate(&fx, 42, SCREEN_ORDER_RANDOM);
+	check_int(screen_builds(a), ==, screen_builds(b));
+	check_int(screen_runs(a), ==, screen_runs(b));
+	check_int(screen_nr_nodes(a), ==, screen_nr_nodes(b));
+	check_int(screen_nr_found(a), ==, screen_nr_found(b));
+	for (i = 0; i < screen_nr_found(a) && i < screen_nr_found(b); i++)
+		check_int(screen_found(a, i), ==, screen_found(b, i));
+	for (i = 0; i < screen_nr_variants(a); i++) {
+		const struct screen_variant *va = screen_variant(a, i), *vb = screen_variant(b, i);
+
+		check_int(va->nr_values, ==, vb->nr_values);
+		check(!memcmp(va->values, vb->values, va->nr_values * sizeof(double)));
+	}
+	check(found(a, 5) && found(a, 30));
+
+	/*
+	 * Resuming: a new engine whose requests are answered from a's stored
+	 * runs asks for exactly the same variants and runs.
+	 */
+	{
+		const size_t *order;
+		const char **names = xcalloc(fx.nr, sizeof(*names));
+		size_t nr;
+		struct screen *r;
+
+		for (i = 0; i < fx.nr; i++)
+			names[i] = fx.items[i].name;
+		r = screen_new(names, fx.nr, NULL);
+		order = screen_order(a, &nr);
+		check_int(screen_prefer_order(r, order), ==, 0);
+		check_int(screen_start(r), ==, 0);
+		for (;;) {
+			struct screen_step step;
+
+			if (screen_next(r, &step) || step.done)
+				break;
+			for (i = 0; i < step.nr; i++) {
+				const struct screen_variant *vr = screen_variant(r, step.wants[i].variant);
+				const struct screen_variant *va = screen_variant(a, step.wants[i].variant);
+				size_t k;
+
+				check_str(vr->name, va->name);
+				check_int(step.wants[i].runs, <=, va->nr_values);
+				for (k = vr->nr_values; k < step.wants[i].runs && k < va->nr_values; k++)
+					screen_add_run(r, step.wants[i].variant, va->values[k]);
+			}
+		}
+		check_int(screen_builds(r), ==, screen_builds(a));
+		check_int(screen_runs(r), ==, screen_runs(a));
+		check_int(screen_nr_found(r), ==, screen_nr_found(a));
+		screen_free(r);
+		free(names);
+	}
+	screen_free(a);
+	screen_free(b);
+
+	/* Another seed, another order. */
+	a = simulate(&fx, 1, SCREEN_ORDER_RANDOM);
+	b = simulate(&fx, 2, SCREEN_ORDER_RANDOM);
+	{
+		size_t na, nb;
+		const size_t *oa = screen_order(a, &na), *ob = screen_order(b, &nb);
+
+		check(memcmp(oa, ob, na * sizeof(*oa)) != 0);
+	}
+	screen_free(a);
+	screen_free(b);
+	screen_effects_release(&fx);
+}
+
+static void test_higher_is_better(void)
+{
+	const char *names[4] = { "CONFIG_A=y", "CONFIG_B=y", "CONFIG_C=y", "CONFIG_D=y" };
+	/* A throughput: option C takes 20% off. */
+	double costs[4] = { 0, 0, -20, 0 };
+	struct screen_options o = SCREEN_OPTIONS_INIT;
+	struct screen *s;
+
+	o.higher_is_better = 1;
+	s = screen_new(names, 4, &o);
+	check_int(screen_start(s), ==, 0);
+	drive(s, costs, NULL);
+	check_int(screen_nr_found(s), ==, 1);
+	check_int(screen_found(s, 0), ==, 2);
+	check_double(screen_node(s, 0)->cost, 20, 0.01);
+	screen_free(s);
+}
+
+static void test_cap_decides_near_the_threshold(void)
+{
+	const char *names[2] = { "CONFIG_A=y", "CONFIG_B=y" };
+	double costs[2] = { 2.95, 0 };
+	struct screen_options o = SCREEN_OPTIONS_INIT;
+	struct screen *s;
+
+	o.runs_max = 20;
+	s = screen_new(names, 2, &o);
+	check_int(screen_start(s), ==, 0);
+	drive(s, costs, NULL);
+	/* 2.95% is within the interval at 20 runs: decided by the estimate. */
+	check_int(screen_node(s, 0)->why, ==, SCREEN_WHY_CAP_BELOW);
+	check_int(screen_node(s, 0)->looks, >, 1);
+	check_int(screen_variant(s, 0)->nr_values, ==, 20);
+	check_int(screen_nr_found(s), ==, 0);
+	screen_free(s);
+}
+
+static void test_effects_formats(void)
+{
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+	static const char published[] =
+		"# comment\n"
+		"variant,mean_s,sd_s\n"
+		"NO_DEBUG,10.0,0.1\n"
+		"ALL_DEBUG,30.0,0.4\n"
+		"CONFIG_PROVE_LOCKING=y,19.0,0.5\n"
+		"\n"
+		"CONFIG_LOCKDEP_BITS=16,10.1,0.2\r\n";
+	static const char simple[] = "CONFIG_A=y,5\n# x\nCONFIG_B=m, -1.5 \n";
+
+	check_int(screen_effects_parse(&fx, published, strlen(published), "p.csv"), ==, 0);
+	check_int(fx.nr, ==, 2);
+	check_int(fx.published, ==, 1);
+	check_double(fx.baseline, 10, 0);
+	check_str(fx.items[0].name, "CONFIG_PROVE_LOCKING=y");
+	check_double(fx.items[0].cost, 90, 1e-9);
+	check_str(fx.items[1].name, "CONFIG_LOCKDEP_BITS=16");
+	check_double(fx.items[1].cost, 1, 1e-9);
+	screen_effects_release(&fx);
+
+	check_int(screen_effects_parse(&fx, simple, strlen(simple), "s.csv"), ==, 0);
+	check_int(fx.nr, ==, 2);
+	check_double(fx.items[1].cost, -1.5, 0);
+	screen_effects_release(&fx);
+}
+
+static void bad_table(const char *text, const char *expect)
+{
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+
+	strbuf_reset(&messages);
+	set_message_sink(capture, NULL);
+	check_int(screen_effects_parse(&fx, text, strlen(text), "bad.csv"), ==, -1);
+	set_message_sink(NULL, NULL);
+	if (!check(strstr(messages.buf, expect) != NULL))
+		fprintf(stderr, "# got: %s", messages.buf);
+	check_int(fx.nr, ==, 0);
+}
+
+static void test_effects_errors(void)
+{
+	bad_table("CONFIG_A=y,1\nCONFIG_B=y\n",
+		  "error: bad.csv:2: 'CONFIG_B=y' is not CONFIG_NAME=VALUE,COST_PERCENT");
+	bad_table("CONFIG_A=y,1\nCONFIG_B=y,lots\n",
+		  "error: bad.csv:2: cost 'lots' is not a percentage above -100");
+	bad_table("#\nFOO=y,1\n", "error: bad.csv:2: 'FOO=y,1' is not CONFIG_NAME");
+	bad_table("CONFIG_A=y,1\nCONFIG_A=m,2\n",
+		  "error: bad.csv:2: 'CONFIG_A' is listed twice (first on line 1)");
+	bad_table("CONFIG_A=y,-100\n", "bad.csv:1: cost '-100'");
+	bad_table("CONFIG_A=y,1,\n", "bad.csv:1:");
+	bad_table("variant,mean_s,sd_s\nCONFIG_A=y,1,0.1\n",
+		  "error: bad.csv: no baseline row (NO_DEBUG or baseline)");
+	bad_table("variant,mean_s,sd_s\nNO_DEBUG,0,0.1\n",
+		  "error: bad.csv:2: mean '0' is not a positive number");
+	bad_table("variant,mean_s,sd_s\nNO_DEBUG,1,0.1\nSOMETHING,2\n",
+		  "error: bad.csv:3: 'SOMETHING' is not CONFIG_NAME=VALUE, NO_DEBUG or ALL_DEBUG");
+	bad_table("variant,median\n", "error: bad.csv:1: expected the header 'variant,mean_s,sd_s'");
+	bad_table("# nothing\n\n", "error: bad.csv: no options");
+	bad_table("CONFIG_A=\"x y\",1\n", "bad.csv:1:");
+}
+
+static void test_related_order(void)
+{
+	static const char table[] =
+		"CONFIG_PROVE_LOCKING=y,1\n"
+		"CONFIG_DEBUG_LOCK_ALLOC=y,1\n"
+		"CONFIG_EXT4_DEBUG=y,1\n"
+		"CONFIG_LOCK_STAT=y,1\n"
+		"CONFIG_DEBUG_KMEMLEAK=y,1\n";
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+	const size_t *order;
+	struct screen *s;
+	size_t nr;
+
+	check_int(screen_effects_parse(&fx, table, strlen(table), "r.csv"), ==, 0);
+	s = simulate(&fx, 1, SCREEN_ORDER_RELATED);
+	order = screen_order(s, &nr);
+	/* EXT4_DEBUG, KMEMLEAK, LOCK_ALLOC, LOCK_STAT, PROVE_LOCKING */
+	check_int(order[0], ==, 2);
+	check_int(order[1], ==, 4);
+	check_int(order[2], ==, 1);
+	check_int(order[3], ==, 3);
+	check_int(order[4], ==, 0);
+	screen_free(s);
+	screen_effects_release(&fx);
+}
+
+int main(int argc, char **argv)
+{
+	test_init(argc, argv);
+	TEST(test_all_free_needs_two_builds);
+	TEST(test_one_costly_option_among_16);
+	TEST(test_costs_multiply);
+	TEST(test_small_costs_add_up_in_a_group);
+	TEST(test_zero_below);
+	TEST(test_dependency_order);
+	TEST(test_order_cycle_and_exclusions);
+	TEST(test_protocol_errors_and_failures);
+	TEST(test_replay_gives_the_same_screen);
+	TEST(test_higher_is_better);
+	TEST(test_cap_decides_near_the_threshold);
+	TEST(test_effects_formats);
+	TEST(test_effects_errors);
+	TEST(test_related_order);
+	strbuf_release(&messages);
+	return test_done();
+}
