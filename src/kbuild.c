@@ -2,7 +2,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,8 +146,9 @@ static int mkdir_cache(const struct kbuild_options *o, const char *sub)
 }
 
 /*
- * Builds in progress live in CACHE/tmp/<key>.<pid>[.log]; remove those whose
- * kconfperf died (a kill -9, a power cut) so they do not pile up.
+ * Cache entries are assembled in CACHE/tmp/entry.<pid>; remove those whose
+ * kconfperf died (a kill -9, a power cut) so they do not pile up.  The
+ * object tree of a dead build is removed by the next build, under the lock.
  */
 static void remove_stale_tmp(const struct kbuild_options *o)
 {
@@ -161,7 +164,7 @@ static void remove_stale_tmp(const struct kbuild_options *o)
 		if (!dot)
 			continue;
 		pid = strtol(dot + 1, &end, 10);
-		if (pid <= 0 || (*end && strcmp(end, ".log")))
+		if (pid <= 0 || *end || !starts_with(de->d_name, "entry."))
 			continue;
 		if (!kill((pid_t)pid, 0) || errno != ESRCH)
 			continue;
@@ -172,6 +175,33 @@ static void remove_stale_tmp(const struct kbuild_options *o)
 	if (d)
 		closedir(d);
 	free(dir);
+}
+
+/* Takes CACHE/build.lock, waiting (and saying so) while another build holds it. */
+static int lock_cache(const struct kbuild_options *o, int *fd_out)
+{
+	char *path = xstrfmt("%s/build.lock", o->cache_dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int ret = 0;
+
+	if (fd < 0) {
+		ret = error_errno("cannot open '%s'", path);
+		goto out;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		note("waiting for another kconfperf build in '%s'", o->cache_dir);
+		while (flock(fd, LOCK_EX)) {
+			if (errno != EINTR) {
+				ret = error_errno("cannot lock '%s'", path);
+				close(fd);
+				goto out;
+			}
+		}
+	}
+	*fd_out = fd;
+out:
+	free(path);
+	return ret;
 }
 
 static int64_t file_size(const char *path)
@@ -305,6 +335,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 {
 	char *final = NULL, *tmp = NULL, *entry_tmp = NULL, *tree = NULL;
 	char *config_path = NULL, *p = NULL;
+	int lock_fd = -1;
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	int ret = -1;
@@ -322,8 +353,17 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 		goto out;
 	}
 
-	tmp = xstrfmt("%s/tmp/%.16s.%ld", o->cache_dir, out->key, (long)getpid());
-	if (remove_tree(tmp) || mkdir_cache(o, "tmp"))
+	/*
+	 * Every build happens at the same path, CACHE/tmp/objtree, one at a
+	 * time (the lock): kbuild's host tools (objtool) record absolute paths,
+	 * and a seed tree copied to another path would rebuild them and with
+	 * them every object.  A copy at the original path rebuilds only what
+	 * the changed symbols touch.
+	 */
+	if (mkdir_cache(o, "tmp") || lock_cache(o, &lock_fd))
+		goto out;
+	tmp = xstrfmt("%s/tmp/objtree", o->cache_dir);
+	if (remove_tree(tmp))
 		goto out;
 	if (seed_key && kbuild_has_tree(o, seed_key)) {
 		char *seed = cache_path(o, "trees", seed_key);
@@ -347,7 +387,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 		goto fail;
 	out->log_path = o->log_dir ? xstrfmt("%s/build-%s.log", o->log_dir, name)
 				   : xstrfmt("%s.log", tmp);
-	note("building %s (%.12s%s%s)", name, out->key, out->seeded_from ? ", seeded from " : "",
+	note("building %s (%.12s%s%.12s)", name, out->key, out->seeded_from ? ", seeded from " : "",
 	     out->seeded_from ? out->seeded_from : "");
 	if (make_bzimage(o, tmp, out->log_path, &cp)) {
 		struct strbuf why = STRBUF_INIT;
@@ -382,7 +422,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 	}
 
 	/* Assemble the cache entry beside its final name, then rename it in. */
-	entry_tmp = xstrfmt("%s.tmp.%ld", final, (long)getpid());
+	entry_tmp = xstrfmt("%s/tmp/entry.%ld", o->cache_dir, (long)getpid());
 	remove_tree(entry_tmp);
 	if (mkdir_p(entry_tmp, 0755))
 		goto fail;
@@ -437,6 +477,8 @@ fail:
 	if (entry_tmp)
 		remove_tree(entry_tmp);
 out:
+	if (lock_fd >= 0)
+		close(lock_fd);	/* releases the lock */
 	free(final);
 	free(tmp);
 	free(entry_tmp);

@@ -17,7 +17,7 @@ struct strbuf;
  *
  *   CACHE/builds/<key>/   a finished build: bzImage, config, build.log, meta
  *   CACHE/trees/<key>/    a whole object tree kept to seed later builds
- *   CACHE/tmp/            builds in progress
+ *   CACHE/tmp/objtree     the build in progress (one at a time: CACHE/build.lock)
  *
  * key = sha256 of (source identity, effective .config, compiler version,
  * make variables).  A build runs in CACHE/tmp/ and its result is renamed
