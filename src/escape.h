@@ -1,0 +1,61 @@
+/* escape.h: escaping emitters for the text formats reports write: XML/HTML/SVG, CSV, Markdown. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef ESCAPE_H
+#define ESCAPE_H
+
+#include <stddef.h>
+
+struct strbuf;
+
+/*
+ * Data (variant names, config values, error messages) reaches a report
+ * only through these: each appends s to sb so that a reader of the format
+ * gets s back as text, never as markup.  s need not be valid UTF-8: each
+ * invalid byte becomes U+FFFD, so the output always is.  NULL appends
+ * nothing.
+ */
+
+/*
+ * Decodes the UTF-8 character at s, of which len > 0 bytes are available.
+ * Returns its length (1-4) and sets *cp; for an invalid or truncated
+ * sequence, an overlong form or a surrogate returns 0 and sets *cp to
+ * U+FFFD (the caller skips one byte).
+ */
+size_t utf8_decode(const char *s, size_t len, unsigned *cp);
+/* Appends code point cp (<= 0x10FFFF, not a surrogate) as UTF-8. */
+void utf8_encode(struct strbuf *sb, unsigned cp);
+
+/*
+ * For XML and HTML text and attribute values (double or single quoted):
+ * & < > " ' become entities; control characters that XML 1.0 cannot carry
+ * (all below U+0020 except tab, newline and carriage return) become U+FFFD.
+ */
+void strbuf_add_xml(struct strbuf *sb, const char *s);
+
+/*
+ * One CSV field (RFC 4180): quoted when it holds a comma, a double quote,
+ * CR or LF, or starts or ends with a space; quotes inside are doubled.
+ */
+void strbuf_add_csv(struct strbuf *sb, const char *s);
+
+/*
+ * Inline Markdown (a table cell, a heading or list item's text, never the
+ * start of a line): every character Markdown could read as inline markup
+ * (\ ` * _ [ ] < > | # ! ~ &) is backslash-escaped, so '|' cannot end a
+ * table cell and '<script>' stays text; line breaks become spaces.  An underscore between two
+ * letters or digits is left alone (GFM never reads it as emphasis), so
+ * CONFIG_PROVE_LOCKING stays readable.
+ */
+void strbuf_add_markdown(struct strbuf *sb, const char *s);
+
+/*
+ * Plain text for a terminal or an email: control characters (ESC
+ * included, so no terminal escape sequence gets through) and invalid bytes
+ * are written as \xNN; everything else as is.
+ */
+void strbuf_add_text(struct strbuf *sb, const char *s);
+
+/* Display width of UTF-8 text: its number of code points (no wide characters). */
+size_t text_width(const char *s, size_t len);
+
+#endif
