@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "store.h"
+#include "strvec.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -543,4 +544,124 @@ int64_t store_count_runs(struct store *st)
 		n = sqlite3_column_int64(s, 0);
 	sqlite3_finalize(s);
 	return n;
+}
+
+int store_get_meta_all(struct store *st, struct strvec *out)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (prepare(st, &s, "SELECT key, value FROM meta ORDER BY key"))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const unsigned char *k = sqlite3_column_text(s, 0);
+		const unsigned char *v = sqlite3_column_text(s, 1);
+
+		strvec_push(out, k ? (const char *)k : "");
+		strvec_push(out, v ? (const char *)v : "");
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "cannot read experiment facts");
+	return 0;
+}
+
+int store_get_runs(struct store *st, struct store_run **out, size_t *nr)
+{
+	sqlite3_stmt *s;
+	struct store_run *r = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (prepare(st, &s, "SELECT r.id, r.variant_id, r.workload, r.round, r.seq,"
+		    " r.warmup, r.accel, r.status, r.error, r.console_tail, r.wall_s,"
+		    " r.boot_s, r.started FROM run r JOIN variant v ON v.id = r.variant_id"
+		    " ORDER BY v.position, v.id, r.workload, r.warmup DESC, r.round, r.seq, r.id"))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_run *e;
+
+		ALLOC_GROW(r, n + 1, alloc);
+		e = &r[n++];
+		memset(e, 0, sizeof(*e));
+		e->id = sqlite3_column_int64(s, 0);
+		e->variant_id = sqlite3_column_int64(s, 1);
+		e->workload = column_text(s, 2);
+		e->round = sqlite3_column_int(s, 3);
+		e->seq = sqlite3_column_int(s, 4);
+		e->warmup = sqlite3_column_int(s, 5);
+		e->accel = column_text(s, 6);
+		e->status = column_text(s, 7);
+		e->error = column_text(s, 8);
+		e->console_tail = column_text(s, 9);
+		e->wall_s = sqlite3_column_type(s, 10) == SQLITE_NULL ?
+			NAN : sqlite3_column_double(s, 10);
+		e->boot_s = sqlite3_column_type(s, 11) == SQLITE_NULL ?
+			NAN : sqlite3_column_double(s, 11);
+		e->started = column_text(s, 12);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_runs_free(r, n);
+		return db_error(st, "cannot read runs");
+	}
+	*out = r;
+	*nr = n;
+	return 0;
+}
+
+void store_runs_free(struct store_run *r, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		store_run_release(&r[i]);
+	free(r);
+}
+
+int store_get_samples(struct store *st, struct store_sample_row **out, size_t *nr)
+{
+	sqlite3_stmt *s;
+	struct store_sample_row *x = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (prepare(st, &s, "SELECT run_id, iteration, metric, unit, value, higher_is_better"
+		    " FROM sample ORDER BY run_id, metric, iteration"))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_sample_row *e;
+
+		ALLOC_GROW(x, n + 1, alloc);
+		e = &x[n++];
+		e->run_id = sqlite3_column_int64(s, 0);
+		e->iteration = sqlite3_column_int(s, 1);
+		e->metric = column_text(s, 2);
+		e->unit = column_text(s, 3);
+		e->value = sqlite3_column_double(s, 4);
+		e->higher_is_better = sqlite3_column_int(s, 5);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_sample_rows_free(x, n);
+		return db_error(st, "cannot read samples");
+	}
+	*out = x;
+	*nr = n;
+	return 0;
+}
+
+void store_sample_rows_free(struct store_sample_row *s, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(s[i].metric);
+		free(s[i].unit);
+	}
+	free(s);
 }

@@ -122,4 +122,40 @@ int store_has_run(struct store *st, int64_t variant_id, const char *workload,
 /* Number of stored runs (all variants, workloads, statuses). */
 int64_t store_count_runs(struct store *st);
 
+/*
+ * The read side, for analysis and reports.  Nothing below writes.
+ */
+
+struct strvec;
+/*
+ * Every experiment fact, as alternating key and value strings appended to
+ * out (key order).  Returns 0 or -1 with a message.
+ */
+int store_get_meta_all(struct store *st, struct strvec *out);
+
+/*
+ * Every stored run (all variants, workloads, statuses, warm-ups included),
+ * ordered by variant position, workload, warm-ups first, round and seq.
+ * boot_s is NAN when the run did not report it.  *out is malloc'd; free
+ * with store_runs_free().
+ */
+int store_get_runs(struct store *st, struct store_run **out, size_t *nr);
+void store_runs_free(struct store_run *r, size_t nr);
+
+/* A stored sample as read back: unlike struct store_sample it owns its strings. */
+struct store_sample_row {
+	int64_t run_id;
+	int iteration;
+	char *metric;
+	char *unit;
+	double value;
+	int higher_is_better;
+};
+/*
+ * Every stored sample, ordered by run id, metric and iteration.  *out is
+ * malloc'd; free with store_sample_rows_free().
+ */
+int store_get_samples(struct store *st, struct store_sample_row **out, size_t *nr);
+void store_sample_rows_free(struct store_sample_row *s, size_t nr);
+
 #endif

@@ -1,0 +1,128 @@
+/* report.c: the table of report formats and what the writers share. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "report.h"
+#include "strbuf.h"
+
+const struct report_format report_formats[] = {
+	{ "text", report_text, "txt" },
+	{ "mmtests", report_mmtests, "txt" },
+	{ "markdown", report_markdown, "md" },
+	{ "csv", report_csv, "csv" },
+	{ "json", report_json, "json" },
+	{ "svg", report_svg, "svg" },
+	{ "html", report_html, "html" },
+	{ NULL, NULL, NULL },
+};
+
+const struct report_format *report_find(const char *name)
+{
+	const struct report_format *f;
+
+	for (f = report_formats; f->name; f++)
+		if (!strcmp(f->name, name))
+			return f;
+	return NULL;
+}
+
+void report_add_value(struct strbuf *sb, double v, int decimals)
+{
+	if (!isfinite(v))
+		strbuf_addstr(sb, "n/a");
+	else
+		strbuf_addf(sb, "%.*f", decimals, v);
+}
+
+const char *report_metric_about(const struct analyze_table *t)
+{
+	if (!strcmp(t->metric, "wall"))
+		return "host wall time of the whole run";
+	if (!strcmp(t->metric, "boot"))
+		return "guest boot to init";
+	return "the workload's own samples, mean per run";
+}
+
+void report_add_runs(struct strbuf *sb, const struct analyze_table *t)
+{
+	if (!t->max_n)
+		strbuf_addstr(sb, "none yet");
+	else if (t->min_n == t->max_n)
+		strbuf_addf(sb, "%zu per variant", t->max_n);
+	else
+		strbuf_addf(sb, "%zu to %zu per variant", t->min_n, t->max_n);
+}
+
+void report_add_bytes(struct strbuf *sb, double bytes, int sign)
+{
+	double a = fabs(bytes);
+	const char *s = sign ? (bytes < 0 ? "-" : "+") : (bytes < 0 ? "-" : "");
+
+	if (a < 1024)
+		strbuf_addf(sb, "%s%.0f B", s, a);
+	else if (a < 1024 * 1024)
+		strbuf_addf(sb, "%s%.1f KiB", s, a / 1024);
+	else
+		strbuf_addf(sb, "%s%.2f MiB", s, a / (1024 * 1024));
+}
+
+const char *report_marker(const struct analyze_table *t, size_t row)
+{
+	const struct analyze_row *r = &t->rows[row];
+
+	if (!r->compared)
+		return "";
+	switch (r->cmp.marker) {
+	case '*':
+		return "*";
+	case '~':
+		return "~";
+	case '?':
+		return "?";
+	default:
+		return "";
+	}
+}
+
+static void blocker(struct strbuf *sb, const struct analyze_model *m,
+		    const struct analyze_table *t, size_t variant, size_t row)
+{
+	const struct analyze_variant *av = &m->variants[variant];
+	size_t n = row == SIZE_MAX ? 0 : t->rows[row].n;
+
+	if (n >= ANALYZE_MIN_RUNS)
+		return;
+	strbuf_addf(sb, "%s%s (", sb->len ? ", " : "", av->v.name);
+	if (av->state == ANALYZE_BUILD_FAILED)
+		strbuf_addstr(sb, "build failed");
+	else if (row != SIZE_MAX && !n && t->rows[row].failed)
+		strbuf_addstr(sb, "runs failed");
+	else
+		strbuf_addf(sb, "%zu run%s", n, n == 1 ? "" : "s");
+	strbuf_addch(sb, ')');
+}
+
+void report_add_product_blockers(struct strbuf *sb, const struct analyze_model *m,
+				 const struct analyze_table *t)
+{
+	size_t i;
+
+	if (t->baseline != SIZE_MAX)
+		blocker(sb, m, t, t->rows[t->baseline].variant, t->baseline);
+	for (i = 0; i < m->nr_variants; i++) {
+		const char *kind = m->variants[i].v.kind;
+		size_t r;
+
+		if (!kind || strcmp(kind, "all"))
+			continue;
+		for (r = 0; r < t->nr_rows && t->rows[r].variant != i; r++)
+			;
+		blocker(sb, m, t, i, r < t->nr_rows ? r : SIZE_MAX);
+		break;
+	}
+	for (i = 0; i < t->product_k; i++)
+		blocker(sb, m, t, t->product_variants[i], t->product_rows[i]);
+}

@@ -1,0 +1,548 @@
+/* test-analyze.c: unit tests for the report model built from a store. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "fixture-experiment.h"
+#include "stats.h"
+#include "store.h"
+#include "test-lib.h"
+#include "usage.h"
+#include "wrapper.h"
+
+static int load_path(struct analyze_model *m, const char *path,
+		     const struct analyze_options *ao)
+{
+	struct store *st;
+	int ret;
+
+	if (store_open(&st, path, 0))
+		return -1;
+	ret = analyze_load(m, st, ao);
+	store_close(st);
+	return ret;
+}
+
+static const char *fixture_path(void)
+{
+	static char *path;
+
+	if (!path) {
+		path = xstrfmt("%s/fixture.db", test_tmpdir());
+		if (fixture_experiment(path))
+			fprintf(stderr, "cannot write the fixture\n");
+	}
+	return path;
+}
+
+static const struct analyze_table *table(const struct analyze_model *m, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_tables; i++)
+		if (!strcmp(m->tables[i].metric, metric))
+			return &m->tables[i];
+	return NULL;
+}
+
+static const struct analyze_row *row(const struct analyze_model *m,
+				     const struct analyze_table *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; t && i < t->nr_rows; i++)
+		if (!strcmp(m->variants[t->rows[i].variant].v.name, name))
+			return &t->rows[i];
+	return NULL;
+}
+
+static const struct analyze_variant *variant(const struct analyze_model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_variants; i++)
+		if (!strcmp(m->variants[i].v.name, name))
+			return &m->variants[i];
+	return NULL;
+}
+
+static void test_tables_and_facts(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+
+	if (!check_int(load_path(&m, fixture_path(), &ao), ==, 0))
+		return;
+	check_int(m.nr_tables, ==, 3);
+	/* the workload's own metric first, then wall, then boot */
+	check_str(m.tables[0].metric, "time");
+	check_str(m.tables[1].metric, "wall");
+	check_str(m.tables[2].metric, "boot");
+	check_str(m.tables[0].workload, FIXTURE_WORKLOAD);
+	check_str(m.tables[0].unit, "s");
+	check_int(m.tables[0].iterations, ==, 3);
+	check_int(m.tables[1].iterations, ==, 0);
+	check_str(m.tables[1].accel, "tcg");
+	check_str(analyze_fact(&m, "kernel_version"), "6.1.158");
+	check_str(analyze_fact(&m, "accel"), "tcg");
+	check(analyze_fact(&m, "nothing") == NULL);
+	check_int(m.nr_variants, ==, 12);
+	check_str(m.variants[m.baseline].v.name, "baseline");
+	analyze_release(&m);
+}
+
+static void test_states(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	const struct analyze_variant *v;
+
+	if (!check_int(load_path(&m, fixture_path(), &ao), ==, 0))
+		return;
+	v = variant(&m, "CONFIG_LOCKDEP=y");
+	check_int(v->state, ==, ANALYZE_NO_OP);
+	check(strstr(v->why, "hidden symbol") != NULL);
+	v = variant(&m, "CONFIG_LOCK_STAT=y");
+	check_int(v->state, ==, ANALYZE_SAME_AS);
+	check_str(v->why, "same kernel as CONFIG_PROVE_LOCKING=y");
+	v = variant(&m, "CONFIG_FAILSLAB=y");
+	check_int(v->state, ==, ANALYZE_BUILD_FAILED);
+	check_str(v->why, "mm/failslab.c:12: error: 'x' undeclared "
+		  "(log: logs/build-failslab.log)");
+	v = variant(&m, "CONFIG_PROVE_LOCKING=y");
+	check_int(v->state, ==, ANALYZE_OK);
+	check(v->has_size_delta);
+	check_int(v->size_delta, ==, 1200000 - 1048576);
+	/* not measured: no rows */
+	check(row(&m, &m.tables[1], "CONFIG_LOCKDEP=y") == NULL);
+	check(row(&m, &m.tables[1], "CONFIG_LOCK_STAT=y") == NULL);
+	check(row(&m, &m.tables[1], "CONFIG_FAILSLAB=y") == NULL);
+	analyze_release(&m);
+}
+
+static void test_runs_counted_and_excluded(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	const struct analyze_table *t;
+	const struct analyze_row *r;
+
+	if (!check_int(load_path(&m, fixture_path(), &ao), ==, 0))
+		return;
+	t = table(&m, "wall");
+	r = row(&m, t, "baseline");
+	check_int(r->n, ==, 5);
+	check_int(r->warmups, ==, 1);
+	check_int(r->failed, ==, 0);
+	check(r->is_baseline);
+	check(!r->compared);
+	r = row(&m, t, "CONFIG_UBSAN=y");
+	check_int(r->n, ==, 0);
+	check_int(r->failed, ==, 2);
+	check_int(r->warmups, ==, 1);
+	check_str(r->first_error, "timeout: no result in 60 s");
+	check(!r->compared);
+	r = row(&m, t, "CONFIG_KASAN=y");
+	check_int(r->n, ==, 2);
+	check(r->too_few);
+	check(r->compared);
+	check_int(r->cmp.marker, ==, '?');
+	check_int(t->runs, ==, 6 * 5 + 2);
+	check_int(t->warmups, ==, 8);
+	check_int(t->failed, ==, 2);
+	check_int(t->min_n, ==, 2);
+	check_int(t->max_n, ==, 5);
+
+	/* boot is missing from the failed runs only */
+	t = table(&m, "boot");
+	check_int(t->missing, ==, 0);
+	analyze_release(&m);
+}
+
+/* The time metric of a run is the mean of its iterations. */
+static void test_sample_metric_is_run_mean(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	const struct analyze_table *t;
+	const struct analyze_row *r;
+	size_t i, k = 0;
+
+	if (!check_int(load_path(&m, fixture_path(), &ao), ==, 0))
+		return;
+	t = table(&m, "time");
+	r = row(&m, t, "CONFIG_DEBUG_KMEMLEAK=y");
+	for (i = 0; i < m.nr_runs && k < r->n; i++) {
+		const struct store_run *run = &m.runs[i];
+		size_t first, n, j;
+		double sum = 0;
+
+		if (run->warmup || analyze_run_variant(&m, run) != variant(&m, "CONFIG_DEBUG_KMEMLEAK=y"))
+			continue;
+		n = analyze_run_samples(&m, run->id, &first);
+		check_int(n, ==, 3);
+		for (j = first; j < first + n; j++)
+			sum += m.samples[j].value;
+		check_double(r->values[k], sum / 3, 1e-12);
+		check_int(r->rounds[k], ==, run->round);
+		k++;
+	}
+	check_int(k, ==, 5);
+	analyze_release(&m);
+}
+
+static void test_comparisons_are_stats(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct stats_options so = STATS_OPTIONS_INIT;
+	struct stats_comparison c[6];
+	struct analyze_model m;
+	const struct analyze_table *t;
+	const struct analyze_row *base;
+	size_t i, n = 0;
+
+	if (!check_int(load_path(&m, fixture_path(), &ao), ==, 0))
+		return;
+	t = table(&m, "wall");
+	base = &t->rows[t->baseline];
+	/* the same comparisons, made directly, and BH over the same family */
+	for (i = 0; i < t->nr_rows; i++) {
+		const struct analyze_row *r = &t->rows[i];
+
+		if (!r->compared)
+			continue;
+		if (!check(n < 6))
+			break;
+		stats_compare(&c[n], base->values, base->n, r->values, r->n, &so);
+		check_double(r->cmp.change, c[n].change, 1e-12);
+		check_double(r->cmp.change_lo, c[n].change_lo, 1e-12);
+		check_double(r->cmp.welch.p, c[n].welch.p, 1e-12);
+		n++;
+	}
+	check_int(n, ==, 6);
+	stats_adjust(c, n, &so);
+	for (i = n = 0; i < t->nr_rows; i++) {
+		const struct analyze_row *r = &t->rows[i];
+
+		if (!r->compared)
+			continue;
+		check_double(r->cmp.q, c[n].q, 1e-12);
+		check_int(r->cmp.marker, ==, c[n].marker);
+		n++;
+	}
+	check_double(row(&m, t, "CONFIG_PROVE_LOCKING=y")->cmp.change, 45.8, 0.01);
+	check_int(row(&m, t, "CONFIG_PROVE_LOCKING=y")->cmp.marker, ==, '*');
+	check_int(row(&m, t, FIXTURE_SCRIPT)->cmp.marker, ==, ' ');
+	analyze_release(&m);
+}
+
+static void test_display_order(void)
+{
+	static const char *const expect[] = {
+		"baseline", "all", "CONFIG_KASAN=y", "CONFIG_PROVE_LOCKING=y",
+		"all-CONFIG_PROVE_LOCKING=y", "CONFIG_DEBUG_KMEMLEAK=y", FIXTURE_SCRIPT,
+	};
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	const struct analyze_table *t;
+	size_t i;
+
+	if (!check_int(load_path(&m, fixture_path(), &ao), ==, 0))
+		return;
+	t = table(&m, "wall");
+	check_int(t->nr_order, ==, 7);	/* UBSAN has no values */
+	for (i = 0; i < t->nr_order && i < 7; i++)
+		check_str(m.variants[t->rows[t->order[i]].variant].v.name, expect[i]);
+	analyze_release(&m);
+}
+
+static void test_interactions_in_progress(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	const struct analyze_table *t;
+	const struct analyze_added_last *al;
+
+	if (!check_int(load_path(&m, fixture_path(), &ao), ==, 0))
+		return;
+	t = table(&m, "wall");
+	check(t->has_product);
+	check_int(t->product_k, ==, 6);
+	check_int(t->product_left_out, ==, 2);
+	check_int(t->product.marker, ==, '?');	/* FAILSLAB, KASAN, UBSAN */
+	check(isnan(t->product.ratio));
+	check_int(t->nr_added_last, ==, 2);
+	al = &t->added_last[0];
+	check_str(al->option, "CONFIG_PROVE_LOCKING=y");
+	check_int(al->kind, ==, ANALYZE_AL_MODEL);
+	check(al->ia.marker == ' ' || al->ia.marker == '*');
+	check_double(al->ia.predicted, 1 + row(&m, t, "CONFIG_PROVE_LOCKING=y")->cmp.change / 100,
+		     1e-12);
+	al = &t->added_last[1];
+	check_str(al->option, "CONFIG_LOCKDEP=y");
+	check_int(al->kind, ==, ANALYZE_AL_SAME_AS_ALL);
+	analyze_release(&m);
+}
+
+/* A small complete experiment: baseline, all, A, B, C (a no-op alone), loo. */
+static void put_runs(struct store *st, struct store_variant *v, const double *wall, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct store_run r = STORE_RUN_INIT;
+
+		r.variant_id = v->id;
+		r.workload = (char *)"boot";
+		r.round = (int)i;
+		r.accel = (char *)(i % 2 ? "kvm" : "tcg");
+		r.status = (char *)"ok";
+		r.wall_s = wall[i];
+		r.boot_s = NAN;
+		check_int(store_add_run(st, &r, NULL, 0), ==, 0);
+	}
+}
+
+static char *complete_experiment(void)
+{
+	static const struct {
+		const char *name, *kind, *status, *same_as;
+		double f;
+	} vs[] = {
+		{ "baseline", "baseline", "ok", NULL, 1.0 },
+		{ "all", "all", "ok", NULL, 1.60 },
+		{ "CONFIG_A=y", "oat", "ok", NULL, 1.25 },
+		{ "CONFIG_B=y", "oat", "ok", NULL, 1.20 },
+		{ "CONFIG_C=y", "oat", "no-op", NULL, 1.0 },
+		{ "all-CONFIG_A=y", "loo", "ok", NULL, 1.28 },
+		{ "all-CONFIG_C=y", "loo", "ok", NULL, 1.40 },
+	};
+	static const double noise[] = { -0.010, 0.004, 0.012, -0.006, 0.000 };
+	char *path = xstrfmt("%s/complete.db", test_tmpdir());
+	struct store *st;
+	size_t i, j;
+
+	if (!check_int(store_open(&st, path, 1), ==, 0))
+		return path;
+	for (i = 0; i < ARRAY_SIZE(vs); i++) {
+		struct store_variant v = STORE_VARIANT_INIT;
+		double wall[5];
+
+		v.name = (char *)vs[i].name;
+		v.kind = (char *)vs[i].kind;
+		v.status = (char *)vs[i].status;
+		v.position = (int)i;
+		check_int(store_put_variant(st, &v), ==, 0);
+		if (!strcmp(vs[i].status, "no-op"))
+			continue;
+		for (j = 0; j < 5; j++)
+			wall[j] = 10 * vs[i].f * (1 + noise[(i + j) % 5]);
+		put_runs(st, &v, wall, 5);
+	}
+	store_close(st);
+	return path;
+}
+
+static void test_multiplicativity_complete(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct stats_interaction expect;
+	struct stats_summary alone[2];
+	struct analyze_model m;
+	const struct analyze_table *t;
+	char *path = complete_experiment();
+
+	if (!check_int(load_path(&m, path, &ao), ==, 0))
+		goto out;
+	check_int(m.nr_tables, ==, 1);
+	t = &m.tables[0];
+	check_str(t->workload, "boot");
+	check_str(t->metric, "wall");
+	check_str(t->accel, "kvm, tcg");
+	check(t->has_product);
+	check_int(t->product_k, ==, 2);
+	check_int(t->product_left_out, ==, 1);
+	alone[0] = row(&m, t, "CONFIG_A=y")->summary;
+	alone[1] = row(&m, t, "CONFIG_B=y")->summary;
+	stats_multiplicative(&expect, &row(&m, t, "baseline")->summary,
+			     &row(&m, t, "all")->summary, alone, 2, &ao.stats);
+	check_double(t->product.predicted, expect.predicted, 1e-12);
+	check_double(t->product.ratio, expect.ratio, 1e-12);
+	check_double(t->product.predicted, 1.25 * 1.20, 0.01);
+	check_double(t->product.measured, 1.60, 0.01);
+	check_int(t->product.marker, ==, '*');
+	check_int(t->product.direction, ==, 1);
+	check_str(analyze_interaction_verdict(&t->product), "super-multiplicative");
+
+	check_int(t->nr_added_last, ==, 2);
+	check_str(t->added_last[0].option, "CONFIG_A=y");
+	check_int(t->added_last[0].kind, ==, ANALYZE_AL_MODEL);
+	check_double(t->added_last[0].ia.measured, 1.60 / 1.28, 0.01);
+	/* C does nothing alone but 14% added last: all against all-but-C */
+	check_str(t->added_last[1].option, "CONFIG_C=y");
+	check_int(t->added_last[1].kind, ==, ANALYZE_AL_ALONE_NOOP);
+	check_double(t->added_last[1].cmp.change, (1.60 / 1.40 - 1) * 100, 0.01);
+	analyze_release(&m);
+out:
+	free(path);
+}
+
+static char *last_error;
+
+static void sink(const char *kind, const char *msg, void *data)
+{
+	free(last_error);
+	last_error = xstrdup(msg);
+}
+
+static void test_filters(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+
+	ao.metric = "wall";
+	if (check_int(load_path(&m, fixture_path(), &ao), ==, 0)) {
+		check_int(m.nr_tables, ==, 1);
+		check_str(m.tables[0].metric, "wall");
+		analyze_release(&m);
+	}
+	ao.metric = NULL;
+	ao.workload = FIXTURE_WORKLOAD;
+	if (check_int(load_path(&m, fixture_path(), &ao), ==, 0)) {
+		check_int(m.nr_tables, ==, 3);
+		analyze_release(&m);
+	}
+	set_message_sink(sink, NULL);
+	ao.workload = "fork";
+	check_int(load_path(&m, fixture_path(), &ao), ==, -1);
+	check_str(last_error, "no runs of workload 'fork' (measured: hackbench:groups=2)");
+	ao.workload = NULL;
+	ao.metric = "throughput";
+	check_int(load_path(&m, fixture_path(), &ao), ==, -1);
+	check_str(last_error, "no metric 'throughput' measured (metrics: boot, time, wall)");
+	set_message_sink(NULL, NULL);
+	free(last_error);
+	last_error = NULL;
+}
+
+static void test_higher_is_better(void)
+{
+	char *path = xstrfmt("%s/throughput.db", test_tmpdir());
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	struct store *st;
+	const struct analyze_table *t;
+	static const char *const names[] = { "baseline", "CONFIG_FAST=y", "CONFIG_SLOW=y" };
+	static const double f[] = { 1.0, 1.3, 0.7 };
+	size_t i, j;
+
+	if (!check_int(store_open(&st, path, 1), ==, 0))
+		goto out;
+	for (i = 0; i < 3; i++) {
+		struct store_variant v = STORE_VARIANT_INIT;
+
+		v.name = (char *)names[i];
+		v.kind = (char *)(i ? "oat" : "baseline");
+		v.status = (char *)"ok";
+		v.position = (int)i;
+		check_int(store_put_variant(st, &v), ==, 0);
+		for (j = 0; j < 4; j++) {
+			struct store_run r = STORE_RUN_INIT;
+			struct store_sample s = { 0, "throughput", "MB/s", 0, 1 };
+
+			s.value = 100 * f[i] * (1 + 0.01 * (double)j);
+			r.variant_id = v.id;
+			r.workload = (char *)"dd";
+			r.round = (int)j;
+			r.status = (char *)"ok";
+			r.wall_s = 3;
+			r.boot_s = 1;
+			check_int(store_add_run(st, &r, &s, 1), ==, 0);
+		}
+	}
+	store_close(st);
+	ao.metric = "throughput";
+	if (!check_int(load_path(&m, path, &ao), ==, 0))
+		goto out;
+	t = &m.tables[0];
+	check(t->higher_is_better);
+	check_str(t->unit, "MB/s");
+	/* the costliest first: lower throughput */
+	check_str(m.variants[t->rows[t->order[1]].variant].v.name, "CONFIG_SLOW=y");
+	check_int(row(&m, t, "CONFIG_SLOW=y")->cmp.cost, ==, 1);
+	check_int(row(&m, t, "CONFIG_FAST=y")->cmp.cost, ==, -1);
+	check_double(row(&m, t, "CONFIG_SLOW=y")->cmp.change, -30, 1e-9);
+	check_int(analyze_decimals(t), ==, 3);
+	analyze_release(&m);
+out:
+	free(path);
+}
+
+static void test_empty_experiment(void)
+{
+	char *path = xstrfmt("%s/empty.db", test_tmpdir());
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	struct store *st;
+	struct store_variant v = STORE_VARIANT_INIT;
+
+	check_int(store_open(&st, path, 1), ==, 0);
+	v.name = (char *)"baseline";
+	v.kind = (char *)"baseline";
+	v.status = (char *)"ok";
+	check_int(store_put_variant(st, &v), ==, 0);
+	store_close(st);
+	if (check_int(load_path(&m, path, &ao), ==, 0)) {
+		check_int(m.nr_tables, ==, 0);
+		check_int(m.nr_variants, ==, 1);
+		check_int(m.nr_runs, ==, 0);
+		analyze_release(&m);
+	}
+	/* --metric on an experiment without runs is not an error either */
+	ao.metric = "wall";
+	if (check_int(load_path(&m, path, &ao), ==, 0))
+		analyze_release(&m);
+	free(path);
+}
+
+static void test_decimals(void)
+{
+	struct analyze_row r = { 0 };
+	struct analyze_table t = { 0 };
+	static const struct { double mean; int d; } cases[] = {
+		{ 23.435, 3 }, { 1.97, 3 }, { 999, 3 }, { 1234, 1 }, { 12345, 0 },
+		{ 0.5, 4 }, { 0.0123, 5 }, { 1e-12, 9 },
+	};
+	size_t i;
+
+	t.rows = &r;
+	t.nr_rows = 1;
+	t.baseline = 0;
+	r.n = 1;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		r.summary.mean = cases[i].mean;
+		check_int(analyze_decimals(&t), ==, cases[i].d);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	test_init(argc, argv);
+	TEST(test_tables_and_facts);
+	TEST(test_states);
+	TEST(test_runs_counted_and_excluded);
+	TEST(test_sample_metric_is_run_mean);
+	TEST(test_comparisons_are_stats);
+	TEST(test_display_order);
+	TEST(test_interactions_in_progress);
+	TEST(test_multiplicativity_complete);
+	TEST(test_filters);
+	TEST(test_higher_is_better);
+	TEST(test_empty_experiment);
+	TEST(test_decimals);
+	return test_done();
+}

@@ -1,0 +1,451 @@
+/* test-report.c: unit tests for the report writers (golden outputs) and the escaping emitters. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "escape.h"
+#include "fixture-experiment.h"
+#include "json.h"
+#include "report.h"
+#include "strbuf.h"
+#include "test-lib.h"
+#include "wrapper.h"
+
+/*
+ * Golden files live in tests/fixtures/report/ (the tests run from the top
+ * of the repository).  After an intended change to a format, regenerate
+ * them with KCP_UPDATE_GOLDEN=1 build/tests/unit/test-report and review
+ * the diff.
+ */
+#define GOLDEN_DIR "tests/fixtures/report/"
+
+static char *fixture_db;
+
+static const char *db(void)
+{
+	if (!fixture_db) {
+		fixture_db = xstrfmt("%s/fixture.db", test_tmpdir());
+		if (fixture_experiment(fixture_db))
+			fprintf(stderr, "cannot write the fixture experiment\n");
+	}
+	return fixture_db;
+}
+
+static int load(struct analyze_model *m, const struct analyze_options *ao)
+{
+	struct store *st;
+	int ret;
+
+	if (store_open(&st, db(), 0))
+		return -1;
+	ret = analyze_load(m, st, ao);
+	store_close(st);
+	return ret;
+}
+
+/* Writes the fixture in format name into out. */
+static int render(struct strbuf *out, const char *name, const struct analyze_options *ao)
+{
+	struct analyze_options def = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	const struct report_format *f = report_find(name);
+
+	if (!f || load(&m, ao ? ao : &def))
+		return -1;
+	f->write(out, &m);
+	analyze_release(&m);
+	return 0;
+}
+
+static void golden(const char *name, const char *file)
+{
+	struct strbuf out = STRBUF_INIT, expect = STRBUF_INIT;
+	char *path = xstrfmt(GOLDEN_DIR "%s", file);
+
+	check_int(render(&out, name, NULL), ==, 0);
+	if (getenv("KCP_UPDATE_GOLDEN")) {
+		check_int(strbuf_write_file(&out, path), ==, 0);
+	} else if (check(strbuf_read_file(&expect, path, 0) >= 0)) {
+		if (!check(out.len == expect.len && !memcmp(out.buf, expect.buf, out.len))) {
+			char *actual = xstrfmt("%s/%s", test_tmpdir(), file);
+			char *cmd = xstrfmt("diff -u '%s' '%s' | head -n 40", path, actual);
+
+			strbuf_write_file(&out, actual);
+			if (system(cmd) < 0)
+				fprintf(stderr, "cannot run diff\n");
+			free(actual);
+			free(cmd);
+		}
+	}
+	free(path);
+	strbuf_release(&out);
+	strbuf_release(&expect);
+}
+
+static void test_golden_text(void)
+{
+	golden("text", "fixture.txt");
+}
+
+static void test_golden_mmtests(void)
+{
+	golden("mmtests", "fixture.mmtests");
+}
+
+static void test_golden_markdown(void)
+{
+	golden("markdown", "fixture.md");
+}
+
+static void test_golden_csv(void)
+{
+	golden("csv", "fixture.csv");
+}
+
+static void test_golden_json(void)
+{
+	golden("json", "fixture.json");
+}
+
+static void test_formats_table(void)
+{
+	static const char *const names[] = {
+		"text", "mmtests", "markdown", "csv", "json", "svg", "html",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		check(report_find(names[i]) != NULL);
+	check(report_find("xml") == NULL);
+}
+
+static const struct json *result_named(const struct json *root, const char *name,
+				       const char *metric)
+{
+	const struct json *results = json_get(root, "results");
+	size_t i;
+
+	for (i = 0; results && i < results->nr; i++) {
+		const struct json *r = &results->items[i];
+		const struct json *c = json_get(r, "command");
+		const struct json *k = json_get(json_get(r, "kconfperf"), "metric");
+
+		if (c && c->type == JSON_STRING && !strcmp(c->string, name) &&
+		    k && k->type == JSON_STRING && !strcmp(k->string, metric))
+			return r;
+	}
+	return NULL;
+}
+
+static void test_json_is_hyperfine_shaped(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct json *root = NULL;
+	struct json_error err;
+	const struct json *r, *k;
+
+	check_int(render(&out, "json", NULL), ==, 0);
+	if (!check_int(json_parse(&root, out.buf, out.len, &err), ==, 0)) {
+		fprintf(stderr, "%u:%u: %s\n", err.line, err.column, err.msg);
+		goto out;
+	}
+	r = result_named(root, "CONFIG_PROVE_LOCKING=y", "wall");
+	if (!check(r != NULL))
+		goto out;
+	check(json_get(r, "mean")->type == JSON_NUMBER);
+	check(json_get(r, "stddev")->type == JSON_NUMBER);
+	check(json_get(r, "median")->type == JSON_NUMBER);
+	check(json_get(r, "min")->type == JSON_NUMBER);
+	check(json_get(r, "max")->type == JSON_NUMBER);
+	check_int(json_get(r, "times")->nr, ==, 5);
+	k = json_get(r, "kconfperf");
+	check_str(json_get(k, "marker")->string, "*");
+	check(json_get(k, "q_bh")->type == JSON_NUMBER);
+	check_int(json_get(k, "effective_diff")->nr, ==, 3);
+	check_str(json_get(k, "effective_diff")->items[2].string, " PROVE_LOCKING n -> y");
+	check_int((long long)json_get(k, "bzimage_size_delta")->number, ==, 1200000 - 1048576);
+
+	/* too few runs: the Fieller interval needs n >= 2, the marker 3 */
+	r = result_named(root, "CONFIG_KASAN=y", "wall");
+	k = json_get(r, "kconfperf");
+	check_str(json_get(k, "marker")->string, "?");
+	check(json_get(k, "too_few_runs")->type == JSON_TRUE);
+
+	/* the baseline: undefined statistics are null, not NaN */
+	r = result_named(root, "baseline", "wall");
+	k = json_get(r, "kconfperf");
+	check(json_get(k, "p_welch")->type == JSON_NULL);
+	check(json_get(k, "ci_low_pct")->type == JSON_NULL);
+
+	/* the hostile name comes back exactly */
+	check(result_named(root, FIXTURE_SCRIPT, "wall") != NULL);
+	check(strstr(out.buf, "<script") == NULL);
+	check_int(json_get(json_get(root, "kconfperf"), "not_measured")->nr, ==, 4);
+out:
+	json_free(root);
+	strbuf_release(&out);
+}
+
+/* Reads one RFC 4180 field at *p into sb; returns the character after it. */
+static const char *csv_field(const char *p, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (*p != '"') {
+		while (*p && *p != ',' && *p != '\r')
+			strbuf_addch(sb, *p++);
+		return p;
+	}
+	for (p++; *p; p++) {
+		if (*p == '"' && p[1] == '"') {
+			strbuf_addch(sb, '"');
+			p++;
+		} else if (*p == '"') {
+			return p + 1;
+		} else {
+			strbuf_addch(sb, *p);
+		}
+	}
+	return p;
+}
+
+static void test_csv_round_trips_names(void)
+{
+	struct strbuf out = STRBUF_INIT, field = STRBUF_INIT;
+	const char *line;
+	int found = 0, rows = 0;
+
+	check_int(render(&out, "csv", NULL), ==, 0);
+	for (line = strstr(out.buf, "\r\n"); line && line[2]; line = strstr(line + 2, "\r\n")) {
+		const char *p = csv_field(line + 2, &field);
+
+		rows++;
+		if (!strcmp(field.buf, FIXTURE_SCRIPT))
+			found++;
+		check(*p == ',');
+	}
+	/* every sample: wall + boot + 3 times per ok run, wall per failed run */
+	check_int(found, ==, 6 * 5);
+	/*
+	 * six measured variants x (1 warm-up + 5 runs) x (wall, boot, 3 times),
+	 * KASAN's 1 + 2 runs likewise, UBSAN's 1 + 2 timed-out runs: wall only
+	 */
+	check_int(rows, ==, 6 * 6 * 5 + 3 * 5 + 3);
+	strbuf_release(&out);
+	strbuf_release(&field);
+}
+
+/* Whether needle occurs in hay other than right after a backslash. */
+static int unescaped(const char *hay, const char *needle)
+{
+	const char *p;
+
+	for (p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+		if (p == hay || p[-1] != '\\')
+			return 1;
+	return 0;
+}
+
+static void test_markup_formats_escape(void)
+{
+	static const char *const names[] = { "html", "svg", "markdown", "json" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct strbuf out = STRBUF_INIT;
+
+		check_int(render(&out, names[i], NULL), ==, 0);
+		if (!check(!unescaped(out.buf, "<script")))
+			fprintf(stderr, "raw <script> in %s\n", names[i]);
+		if (!strcmp(names[i], "markdown"))
+			check(strstr(out.buf, "\\<script\\>alert('x')\\</script\\> \\& "
+				     "\\\\\"q\\\\\"") != NULL);
+		if (!strcmp(names[i], "html") || !strcmp(names[i], "svg"))
+			check(strstr(out.buf, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"
+				     " &amp; \\&quot;q\\&quot;") != NULL);
+		strbuf_release(&out);
+	}
+}
+
+static int count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay++;
+	}
+	return n;
+}
+
+static void test_svg_chart(void)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+
+	ao.metric = "wall";
+	check_int(render(&out, "svg", &ao), ==, 0);
+	check(starts_with(out.buf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "));
+	check(ends_with(out.buf, "</svg>\n"));
+	check_int(count(out.buf, "<svg"), ==, 1);
+	/* a bar and a tooltip per compared variant: all 7 but the baseline and UBSAN */
+	check_int(count(out.buf, "<g class=\"row\">"), ==, 6);
+	check_int(count(out.buf, "<title>"), ==, 6);
+	check(strstr(out.buf, "noise band") != NULL);
+	check(strstr(out.buf, "fill=\"#c8374b\"") != NULL);	/* a significant cost */
+	strbuf_reset(&out);
+
+	/* three tables: three nested charts in one document */
+	check_int(render(&out, "svg", NULL), ==, 0);
+	check_int(count(out.buf, "<svg"), ==, 4);
+	check_int(count(out.buf, "</svg>"), ==, 4);
+	strbuf_release(&out);
+}
+
+static void test_html_page(void)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	check_int(render(&out, "html", NULL), ==, 0);
+	check(starts_with(out.buf, "<!DOCTYPE html>\n"));
+	check(ends_with(out.buf, "</html>\n"));
+	check_int(count(out.buf, "<table class=\"summary\">"), ==, 3);
+	check_int(count(out.buf, "<svg "), ==, 3);
+	/* one <details> per variant, plus the raw data */
+	check_int(count(out.buf, "<details>"), ==, 12 + 1);
+	check(strstr(out.buf, "mm/failslab.c:12: error: &#39;x&#39; undeclared") != NULL);
+	check(strstr(out.buf, "+147.9 KiB") != NULL);	/* PROVE_LOCKING's bzImage */
+	/* self-contained: nothing fetched */
+	check(strstr(out.buf, "src=") == NULL);
+	check(strstr(out.buf, "href=\"http") == NULL);
+	check(strstr(out.buf, "@import") == NULL);
+	strbuf_release(&out);
+}
+
+static void test_text_notes(void)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	check_int(render(&out, "text", NULL), ==, 0);
+	check(strstr(out.buf, "CONFIG_UBSAN=y: 2 of 2 runs failed (timeout: no result in 60 s)"));
+	check(strstr(out.buf, "note: fewer than 3 runs so far: CONFIG_KASAN=y (2)"));
+	check(strstr(out.buf, "\n  CONFIG_LOCKDEP=y      no-op: hidden symbol"));
+	check(strstr(out.buf, "\n  CONFIG_FAILSLAB=y     build failed: mm/failslab.c:12: "
+		     "error: 'x' undeclared (log: logs/build-failslab.log)\n"));
+	check(strstr(out.buf, "\n  all-CONFIG_LOCKDEP=y  same-as: same kernel as all\n"));
+	check(strstr(out.buf, "not yet: too few runs of CONFIG_FAILSLAB=y (build failed), "
+		     "CONFIG_KASAN=y (2 runs), CONFIG_UBSAN=y (runs failed)\n"));
+	strbuf_release(&out);
+}
+
+static void test_escape_xml(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_xml(&sb, "<a href=\"x\">'&'</a>\x01\xff\xc3\xa9");
+	check_str(sb.buf, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+		  "\xEF\xBF\xBD\xEF\xBF\xBD\xc3\xa9");
+	strbuf_reset(&sb);
+	strbuf_add_xml(&sb, NULL);
+	check_str(sb.buf, "");
+	strbuf_release(&sb);
+}
+
+static void test_escape_csv(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_csv(&sb, "plain");
+	strbuf_addch(&sb, '|');
+	strbuf_add_csv(&sb, "a,b");
+	strbuf_addch(&sb, '|');
+	strbuf_add_csv(&sb, "say \"hi\"");
+	strbuf_addch(&sb, '|');
+	strbuf_add_csv(&sb, "two\nlines");
+	strbuf_addch(&sb, '|');
+	strbuf_add_csv(&sb, " padded");
+	strbuf_addch(&sb, '|');
+	strbuf_add_csv(&sb, "");
+	check_str(sb.buf, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"|\" padded\"|");
+	strbuf_release(&sb);
+}
+
+static void test_escape_markdown(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_markdown(&sb, "CONFIG_PROVE_LOCKING=y | *x* _y_ <b>`c`</b>\n[l](u)");
+	check_str(sb.buf, "CONFIG_PROVE_LOCKING=y \\| \\*x\\* \\_y\\_ \\<b\\>\\`c\\`\\</b\\> "
+		  "\\[l\\](u)");
+	strbuf_release(&sb);
+}
+
+static void test_escape_text(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_text(&sb, "ok \xc3\xa9 \x1b[31mred\x1b[0m\ttab\xff");
+	check_str(sb.buf, "ok \xc3\xa9 \\x1b[31mred\\x1b[0m\\x09tab\\xff");
+	check_int(text_width("\xc3\xa9t\xc3\xa9", 5), ==, 3);
+	strbuf_release(&sb);
+}
+
+static void test_utf8_decode(void)
+{
+	unsigned cp;
+
+	check_int(utf8_decode("\xf0\x9f\x98\x80", 4, &cp), ==, 4);
+	check_int(cp, ==, 0x1F600);
+	check_int(utf8_decode("\xc0\x80", 2, &cp), ==, 0);		/* overlong */
+	check_int(utf8_decode("\xed\xa0\x80", 3, &cp), ==, 0);	/* surrogate */
+	check_int(utf8_decode("\xe2\x82", 2, &cp), ==, 0);		/* truncated */
+	check_int(cp, ==, 0xFFFD);
+}
+
+static void test_no_runs(void)
+{
+	char *path = xstrfmt("%s/empty.db", test_tmpdir());
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	const struct report_format *f;
+	struct analyze_model m;
+	struct store *st;
+
+	check_int(store_open(&st, path, 1), ==, 0);
+	check_int(analyze_load(&m, st, &ao), ==, 0);
+	for (f = report_formats; f->name; f++) {
+		struct strbuf out = STRBUF_INIT;
+
+		f->write(&out, &m);
+		check(out.len > 0);
+		strbuf_release(&out);
+	}
+	analyze_release(&m);
+	store_close(st);
+	free(path);
+}
+
+int main(int argc, char **argv)
+{
+	test_init(argc, argv);
+	TEST(test_formats_table);
+	TEST(test_golden_text);
+	TEST(test_golden_mmtests);
+	TEST(test_golden_markdown);
+	TEST(test_golden_csv);
+	TEST(test_golden_json);
+	TEST(test_json_is_hyperfine_shaped);
+	TEST(test_csv_round_trips_names);
+	TEST(test_markup_formats_escape);
+	TEST(test_svg_chart);
+	TEST(test_html_page);
+	TEST(test_text_notes);
+	TEST(test_escape_xml);
+	TEST(test_escape_csv);
+	TEST(test_escape_markdown);
+	TEST(test_escape_text);
+	TEST(test_utf8_decode);
+	TEST(test_no_runs);
+	free(fixture_db);
+	return test_done();
+}
