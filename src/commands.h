@@ -11,8 +11,10 @@
 int cmd_build(int argc, const char **argv);
 int cmd_config(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
+int cmd_import(int argc, const char **argv);
 int cmd_initramfs(int argc, const char **argv);
 int cmd_plan(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
 int cmd_run(int argc, const char **argv);
 int cmd_vm(int argc, const char **argv);
 int cmd_workloads(int argc, const char **argv);
