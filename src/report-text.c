@@ -88,7 +88,10 @@ static void header(struct strbuf *out, const struct analyze_model *m,
 	if (t->missing)
 		strbuf_addf(out, "; %zu without this metric", t->missing);
 	strbuf_addch(out, '\n');
-	strbuf_addf(out, "%-10s%zu, excluded\n", "warm-ups:", t->warmups);
+	if (t->warmups)
+		strbuf_addf(out, "%-10s%zu, excluded\n", "warm-ups:", t->warmups);
+	else
+		strbuf_addf(out, "%-10snone recorded\n", "warm-ups:");
 	fact_line(out, "accel:", *t->accel ? t->accel : NULL);
 	fact_line(out, "kernel:", analyze_fact(m, "kernel_version"));
 	fact_line(out, "host:", analyze_fact(m, "host"));
