@@ -1,8 +1,10 @@
 /* cmd-report.c: kconfperf report: what each option costs, in one of seven formats. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include <math.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze.h"
 #include "commands.h"
@@ -12,6 +14,7 @@
 #include "store.h"
 #include "strbuf.h"
 #include "usage.h"
+#include "wrapper.h"
 
 static const char *const report_usage[] = {
 	"kconfperf report [--dir DIR] [--format text|mmtests|markdown|csv|json|svg|html]\n"
@@ -29,6 +32,34 @@ static const char *const report_usage[] = {
 	NULL,
 };
 
+/*
+ * -o FILE: a regular file (or a new one) is replaced atomically, so a
+ * reader never sees half a report; anything else (a FIFO, /dev/stdout, a
+ * terminal) is written in place, never replaced by a rename.  "-" is
+ * standard output.
+ */
+static int write_output(const struct strbuf *sb, const char *path)
+{
+	struct stat st;
+	int fd, ret = 0;
+
+	if (!strcmp(path, "-")) {
+		if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len)
+			return error_errno("cannot write to standard output");
+		return 0;
+	}
+	if (stat(path, &st) || S_ISREG(st.st_mode))
+		return strbuf_write_file(sb, path);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	if (xwrite_all(fd, sb->buf, sb->len) < 0)
+		ret = error_errno("cannot write '%s'", path);
+	if (close(fd) && !ret)
+		ret = error_errno("cannot write '%s'", path);
+	return ret;
+}
+
 int cmd_report(int argc, const char **argv)
 {
 	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
@@ -43,13 +74,14 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "dir", &dir, "DIR", "experiment directory (default kconfperf-results)"),
 		OPT_STRING(0, "format", &format, "FORMAT",
 			   "text, mmtests, markdown, csv, json, svg or html (default text)"),
-		OPT_STRING('o', "output", &output, "FILE", "write to FILE instead of stdout"),
+		OPT_STRING('o', "output", &output, "FILE",
+			   "write to FILE (replaced atomically) instead of stdout"),
 		OPT_STRING(0, "workload", &ao.workload, "W", "only workload W"),
 		OPT_STRING(0, "metric", &ao.metric, "M", "only metric M (wall, boot, time...)"),
 		OPT_DOUBLE(0, "noise", &ao.stats.noise, "PCT",
 			   "changes within +-PCT% count as no effect (default 1)"),
 		OPT_DOUBLE(0, "confidence", &confidence, "LEVEL",
-			   "confidence level of intervals (default 0.95)"),
+			   "confidence level of intervals (default 0.95; 95 works too)"),
 		OPT_END(),
 	};
 
@@ -74,13 +106,8 @@ int cmd_report(int argc, const char **argv)
 		goto out;
 	fmt->write(&out, &m);
 	analyze_release(&m);
-	if (output) {
-		if (strbuf_write_file(&out, output))
-			goto out;
-	} else if (fwrite(out.buf, 1, out.len, stdout) != out.len) {
-		error_errno("cannot write to standard output");
+	if (write_output(&out, output ? output : "-"))
 		goto out;
-	}
 	ret = 0;
 out:
 	store_close(st);

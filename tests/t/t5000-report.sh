@@ -48,6 +48,15 @@ test_expect_success 'every format is written with -o' '
 	test_cmp out report.text
 '
 
+test_expect_success '-o into a FIFO writes through it and leaves it a FIFO' '
+	mkfifo pipe &&
+	{ cat pipe >from-pipe & } &&
+	kconfperf report --dir exp -o pipe &&
+	wait &&
+	test -p pipe &&
+	test_cmp out from-pipe
+'
+
 test_expect_success 'json loads with jq and has hyperfine'"'"'s fields' '
 	jq -e ".results | length == 3" report.json &&
 	for c in baseline baseline-again CONFIG_PROVE_LOCKING=y; do
