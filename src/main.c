@@ -34,6 +34,7 @@ static const struct command commands[] = {
 	{ "initramfs", cmd_initramfs, "write the guest's initramfs (developer command)" },
 	{ "vm", cmd_vm, "boot a kernel once and print the run (developer command)" },
 	{ "workloads", cmd_workloads, "list the guest workloads and their parameters" },
+	{ "screen", cmd_screen, "find the few costly options among many with few builds (--simulate for now)" },
 	{ "report", cmd_report, "report what each option costs (text, mmtests, markdown, csv, json, svg, html)" },
 	{ "import", cmd_import, "make an experiment from hyperfine --export-json files" },
 };
