@@ -32,32 +32,15 @@ static const char *const report_usage[] = {
 	NULL,
 };
 
-/*
- * -o FILE: a regular file (or a new one) is replaced atomically, so a
- * reader never sees half a report; anything else (a FIFO, /dev/stdout, a
- * terminal) is written in place, never replaced by a rename.  "-" is
- * standard output.
- */
+/* -o FILE, or "-" for standard output. */
 static int write_output(const struct strbuf *sb, const char *path)
 {
-	struct stat st;
-	int fd, ret = 0;
-
 	if (!strcmp(path, "-")) {
 		if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len)
 			return error_errno("cannot write to standard output");
 		return 0;
 	}
-	if (stat(path, &st) || S_ISREG(st.st_mode))
-		return strbuf_write_file(sb, path);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return error_errno("cannot open '%s'", path);
-	if (xwrite_all(fd, sb->buf, sb->len) < 0)
-		ret = error_errno("cannot write '%s'", path);
-	if (close(fd) && !ret)
-		ret = error_errno("cannot write '%s'", path);
-	return ret;
+	return strbuf_write_file(sb, path);
 }
 
 int cmd_report(int argc, const char **argv)

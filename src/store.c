@@ -463,7 +463,8 @@ int store_add_run(struct store *st, struct store_run *r,
 	char now[32];
 	size_t i;
 
-	if (store_begin(st))
+	/* A savepoint nests inside a caller's transaction or is one itself. */
+	if (exec_sql(st, "SAVEPOINT add_run"))
 		return -1;
 	utc_now(now, sizeof(now));
 	if (prepare(st, &s, "INSERT INTO run (variant_id, workload, round, seq, warmup,"
@@ -503,9 +504,10 @@ int store_add_run(struct store *st, struct store_run *r,
 		if (step_done(st, s, "cannot store sample"))
 			goto fail;
 	}
-	return store_commit(st);
+	return exec_sql(st, "RELEASE add_run");
 fail:
-	store_rollback(st);
+	exec_sql(st, "ROLLBACK TO add_run");
+	exec_sql(st, "RELEASE add_run");
 	return -1;
 }
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "strbuf.h"
@@ -199,12 +200,32 @@ int strbuf_getline(struct strbuf *sb, FILE *fp)
 	return 0;
 }
 
-int strbuf_write_file(const struct strbuf *sb, const char *path)
+/* Writes into an existing non-regular file (a FIFO, a device, a terminal). */
+static int write_in_place(const struct strbuf *sb, const char *path)
 {
-	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	int ret = 0;
 
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	if (xwrite_all(fd, sb->buf, sb->len) < 0)
+		ret = error_errno("cannot write '%s'", path);
+	if (close(fd) && !ret)
+		ret = error_errno("cannot write '%s'", path);
+	return ret;
+}
+
+int strbuf_write_file(const struct strbuf *sb, const char *path)
+{
+	char *tmp;
+	int fd, ret = 0;
+	struct stat st;
+
+	/* Never rename over a FIFO or a device such as /dev/null. */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode))
+		return write_in_place(sb, path);
+	tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = error_errno("cannot create '%s'", tmp);
 		goto out;

@@ -51,7 +51,11 @@ ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint);
 /* Appends one line from fp without its '\n'; returns 0, or EOF at end of file. */
 int strbuf_getline(struct strbuf *sb, FILE *fp);
 
-/* Writes the buffer to path atomically (temp file + rename); 0 or -1 with error. */
+/*
+ * Writes the buffer to path: a regular (or new) file is replaced atomically
+ * (temp file + rename), so a reader never sees half of it; an existing FIFO,
+ * device or terminal is written in place.  0 or -1 with an error printed.
+ */
 int strbuf_write_file(const struct strbuf *sb, const char *path);
 
 #endif
