@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "escape.h"
 #include "json.h"
@@ -419,17 +418,10 @@ int json_parse_file(struct json **out, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct json_error err;
-	struct stat st;
 	int ret = -1;
 
 	*out = NULL;
-	if (stat(path, &st))
-		return error_errno("cannot read '%s'", path);
-	if (S_ISDIR(st.st_mode))
-		return error("cannot read '%s': is a directory", path);
-	if ((size_t)st.st_size > JSON_MAX_SIZE)
-		return error("%s: larger than %zu MiB", path, JSON_MAX_SIZE >> 20);
-	if (strbuf_read_file(&sb, path, st.st_size) < 0)
+	if (strbuf_read_file_max(&sb, path, JSON_MAX_SIZE) < 0)
 		goto out;
 	if (json_parse(out, sb.buf, sb.len, &err))
 		error("%s:%u:%u: %s", path, err.line, err.column, err.msg);

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -234,16 +233,9 @@ out:
 int screen_effects_load(struct screen_effects *out, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct stat st;
 	int ret = -1;
 
-	if (stat(path, &st))
-		return error_errno("cannot read '%s'", path);
-	if (S_ISDIR(st.st_mode))
-		return error("cannot read '%s': is a directory", path);
-	if ((size_t)st.st_size > EFFECTS_MAX_BYTES)
-		return error("%s: larger than %zu MiB", path, EFFECTS_MAX_BYTES >> 20);
-	if (strbuf_read_file(&sb, path, st.st_size) < 0)
+	if (strbuf_read_file_max(&sb, path, EFFECTS_MAX_BYTES) < 0)
 		goto out;
 	ret = screen_effects_parse(out, sb.buf, sb.len, path);
 out:

@@ -185,6 +185,19 @@ ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint)
 	return n;
 }
 
+ssize_t strbuf_read_file_max(struct strbuf *sb, const char *path, size_t max)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return error_errno("cannot read '%s'", path);
+	if (S_ISDIR(st.st_mode))
+		return error("cannot read '%s': is a directory", path);
+	if ((size_t)st.st_size > max)
+		return error("%s: larger than %zu MiB", path, max >> 20);
+	return strbuf_read_file(sb, path, st.st_size);
+}
+
 int strbuf_getline(struct strbuf *sb, FILE *fp)
 {
 	int c;

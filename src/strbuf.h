@@ -48,6 +48,12 @@ void strbuf_rtrim(struct strbuf *sb);
 ssize_t strbuf_read_fd(struct strbuf *sb, int fd, size_t hint);
 /* Appends the file's contents; returns bytes read or -1 with an error printed. */
 ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint);
+/*
+ * strbuf_read_file() for input with a size cap: a path that cannot be
+ * stat()ed, a directory, or a file larger than max bytes (said in MiB) is
+ * an error, printed, before anything is read.
+ */
+ssize_t strbuf_read_file_max(struct strbuf *sb, const char *path, size_t max);
 /* Appends one line from fp without its '\n'; returns 0, or EOF at end of file. */
 int strbuf_getline(struct strbuf *sb, FILE *fp);
 
