@@ -174,16 +174,6 @@ static void summary_row(struct strbuf *out, const struct analyze_model *m,
 	strbuf_release(&sb);
 }
 
-static void add_interval(struct strbuf *sb, double est, double lo, double hi)
-{
-	stats_format_change(sb, (est - 1) * 100, 1);
-	strbuf_addstr(sb, " [");
-	stats_format_change(sb, (lo - 1) * 100, 1);
-	strbuf_addstr(sb, " .. ");
-	stats_format_change(sb, (hi - 1) * 100, 1);
-	strbuf_addch(sb, ']');
-}
-
 static void interactions(struct strbuf *out, const struct analyze_model *m,
 			 const struct analyze_table *t)
 {
@@ -203,14 +193,14 @@ static void interactions(struct strbuf *out, const struct analyze_model *m,
 		strbuf_addf(&sb, "predicted: product of %zu options alone", t->product_k);
 		strbuf_addstr(out, "<tr><td>");
 		esc_buf(out, &sb);
-		add_interval(&sb, p->predicted, p->predicted_lo, p->predicted_hi);
+		report_add_ratio_interval(&sb, p->predicted, p->predicted_lo, p->predicted_hi);
 		strbuf_addstr(out, "</td>");
 		td_num(out, &sb, "");
 		strbuf_addstr(out, "<td></td></tr>\n<tr><td>measured: all</td>");
-		add_interval(&sb, p->measured, p->measured_lo, p->measured_hi);
+		report_add_ratio_interval(&sb, p->measured, p->measured_lo, p->measured_hi);
 		td_num(out, &sb, "");
 		strbuf_addstr(out, "<td></td></tr>\n<tr><td>measured / predicted</td>");
-		add_interval(&sb, p->ratio, p->ratio_lo, p->ratio_hi);
+		report_add_ratio_interval(&sb, p->ratio, p->ratio_lo, p->ratio_hi);
 		td_num(out, &sb, "");
 		strbuf_addstr(out, "<td>");
 		esc(out, analyze_interaction_verdict(p));
@@ -233,11 +223,11 @@ static void interactions(struct strbuf *out, const struct analyze_model *m,
 		strbuf_addstr(out, "</td>");
 		switch (al->kind) {
 		case ANALYZE_AL_MODEL:
-			add_interval(&sb, al->ia.predicted, al->ia.predicted_lo,
-				     al->ia.predicted_hi);
+			report_add_ratio_interval(&sb, al->ia.predicted, al->ia.predicted_lo,
+						  al->ia.predicted_hi);
 			td_num(out, &sb, "");
-			add_interval(&sb, al->ia.measured, al->ia.measured_lo,
-				     al->ia.measured_hi);
+			report_add_ratio_interval(&sb, al->ia.measured, al->ia.measured_lo,
+						  al->ia.measured_hi);
 			td_num(out, &sb, "");
 			strbuf_addstr(&sb, analyze_interaction_verdict(&al->ia));
 			break;

@@ -29,16 +29,6 @@ static void cell_buf(struct strbuf *out, struct strbuf *sb)
 	strbuf_reset(sb);
 }
 
-static void add_pct_interval(struct strbuf *sb, double est, double lo, double hi)
-{
-	stats_format_change(sb, (est - 1) * 100, 1);
-	strbuf_addstr(sb, " [");
-	stats_format_change(sb, (lo - 1) * 100, 1);
-	strbuf_addstr(sb, " .. ");
-	stats_format_change(sb, (hi - 1) * 100, 1);
-	strbuf_addch(sb, ']');
-}
-
 static void table(struct strbuf *out, const struct analyze_model *m,
 		  const struct analyze_table *t)
 {
@@ -124,11 +114,11 @@ static void interactions(struct strbuf *out, const struct analyze_model *m,
 	} else if (t->has_product) {
 		strbuf_addf(&sb, "Multiplicativity (%zu options alone against all): predicted ",
 			    t->product_k);
-		add_pct_interval(&sb, p->predicted, p->predicted_lo, p->predicted_hi);
+		report_add_ratio_interval(&sb, p->predicted, p->predicted_lo, p->predicted_hi);
 		strbuf_addstr(&sb, ", measured ");
-		add_pct_interval(&sb, p->measured, p->measured_lo, p->measured_hi);
+		report_add_ratio_interval(&sb, p->measured, p->measured_lo, p->measured_hi);
 		strbuf_addstr(&sb, ", measured/predicted ");
-		add_pct_interval(&sb, p->ratio, p->ratio_lo, p->ratio_hi);
+		report_add_ratio_interval(&sb, p->ratio, p->ratio_lo, p->ratio_hi);
 		strbuf_addf(&sb, ": %s.", analyze_interaction_verdict(p));
 		strbuf_addch(out, '\n');
 		strbuf_add_markdown(out, sb.buf);
@@ -147,11 +137,11 @@ static void interactions(struct strbuf *out, const struct analyze_model *m,
 		switch (al->kind) {
 		case ANALYZE_AL_MODEL:
 			strbuf_addstr(&sb, ": alone ");
-			add_pct_interval(&sb, al->ia.predicted, al->ia.predicted_lo,
-					 al->ia.predicted_hi);
+			report_add_ratio_interval(&sb, al->ia.predicted, al->ia.predicted_lo,
+						  al->ia.predicted_hi);
 			strbuf_addstr(&sb, ", added last ");
-			add_pct_interval(&sb, al->ia.measured, al->ia.measured_lo,
-					 al->ia.measured_hi);
+			report_add_ratio_interval(&sb, al->ia.measured, al->ia.measured_lo,
+						  al->ia.measured_hi);
 			strbuf_addf(&sb, ", %s", analyze_interaction_verdict(&al->ia));
 			break;
 		case ANALYZE_AL_ALONE_NOOP:

@@ -170,16 +170,6 @@ static void legend(struct strbuf *out, const struct analyze_model *m)
 		    so->confidence * 100, so->alpha, so->noise);
 }
 
-static void add_ratio_pct(struct strbuf *out, double est, double lo, double hi)
-{
-	stats_format_change(out, (est - 1) * 100, 1);
-	strbuf_addstr(out, " [");
-	stats_format_change(out, (lo - 1) * 100, 1);
-	strbuf_addstr(out, " .. ");
-	stats_format_change(out, (hi - 1) * 100, 1);
-	strbuf_addch(out, ']');
-}
-
 static void product(struct strbuf *out, const struct analyze_model *m,
 		    const struct analyze_table *t)
 {
@@ -202,11 +192,11 @@ static void product(struct strbuf *out, const struct analyze_model *m,
 	}
 	strbuf_release(&sb);
 	strbuf_addstr(out, "\n  predicted (product of alone)  ");
-	add_ratio_pct(out, p->predicted, p->predicted_lo, p->predicted_hi);
+	report_add_ratio_interval(out, p->predicted, p->predicted_lo, p->predicted_hi);
 	strbuf_addstr(out, "\n  measured all                  ");
-	add_ratio_pct(out, p->measured, p->measured_lo, p->measured_hi);
+	report_add_ratio_interval(out, p->measured, p->measured_lo, p->measured_hi);
 	strbuf_addstr(out, "\n  measured / predicted          ");
-	add_ratio_pct(out, p->ratio, p->ratio_lo, p->ratio_hi);
+	report_add_ratio_interval(out, p->ratio, p->ratio_lo, p->ratio_hi);
 	strbuf_addf(out, ": %s%s\n", analyze_interaction_verdict(p), p->marker == '*' ? " *" : "");
 }
 
@@ -234,11 +224,11 @@ static void added_last(struct strbuf *out, const struct analyze_model *m,
 		switch (al->kind) {
 		case ANALYZE_AL_MODEL:
 			strbuf_addstr(out, "alone ");
-			add_ratio_pct(out, al->ia.predicted, al->ia.predicted_lo,
-				      al->ia.predicted_hi);
+			report_add_ratio_interval(out, al->ia.predicted, al->ia.predicted_lo,
+						  al->ia.predicted_hi);
 			strbuf_addstr(out, ", added last ");
-			add_ratio_pct(out, al->ia.measured, al->ia.measured_lo,
-				      al->ia.measured_hi);
+			report_add_ratio_interval(out, al->ia.measured, al->ia.measured_lo,
+						  al->ia.measured_hi);
 			strbuf_addf(out, ": %s%s", analyze_interaction_verdict(&al->ia),
 				    al->ia.marker == '*' ? " *" : "");
 			break;

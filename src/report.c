@@ -56,6 +56,16 @@ void report_add_runs(struct strbuf *sb, const struct analyze_table *t)
 		strbuf_addf(sb, "%zu to %zu per variant", t->min_n, t->max_n);
 }
 
+void report_add_ratio_interval(struct strbuf *sb, double ratio, double lo, double hi)
+{
+	stats_format_change(sb, (ratio - 1) * 100, 1);
+	strbuf_addstr(sb, " [");
+	stats_format_change(sb, (lo - 1) * 100, 1);
+	strbuf_addstr(sb, " .. ");
+	stats_format_change(sb, (hi - 1) * 100, 1);
+	strbuf_addch(sb, ']');
+}
+
 void report_add_bytes(struct strbuf *sb, double bytes, int sign)
 {
 	double a = fabs(bytes);

@@ -57,6 +57,11 @@ void report_add_value(struct strbuf *sb, double v, int decimals);
 const char *report_metric_about(const struct analyze_table *t);
 /* "10 per variant", "3 to 10 per variant", "none yet". */
 void report_add_runs(struct strbuf *sb, const struct analyze_table *t);
+/*
+ * A ratio and its interval as percent changes, "+12.3% [+8.1% .. +16.9%]"
+ * for 1.123 [1.081 .. 1.169]: how the product and added-last checks read.
+ */
+void report_add_ratio_interval(struct strbuf *sb, double ratio, double lo, double hi);
 /* A byte count, signed when sign is set: "1.23 MiB", "+12.0 KiB", "-512 B". */
 void report_add_bytes(struct strbuf *sb, double bytes, int sign);
 /*
