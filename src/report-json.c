@@ -71,6 +71,19 @@ static void build_fields(struct json_writer *jw, const struct analyze_variant *a
 		jw_null(jw);
 }
 
+/* What a table measures: in each of its results and in the table's own object. */
+static void table_members(struct json_writer *jw, const struct analyze_table *t)
+{
+	jw_key(jw, "workload");
+	jw_string(jw, t->workload);
+	jw_key(jw, "metric");
+	jw_string(jw, t->metric);
+	jw_key(jw, "unit");
+	jw_string(jw, t->unit);
+	jw_key(jw, "higher_is_better");
+	jw_bool(jw, t->higher_is_better);
+}
+
 static const char *ci_state(const struct analyze_row *r)
 {
 	if (!r->compared)
@@ -112,14 +125,7 @@ static void result(struct json_writer *jw, const struct analyze_model *m,
 	jw_string(jw, av->v.name);
 	jw_key(jw, "kind");
 	jw_string(jw, av->v.kind);
-	jw_key(jw, "workload");
-	jw_string(jw, t->workload);
-	jw_key(jw, "metric");
-	jw_string(jw, t->metric);
-	jw_key(jw, "unit");
-	jw_string(jw, t->unit);
-	jw_key(jw, "higher_is_better");
-	jw_bool(jw, t->higher_is_better);
+	table_members(jw, t);
 	jw_key(jw, "baseline");
 	jw_bool(jw, r->is_baseline);
 	jw_key(jw, "n");
@@ -181,14 +187,7 @@ static void table_info(struct json_writer *jw, const struct analyze_model *m,
 	size_t i;
 
 	jw_object_begin(jw);
-	jw_key(jw, "workload");
-	jw_string(jw, t->workload);
-	jw_key(jw, "metric");
-	jw_string(jw, t->metric);
-	jw_key(jw, "unit");
-	jw_string(jw, t->unit);
-	jw_key(jw, "higher_is_better");
-	jw_bool(jw, t->higher_is_better);
+	table_members(jw, t);
 	jw_key(jw, "runs");
 	jw_int(jw, t->runs);
 	jw_key(jw, "warmups_excluded");
