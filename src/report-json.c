@@ -47,28 +47,24 @@ static void diff_lines(struct json_writer *jw, const char *diff)
 	jw_array_end(jw);
 }
 
+/* An integer member, null when the value is not known. */
+static void int_or_null(struct json_writer *jw, const char *key, int known, long long v)
+{
+	jw_key(jw, key);
+	if (known)
+		jw_int(jw, v);
+	else
+		jw_null(jw);
+}
+
 static void build_fields(struct json_writer *jw, const struct analyze_variant *av)
 {
-	jw_key(jw, "bzimage_size");
-	if (av->has_build && av->build.bzimage_size > 0)
-		jw_int(jw, av->build.bzimage_size);
-	else
-		jw_null(jw);
-	jw_key(jw, "bzimage_size_delta");
-	if (av->has_size_delta)
-		jw_int(jw, av->size_delta);
-	else
-		jw_null(jw);
-	jw_key(jw, "vmlinux_size");
-	if (av->has_build && av->build.vmlinux_size > 0)
-		jw_int(jw, av->build.vmlinux_size);
-	else
-		jw_null(jw);
-	jw_key(jw, "build_seconds");
-	if (av->has_build)
-		jw_number(jw, av->build.seconds);
-	else
-		jw_null(jw);
+	const struct store_build *b = &av->build;
+
+	int_or_null(jw, "bzimage_size", av->has_build && b->bzimage_size > 0, b->bzimage_size);
+	int_or_null(jw, "bzimage_size_delta", av->has_size_delta, av->size_delta);
+	int_or_null(jw, "vmlinux_size", av->has_build && b->vmlinux_size > 0, b->vmlinux_size);
+	number_or_null(jw, "build_seconds", av->has_build ? b->seconds : NAN);
 }
 
 /* What a table measures: in each of its results and in the table's own object. */
