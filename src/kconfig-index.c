@@ -1829,28 +1829,21 @@ static void describe_frames(struct strbuf *out, struct eval *ev, const struct kf
 	strbuf_release(&what);
 }
 
-static void describe_unmet(struct strbuf *out, struct eval *ev, const struct kentry *e)
+/*
+ * The failing parts of an entry's dependencies (want_prompt: of its prompt's
+ * "if"), those of its blocks first.
+ */
+static void describe_unmet(struct strbuf *out, struct eval *ev, const struct kentry *e,
+			   int want_prompt)
 {
+	const struct kconfig_expr *cond = want_prompt ? e->prompt_cond : e->deps;
 	struct strbuf what = STRBUF_INIT;
 
-	describe_frames(out, ev, e->frame, 0);
-	if (e->deps && eval_expr(ev, e->deps) < KCONFIG_Y) {
-		strbuf_addstr(&what, "depends on ");
-		kconfig_expr_print(&what, e->deps);
-		add_clause(out, ev, what.buf, e->deps, e->file, e->line);
-	}
-	strbuf_release(&what);
-}
-
-static void describe_prompt(struct strbuf *out, struct eval *ev, const struct kentry *e)
-{
-	struct strbuf what = STRBUF_INIT;
-
-	describe_frames(out, ev, e->frame, 1);
-	if (e->prompt_cond && eval_expr(ev, e->prompt_cond) < KCONFIG_Y) {
-		strbuf_addstr(&what, "its prompt is shown only if ");
-		kconfig_expr_print(&what, e->prompt_cond);
-		add_clause(out, ev, what.buf, e->prompt_cond, e->file, e->line);
+	describe_frames(out, ev, e->frame, want_prompt);
+	if (cond && eval_expr(ev, cond) < KCONFIG_Y) {
+		strbuf_addstr(&what, want_prompt ? "its prompt is shown only if " : "depends on ");
+		kconfig_expr_print(&what, cond);
+		add_clause(out, ev, what.buf, cond, e->file, e->line);
 	}
 	strbuf_release(&what);
 }
@@ -1993,19 +1986,19 @@ enum kconfig_explain kconfig_index_explain(struct strbuf *out, const struct kcon
 		}
 		describe_assumptions(out, best);
 	} else if (best_v == KCONFIG_M) {
-		describe_unmet(&why, &ev, best);
-		describe_prompt(&why, &ev, best);
+		describe_unmet(&why, &ev, best, 0);
+		describe_unmet(&why, &ev, best, 1);
 		strbuf_addf(out, "can be at most m: %s", why.buf);
 		ret = KCONFIG_EXPLAIN_MODULE_ONLY;
 	} else if (deps_ok) {
-		describe_prompt(&why, &ev, deps_ok);
+		describe_unmet(&why, &ev, deps_ok, 1);
 		strbuf_addbuf(out, &why);
 		describe_selectors(out, sym);
 		ret = KCONFIG_EXPLAIN_HIDDEN;
 	} else {
 		for (e = sym->entries; e; e = e->next)
 			if (e->has_prompt)
-				describe_unmet(&why, &ev, e);
+				describe_unmet(&why, &ev, e, 0);
 		strbuf_addbuf(out, &why);
 		ret = KCONFIG_EXPLAIN_UNMET_DEPS;
 	}
