@@ -1094,6 +1094,26 @@ static void set_prompt(struct loader *ld, const char *text, struct kconfig_expr 
 	}
 }
 
+/*
+ * The prompt text at the current string token and its optional "if EXPR",
+ * for the current target.  Returns -1 with ld->err set on bad syntax.
+ */
+static int parse_prompt(struct loader *ld)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct kconfig_expr *cond;
+	int ret = -1;
+
+	strbuf_addbuf(&text, &ld->lx.text);
+	lex_next(&ld->lx);
+	if (!parse_if_suffix(ld, &cond)) {
+		set_prompt(ld, text.buf, cond);
+		ret = 0;
+	}
+	strbuf_release(&text);
+	return ret;
+}
+
 static void add_default(struct loader *ld, struct kconfig_expr *value, struct kconfig_expr *cond)
 {
 	struct kdefault *d = arena_alloc(ld->idx, sizeof(*d));
@@ -1173,38 +1193,17 @@ static int parse_attribute(struct loader *ld, const char *kw)
 		return 0;
 	}
 	if (!strcmp(kw, "prompt")) {
-		struct strbuf text = STRBUF_INIT;
-
 		if (lx->tok != TOK_STRING) {
 			strbuf_addstr(&ld->err, "'prompt' needs a quoted string");
 			return -1;
 		}
-		strbuf_addbuf(&text, &lx->text);
-		lex_next(lx);
-		if (parse_if_suffix(ld, &cond)) {
-			strbuf_release(&text);
-			return -1;
-		}
-		set_prompt(ld, text.buf, cond);
-		strbuf_release(&text);
-		return 0;
+		return parse_prompt(ld);
 	}
 	if (type != KCONFIG_TYPE_NONE && kw[0] != 'd') {	/* bool "prompt" if COND */
 		if (ld->target == TARGET_ENTRY)
 			set_entry_type(ld, type);
-		if (lx->tok == TOK_STRING) {
-			struct strbuf text = STRBUF_INIT;
-
-			strbuf_addbuf(&text, &lx->text);
-			lex_next(lx);
-			if (parse_if_suffix(ld, &cond)) {
-				strbuf_release(&text);
-				return -1;
-			}
-			set_prompt(ld, text.buf, cond);
-			strbuf_release(&text);
-			return 0;
-		}
+		if (lx->tok == TOK_STRING)
+			return parse_prompt(ld);
 		return expect_end(ld);
 	}
 	if (type != KCONFIG_TYPE_NONE || !strcmp(kw, "default")) {	/* def_bool, default */
