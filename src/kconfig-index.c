@@ -1057,6 +1057,26 @@ static int expect_end(struct loader *ld)
 	return -1;
 }
 
+/*
+ * "depends on EXPR", "visible if EXPR": the word after the keyword, then an
+ * expression to the end of the line.  Returns the expression, or NULL with
+ * ld->err set.
+ */
+static struct kconfig_expr *word_expr(struct loader *ld, const char *kw, const char *word)
+{
+	struct kconfig_expr *e;
+
+	if (!lex_is_word(&ld->lx, word)) {
+		strbuf_addf(&ld->err, "'%s' without '%s'", kw, word);
+		return NULL;
+	}
+	lex_next(&ld->lx);
+	e = loader_expr(ld);
+	if (!e || expect_end(ld))
+		return NULL;
+	return e;
+}
+
 static enum kconfig_type type_of_keyword(const char *word)
 {
 	if (!strcmp(word, "bool") || !strcmp(word, "def_bool"))
@@ -1165,13 +1185,8 @@ static int parse_attribute(struct loader *ld, const char *kw)
 		return -1;
 	}
 	if (!strcmp(kw, "depends")) {
-		if (!lex_is_word(lx, "on")) {
-			strbuf_addstr(&ld->err, "'depends' without 'on'");
-			return -1;
-		}
-		lex_next(lx);
-		e = loader_expr(ld);
-		if (!e || expect_end(ld))
+		e = word_expr(ld, kw, "on");
+		if (!e)
 			return -1;
 		if (ld->target == TARGET_ENTRY)
 			ld->entry->deps = and_expr(ld->idx, ld->entry->deps, e);
@@ -1180,13 +1195,8 @@ static int parse_attribute(struct loader *ld, const char *kw)
 		return 0;
 	}
 	if (!strcmp(kw, "visible")) {
-		if (!lex_is_word(lx, "if")) {
-			strbuf_addstr(&ld->err, "'visible' without 'if'");
-			return -1;
-		}
-		lex_next(lx);
-		e = loader_expr(ld);
-		if (!e || expect_end(ld))
+		e = word_expr(ld, kw, "if");
+		if (!e)
 			return -1;
 		if (ld->target == TARGET_MENU)
 			ld->target_frame->visible = and_expr(ld->idx, ld->target_frame->visible, e);
