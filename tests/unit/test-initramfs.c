@@ -10,15 +10,7 @@
 #include "initramfs.h"
 #include "strbuf.h"
 #include "test-lib.h"
-#include "usage.h"
 #include "wrapper.h"
-
-static struct strbuf messages = STRBUF_INIT;
-
-static void capture(const char *kind, const char *msg, void *data)
-{
-	strbuf_addf(&messages, "%s: %s\n", kind, msg);
-}
 
 static unsigned long hexfield(const char *hdr, int i)
 {
@@ -137,8 +129,7 @@ static void test_bad_paths_and_duplicates_are_refused(void)
 	struct initramfs *ir = initramfs_new();
 	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
 
-	set_message_sink(capture, NULL);
-	strbuf_reset(&messages);
+	test_capture_start();
 	check_int(initramfs_add_file(ir, "init", 0755, "x", 1), ==, 0);
 	initramfs_cpio(ir, &before);
 	check_int(initramfs_add_file(ir, "/init", 0755, "y", 1), ==, -1);
@@ -152,11 +143,11 @@ static void test_bad_paths_and_duplicates_are_refused(void)
 	check_int(initramfs_add_symlink(ir, "l", ""), ==, -1);
 	check_int(initramfs_add_file_from(ir, "g", 0644, "/nonexistent/kcp"), ==, -1);
 	check_int(initramfs_add_file_from(ir, "g", 0644, "/"), ==, -1);
-	set_message_sink(NULL, NULL);
-	check(strstr(messages.buf, "error: initramfs: 'init' added twice\n") != NULL);
-	check(strstr(messages.buf, "error: initramfs: bad path 'a/../b'\n") != NULL);
-	check(strstr(messages.buf, "error: cannot open '/nonexistent/kcp': ") != NULL);
-	check(strstr(messages.buf, "error: '/' is not a regular file\n") != NULL);
+	test_capture_stop();
+	check(strstr(test_messages.buf, "error: initramfs: 'init' added twice\n") != NULL);
+	check(strstr(test_messages.buf, "error: initramfs: bad path 'a/../b'\n") != NULL);
+	check(strstr(test_messages.buf, "error: cannot open '/nonexistent/kcp': ") != NULL);
+	check(strstr(test_messages.buf, "error: '/' is not a regular file\n") != NULL);
 	/* Failed adds leave the archive as it was. */
 	initramfs_cpio(ir, &after);
 	check(before.len == after.len && !memcmp(before.buf, after.buf, before.len));
@@ -280,9 +271,9 @@ static void test_write_failure_leaves_nothing(void)
 	int entries = 0;
 
 	check_int(mkdir_p(dir, 0755), ==, 0);
-	set_message_sink(capture, NULL);
+	test_capture_start();
 	check_int(initramfs_write(ir, path), ==, -1);
-	set_message_sink(NULL, NULL);
+	test_capture_stop();
 	d = opendir(dir);
 	check(d != NULL);
 	while (d && (de = readdir(d)))
@@ -307,6 +298,6 @@ int main(int argc, char **argv)
 	TEST(test_gzip_round_trip_and_header);
 	TEST(test_two_builds_are_identical);
 	TEST(test_write_failure_leaves_nothing);
-	strbuf_release(&messages);
+	strbuf_release(&test_messages);
 	return test_done();
 }

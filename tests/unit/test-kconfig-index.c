@@ -9,27 +9,7 @@
 #include "strbuf.h"
 #include "strvec.h"
 #include "test-lib.h"
-#include "usage.h"
 #include "wrapper.h"
-
-/* Every message of the code under test, as "kind: msg\n". */
-static struct strbuf msgs = STRBUF_INIT;
-
-static void capture(const char *kind, const char *msg, void *data)
-{
-	strbuf_addf(&msgs, "%s: %s\n", kind, msg);
-}
-
-static void start_capture(void)
-{
-	strbuf_reset(&msgs);
-	set_message_sink(capture, NULL);
-}
-
-static void stop_capture(void)
-{
-	set_message_sink(NULL, NULL);
-}
 
 /*
  * A .config for the lookup callback: a NULL-terminated list of
@@ -127,10 +107,10 @@ static struct kconfig_index *load(const char *dir)
 {
 	struct kconfig_index *idx = NULL;
 
-	start_capture();
+	test_capture_start();
 	if (kconfig_index_load(&idx, dir, "x86"))
 		idx = NULL;
-	stop_capture();
+	test_capture_stop();
 	return idx;
 }
 
@@ -233,16 +213,16 @@ static void test_expr_parse_errors(void)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		start_capture();
+		test_capture_start();
 		check_int(kconfig_expr_parse(&e, bad[i]), ==, -1);
-		stop_capture();
-		if (!check(strstr(msgs.buf, "is not a Kconfig expression")))
-			fprintf(stderr, "# input '%s': %s", bad[i], msgs.buf);
+		test_capture_stop();
+		if (!check(strstr(test_messages.buf, "is not a Kconfig expression")))
+			fprintf(stderr, "# input '%s': %s", bad[i], test_messages.buf);
 	}
-	start_capture();
+	test_capture_start();
 	kconfig_expr_parse(&e, "(A");
-	stop_capture();
-	check(strstr(msgs.buf, "missing ')'") != NULL);
+	test_capture_stop();
+	check(strstr(test_messages.buf, "missing ')'") != NULL);
 }
 
 static void test_expr_tristate(void)
@@ -392,7 +372,7 @@ static void test_index_sources(void)
 	write_source_tree(dir);
 	idx = load(dir);
 	if (!check(idx)) {
-		fprintf(stderr, "# %s", msgs.buf);
+		fprintf(stderr, "# %s", test_messages.buf);
 		return;
 	}
 	check_str(kconfig_index_arch(idx), "x86");
@@ -455,8 +435,8 @@ static void test_index_load_errors(void)
 		write_file(dir, "Kconfig", cases[i].text);
 		idx = load(dir);
 		check(!idx);
-		if (!check(strstr(msgs.buf, cases[i].msg)))
-			fprintf(stderr, "# case %zu: %s", i, msgs.buf);
+		if (!check(strstr(test_messages.buf, cases[i].msg)))
+			fprintf(stderr, "# case %zu: %s", i, test_messages.buf);
 		kconfig_index_free(idx);
 	}
 	strbuf_release(&name);
@@ -521,7 +501,7 @@ static void test_index_blocks(void)
 	write_file(dir, "Kconfig", blocks_kconfig);
 	idx = load(dir);
 	if (!check(idx)) {
-		fprintf(stderr, "# %s", msgs.buf);
+		fprintf(stderr, "# %s", test_messages.buf);
 		return;
 	}
 	check_str(explain(idx, "PROVE", off, &what),
@@ -599,12 +579,12 @@ static void test_help_blocks(void)
 		   "\thelp\n"
 		   "\t  help text at the end of the file\n"
 		   "  \n");
-	start_capture();
+	test_capture_start();
 	idx = load(dir);
-	stop_capture();
+	test_capture_stop();
 	/* "seven: ends the help" is a statement, and not a valid one */
 	check(!idx);
-	check(strstr(msgs.buf, "Kconfig:23: unknown statement 'seven'") != NULL);
+	check(strstr(test_messages.buf, "Kconfig:23: unknown statement 'seven'") != NULL);
 
 	write_file(dir, "Kconfig",
 		   "config HELPED\n"
@@ -639,7 +619,7 @@ static void test_help_blocks(void)
 		   "  \n");
 	idx = load(dir);
 	if (!check(idx)) {
-		fprintf(stderr, "# %s", msgs.buf);
+		fprintf(stderr, "# %s", test_messages.buf);
 		return;
 	}
 	check(kconfig_index_has(idx, "HELPED"));
@@ -757,7 +737,7 @@ static void test_select_imply_and_definitions(void)
 	write_file(dir, "Kconfig", select_kconfig);
 	idx = load(dir);
 	if (!check(idx)) {
-		fprintf(stderr, "# %s", msgs.buf);
+		fprintf(stderr, "# %s", test_messages.buf);
 		return;
 	}
 	/* one entry per select, listed once per symbol */
@@ -886,7 +866,7 @@ static void test_choice(void)
 	write_file(dir, "Kconfig", choice_kconfig);
 	idx = load(dir);
 	if (!check(idx)) {
-		fprintf(stderr, "# %s", msgs.buf);
+		fprintf(stderr, "# %s", test_messages.buf);
 		return;
 	}
 	check_str(explain(idx, "SLUB", mmu, &what),

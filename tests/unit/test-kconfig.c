@@ -8,39 +8,19 @@
 #include "sha256.h"
 #include "strbuf.h"
 #include "test-lib.h"
-#include "usage.h"
 #include "wrapper.h"
 
-/* Every message of the code under test, as "kind: msg\n". */
-static struct strbuf msgs = STRBUF_INIT;
-
-static void capture(const char *kind, const char *msg, void *data)
-{
-	strbuf_addf(&msgs, "%s: %s\n", kind, msg);
-}
-
-static void start_capture(void)
-{
-	strbuf_reset(&msgs);
-	set_message_sink(capture, NULL);
-}
-
-static void stop_capture(void)
-{
-	set_message_sink(NULL, NULL);
-}
-
-/* Parses text as file "t.config"; NULL (messages in msgs) on error. */
+/* Parses text as file "t.config"; NULL (messages in test_messages) on error. */
 static struct kconfig *parse_flags(const char *text, unsigned flags)
 {
 	struct kconfig *kc = kconfig_new();
 
-	start_capture();
+	test_capture_start();
 	if (kconfig_parse(kc, "t.config", text, strlen(text), flags)) {
 		kconfig_free(kc);
 		kc = NULL;
 	}
-	stop_capture();
+	test_capture_stop();
 	return kc;
 }
 
@@ -66,7 +46,7 @@ static const char *error_for(const char *text, unsigned flags)
 
 	check(!kc);
 	kconfig_free(kc);
-	return msgs.buf;
+	return test_messages.buf;
 }
 
 static void test_every_value_kind(void)
@@ -80,7 +60,7 @@ static void test_every_value_kind(void)
 
 	if (!check(kc))
 		return;
-	check_str(msgs.buf, "");
+	check_str(test_messages.buf, "");
 	check_str(kconfig_get(kc, "A"), "y");
 	check_str(kconfig_get(kc, "B"), "m");
 	check_str(kconfig_get(kc, "C"), "n");
@@ -190,7 +170,7 @@ static void check_round_trip(const char *text)
 	struct kconfig *kc = parse(text);
 
 	if (!check(kc)) {
-		fprintf(stderr, "# input: '%s'\n%s", text, msgs.buf);
+		fprintf(stderr, "# input: '%s'\n%s", text, test_messages.buf);
 		return;
 	}
 	check_str(written(kc), text);
@@ -253,10 +233,10 @@ static void test_error_bad_value(void)
 	for (i = 0; i < 11; i++)
 		strbuf_addf(&text, "CONFIG_OK_%d=y\n", i);
 	strbuf_addstr(&text, "CONFIG_FOO=maybe\n");
-	start_capture();
+	test_capture_start();
 	check_int(kconfig_parse(kc, "options.txt", text.buf, text.len, 0), ==, -1);
-	stop_capture();
-	check_str(msgs.buf, "error: options.txt:12: 'CONFIG_FOO=maybe' is not y, m, n, "
+	test_capture_stop();
+	check_str(test_messages.buf, "error: options.txt:12: 'CONFIG_FOO=maybe' is not y, m, n, "
 		  "a number or a string\n");
 	/* Nothing of a bad file is kept. */
 	check_int(kconfig_count(kc), ==, 0);
@@ -308,10 +288,10 @@ static void test_error_nul_byte(void)
 	static const char text[] = "CONFIG_A=y\nCONFIG_B=\0y\n";
 	struct kconfig *kc = kconfig_new();
 
-	start_capture();
+	test_capture_start();
 	check_int(kconfig_parse(kc, "t.config", text, sizeof(text) - 1, 0), ==, -1);
-	stop_capture();
-	check_str(msgs.buf, "error: t.config:2: line contains a NUL byte\n");
+	test_capture_stop();
+	check_str(test_messages.buf, "error: t.config:2: line contains a NUL byte\n");
 	kconfig_free(kc);
 }
 
@@ -322,9 +302,9 @@ static void test_error_long_line_is_shortened(void)
 	strbuf_addstr(&text, "CONFIG_A=");
 	strbuf_addchars(&text, 'x', 500);
 	error_for(text.buf, 0);
-	check(strstr(msgs.buf, "'CONFIG_A=xxxxxxxx"));
-	check(strstr(msgs.buf, "x...' is not y, m, n"));
-	check_int(msgs.len, <, 200);
+	check(strstr(test_messages.buf, "'CONFIG_A=xxxxxxxx"));
+	check(strstr(test_messages.buf, "x...' is not y, m, n"));
+	check_int(test_messages.len, <, 200);
 	strbuf_release(&text);
 }
 
@@ -334,24 +314,24 @@ static void test_every_bad_line_is_reported(void)
 	int i;
 
 	error_for("CONFIG_A=1\nbad\nCONFIG_B=yes\nCONFIG_C=y\n", 0);
-	check_str(msgs.buf,
+	check_str(test_messages.buf,
 		  "error: t.config:2: 'bad' is not a CONFIG_ line or a comment\n"
 		  "error: t.config:3: 'CONFIG_B=yes' is not y, m, n, a number or a string\n");
 
 	for (i = 0; i < 30; i++)
 		strbuf_addstr(&text, "junk\n");
 	error_for(text.buf, 0);
-	check(strstr(msgs.buf, "t.config:20: 'junk'"));
-	check(!strstr(msgs.buf, "t.config:21:"));
-	check(strstr(msgs.buf, "error: t.config: stopping after 20 errors\n"));
+	check(strstr(test_messages.buf, "t.config:20: 'junk'"));
+	check(!strstr(test_messages.buf, "t.config:21:"));
+	check(strstr(test_messages.buf, "error: t.config: stopping after 20 errors\n"));
 
 	/* Exactly 20 bad lines: all reported, nothing stopped. */
 	strbuf_reset(&text);
 	for (i = 0; i < 20; i++)
 		strbuf_addstr(&text, "junk\n");
 	error_for(text.buf, 0);
-	check(strstr(msgs.buf, "t.config:20: 'junk'"));
-	check(!strstr(msgs.buf, "stopping"));
+	check(strstr(test_messages.buf, "t.config:20: 'junk'"));
+	check(!strstr(test_messages.buf, "stopping"));
 	strbuf_release(&text);
 }
 
@@ -362,10 +342,10 @@ static void test_error_too_large(void)
 	struct kconfig *kc = kconfig_new();
 
 	memset(big, '\n', len);
-	start_capture();
+	test_capture_start();
 	check_int(kconfig_parse(kc, "big.config", big, len, 0), ==, -1);
-	stop_capture();
-	check(starts_with(msgs.buf, "error: big.config: too large ("));
+	test_capture_stop();
+	check(starts_with(test_messages.buf, "error: big.config: too large ("));
 	kconfig_free(kc);
 	free(big);
 }
@@ -377,9 +357,9 @@ static void test_failed_parse_leaves_kconfig_unchanged(void)
 
 	if (!check(kc))
 		return;
-	start_capture();
+	test_capture_start();
 	check_int(kconfig_parse(kc, "bad.config", bad, strlen(bad), 0), ==, -1);
-	stop_capture();
+	test_capture_stop();
 	check_str(kconfig_get(kc, "A"), "y");
 	check_str(kconfig_get(kc, "B"), NULL);
 	check_int(kconfig_count(kc), ==, 1);
@@ -396,7 +376,7 @@ static void test_redefinition(void)
 
 	if (!check(kc))
 		return;
-	check_str(msgs.buf,
+	check_str(test_messages.buf,
 		  "warning: t.config:4: CONFIG_A redefined: previous value 'y', new value 'm'\n"
 		  "warning: t.config:6: CONFIG_A redefined: previous value 'm', new value 'n'\n");
 	check_str(kconfig_get(kc, "A"), "n");
@@ -415,7 +395,7 @@ static void test_redefinition(void)
 	/* "=n" and "is not set" are the same value: no warning. */
 	kc = parse("CONFIG_A=n\n# CONFIG_A is not set\n");
 	check(kc);
-	check_str(msgs.buf, "");
+	check_str(test_messages.buf, "");
 	kconfig_free(kc);
 }
 
@@ -423,11 +403,11 @@ static void test_redefinition_across_files(void)
 {
 	struct kconfig *kc = kconfig_new();
 
-	start_capture();
+	test_capture_start();
 	check_int(kconfig_parse(kc, "a.config", "CONFIG_X=y", 10, 0), ==, 0);
 	check_int(kconfig_parse(kc, "b.config", "\nCONFIG_X=\"s\"\n", 14, 0), ==, 0);
-	stop_capture();
-	check_str(msgs.buf,
+	test_capture_stop();
+	check_str(test_messages.buf,
 		  "warning: b.config:2: CONFIG_X redefined: previous value 'y', new value '\"s\"'\n");
 	check_str(kconfig_get(kc, "X"), "\"s\"");
 	/* The first file's missing newline is supplied. */
@@ -462,7 +442,7 @@ static void test_loose_options(void)
 
 	if (!check(kc))
 		return;
-	check_str(msgs.buf, "");
+	check_str(test_messages.buf, "");
 	check_str(kconfig_get(kc, "PROVE_LOCKING"), "y");
 	check_str(kconfig_get(kc, "LOCK_STAT"), "y");
 	check_str(kconfig_get(kc, "DEBUG_ATOMIC_SLEEP"), "y");
@@ -499,12 +479,12 @@ static struct kconfig *parse_list(const char *list)
 {
 	struct kconfig *kc = kconfig_new();
 
-	start_capture();
+	test_capture_start();
 	if (kconfig_parse_list(kc, "--options", list)) {
 		kconfig_free(kc);
 		kc = NULL;
 	}
-	stop_capture();
+	test_capture_stop();
 	return kc;
 }
 
@@ -514,7 +494,7 @@ static void test_option_lists(void)
 					"\tCONFIG_KASAN=m, CMDLINE=\"a, b \\\"c\\\"\" X");
 
 	if (!check(kc)) {
-		fprintf(stderr, "%s", msgs.buf);
+		fprintf(stderr, "%s", test_messages.buf);
 		return;
 	}
 	check_int(kconfig_count(kc), ==, 6);
@@ -534,20 +514,23 @@ static void test_option_lists(void)
 	kconfig_free(kc);
 
 	check(!parse_list("A,B=maybe,C"));
-	check_str(msgs.buf, "error: --options: 'B=maybe' is not y, m, n, a number or a string\n");
+	check_str(test_messages.buf,
+		  "error: --options: 'B=maybe' is not y, m, n, a number or a string\n");
 	check(!parse_list("A,#B"));
-	check_str(msgs.buf, "error: --options: '#B' is not an option (expected X, X=value or "
+	check_str(test_messages.buf,
+		  "error: --options: '#B' is not an option (expected X, X=value or "
 		  "CONFIG_X=value)\n");
 	check(!parse_list("S=\"open"));
-	check_str(msgs.buf, "error: --options: unterminated string in 'S=\"open'\n");
+	check_str(test_messages.buf, "error: --options: unterminated string in 'S=\"open'\n");
 	check(!parse_list("A-B"));
-	check_str(msgs.buf, "error: --options: 'A-B' is not an option (expected X, X=value or "
+	check_str(test_messages.buf,
+		  "error: --options: 'A-B' is not an option (expected X, X=value or "
 		  "CONFIG_X=value)\n");
 
 	/* Redefinitions warn like in files. */
 	kc = parse_list("A=y,A=m");
 	check(kc);
-	check_str(msgs.buf, "warning: --options: CONFIG_A redefined: previous value 'y', "
+	check_str(test_messages.buf, "warning: --options: CONFIG_A redefined: previous value 'y', "
 		  "new value 'm'\n");
 	kconfig_free(kc);
 }
@@ -569,13 +552,13 @@ static void test_set(void)
 	check_str(kconfig_get(kc, "C"), "n");
 	check_int(kconfig_count(kc), ==, 5);
 
-	start_capture();
+	test_capture_start();
 	check_int(kconfig_set(kc, "BAD-NAME", "y"), ==, -1);
 	check_int(kconfig_set(kc, "", "y"), ==, -1);
 	check_int(kconfig_set(kc, "A", "maybe"), ==, -1);
 	check_int(kconfig_set(kc, "A", "\"two\nlines\""), ==, -1);
-	stop_capture();
-	check_str(msgs.buf,
+	test_capture_stop();
+	check_str(test_messages.buf,
 		  "error: 'BAD-NAME' is not a valid symbol name (expected letters, digits and '_')\n"
 		  "error: '' is not a valid symbol name (expected letters, digits and '_')\n"
 		  "error: 'CONFIG_A=maybe' is not y, m, n, a number or a string\n"
@@ -595,7 +578,7 @@ static void test_set_drops_other_definitions(void)
 	/* Re-parsing what was written gives no warning. */
 	kconfig_free(kc);
 	kc = parse("CONFIG_B=y\nCONFIG_A=y\n");
-	check_str(msgs.buf, "");
+	check_str(test_messages.buf, "");
 	kconfig_free(kc);
 }
 
@@ -752,7 +735,7 @@ out:
 	kconfig_free(b);
 }
 
-/* Merges frag into base; returns the text (static) and leaves warnings in msgs. */
+/* Merges frag into base; returns the text (static) and leaves warnings in test_messages. */
 static const char *merged(const char *base, const char *frag, int *redefined)
 {
 	static struct strbuf sb = STRBUF_INIT;
@@ -761,9 +744,9 @@ static const char *merged(const char *base, const char *frag, int *redefined)
 	strbuf_reset(&sb);
 	*redefined = -1;
 	if (check(b && f)) {
-		start_capture();
+		test_capture_start();
 		*redefined = kconfig_merge(b, f, "frag.config");
-		stop_capture();
+		test_capture_stop();
 		kconfig_write(b, &sb);
 	}
 	kconfig_free(b);
@@ -780,7 +763,7 @@ static void test_merge(void)
 		  "# base\nCONFIG_D=m\n\nCONFIG_B=y\nCONFIG_C=y\n# frag\nCONFIG_A=m\nCONFIG_E=1\n");
 	check_int(n, ==, 2);
 	/* In the fragment's order; B is only redundant. */
-	check_str(msgs.buf,
+	check_str(test_messages.buf,
 		  "warning: value of CONFIG_C is redefined by fragment frag.config: "
 		  "previous value '# CONFIG_C is not set', new value 'CONFIG_C=y'\n"
 		  "warning: value of CONFIG_A is redefined by fragment frag.config: "
@@ -795,7 +778,8 @@ static void test_merge_compares_lines_not_values(void)
 	check_str(merged("CONFIG_A=n\n", "# CONFIG_A is not set\n", &n),
 		  "\n# CONFIG_A is not set\n");
 	check_int(n, ==, 1);
-	check_str(msgs.buf, "warning: value of CONFIG_A is redefined by fragment frag.config: "
+	check_str(test_messages.buf,
+		  "warning: value of CONFIG_A is redefined by fragment frag.config: "
 		  "previous value 'CONFIG_A=n', new value '# CONFIG_A is not set'\n");
 }
 
@@ -823,11 +807,11 @@ static void test_merge_redefinitions(void)
 
 	if (!check(b && f))
 		goto out;
-	start_capture();
+	test_capture_start();
 	n = kconfig_merge(b, f, "f2");
-	stop_capture();
+	test_capture_stop();
 	check_int(n, ==, 2);
-	check_str(msgs.buf,
+	check_str(test_messages.buf,
 		  "warning: value of CONFIG_A is redefined by fragment f2: "
 		  "previous value 'CONFIG_A=y CONFIG_A=m', new value 'CONFIG_A=y'\n"
 		  "warning: value of CONFIG_Z is redefined by fragment f2: "
@@ -853,7 +837,7 @@ static void test_merge_matches_whole_names(void)
 			 "CONFIG_FOO=y\n", &n),
 		  "CONFIG_MY_CONFIG_FOO=y\nCONFIG_FOO_BAR=y\n# CONFIG_FOO mentioned\n\nCONFIG_FOO=y\n");
 	check_int(n, ==, 0);
-	check_str(msgs.buf, "");
+	check_str(test_messages.buf, "");
 }
 
 static void test_merge_several_fragments(void)
@@ -863,12 +847,12 @@ static void test_merge_several_fragments(void)
 
 	if (!check(b && f1 && f2))
 		goto out;
-	start_capture();
+	test_capture_start();
 	kconfig_merge(b, f1, "f1");
 	kconfig_merge(b, f2, "f2");
-	stop_capture();
+	test_capture_stop();
 	check_str(written(b), "\n\nCONFIG_A=y\nCONFIG_B=y\n");
-	check_str(msgs.buf,
+	check_str(test_messages.buf,
 		  "warning: value of CONFIG_A is redefined by fragment f1: "
 		  "previous value 'CONFIG_A=y', new value 'CONFIG_A=m'\n"
 		  "warning: value of CONFIG_A is redefined by fragment f2: "
@@ -936,12 +920,12 @@ static void test_load_and_save(void)
 	kconfig_free(back);
 	/* *out is cleared on failure. */
 	back = kc;
-	start_capture();
+	test_capture_start();
 	check_int(kconfig_load(&back, missing, 0), ==, -1);
-	stop_capture();
+	test_capture_stop();
 	check(!back);
-	check(strstr(msgs.buf, "error: cannot open '"));
-	check(strstr(msgs.buf, "missing.config': No such file or directory"));
+	check(strstr(test_messages.buf, "error: cannot open '"));
+	check(strstr(test_messages.buf, "missing.config': No such file or directory"));
 out:
 	kconfig_free(kc);
 	free(path);
@@ -986,6 +970,6 @@ int main(int argc, char **argv)
 	TEST(test_merge_several_fragments);
 	TEST(test_hash);
 	TEST(test_load_and_save);
-	strbuf_release(&msgs);
+	strbuf_release(&test_messages);
 	return test_done();
 }

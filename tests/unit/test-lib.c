@@ -6,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "strbuf.h"
 #include "test-lib.h"
+#include "usage.h"
 #include "wrapper.h"
 
 static int passed, failed, number;
@@ -40,6 +42,24 @@ const char *test_tmpdir(void)
 		atexit(remove_tmpdir);
 	}
 	return tmpdir;
+}
+
+struct strbuf test_messages = STRBUF_INIT;
+
+static void capture(const char *kind, const char *msg, void *data)
+{
+	strbuf_addf(&test_messages, "%s: %s\n", kind, msg);
+}
+
+void test_capture_start(void)
+{
+	strbuf_reset(&test_messages);
+	set_message_sink(capture, NULL);
+}
+
+void test_capture_stop(void)
+{
+	set_message_sink(NULL, NULL);
 }
 
 void test_run(const char *name, void (*fn)(void))

@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+struct strbuf;
+
 /*
  * A test file defines static void test_*(void) functions and a main() that
  * runs them with TEST(fn) and returns test_done().  A test passes when every
@@ -36,5 +38,14 @@ int check_double_impl(double a, double b, double rel, const char *expr,
 
 /* Directory for a test's scratch files, created on demand and removed at exit. */
 const char *test_tmpdir(void);
+
+/*
+ * What the code under test says through error(), warning() and note(), as
+ * "kind: msg\n" lines.  test_capture_start() empties test_messages and
+ * collects into it instead of printing; test_capture_stop() prints again.
+ */
+extern struct strbuf test_messages;
+void test_capture_start(void);
+void test_capture_stop(void);
 
 #endif

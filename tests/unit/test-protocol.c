@@ -6,28 +6,8 @@
 #include "protocol.h"
 #include "strbuf.h"
 #include "test-lib.h"
-#include "usage.h"
 #include "workload-spec.h"
 #include "workload-table.h"
-
-/* Every error() message of a test, one per line. */
-static struct strbuf errors = STRBUF_INIT;
-
-static void capture(const char *kind, const char *msg, void *data)
-{
-	strbuf_addf(&errors, "%s: %s\n", kind, msg);
-}
-
-static void start(void)
-{
-	strbuf_reset(&errors);
-	set_message_sink(capture, NULL);
-}
-
-static void stop(void)
-{
-	set_message_sink(NULL, NULL);
-}
 
 static int parse(struct protocol_result *r, const char *text)
 {
@@ -39,13 +19,13 @@ static void test_good_run(void)
 	struct protocol_result r = PROTOCOL_RESULT_INIT;
 	struct strbuf why = STRBUF_INIT;
 
-	start();
+	test_capture_start();
 	check_int(parse(&r,
 		"KCP 1 ready boot_s=0.812 workload=hackbench\n"
 		"KCP 1 sample workload=hackbench iter=0 metric=time unit=s better=lower value=0.2345\n"
 		"KCP 1 sample workload=hackbench iter=1 metric=time unit=s better=lower value=2.5e-1\n"
 		"KCP 1 done\n"), ==, 0);
-	check_str(errors.buf, "");
+	check_str(test_messages.buf, "");
 	check(r.ready);
 	check_double(r.boot_seconds, 0.812, 1e-12);
 	check_int(r.nr_samples, ==, 2);
@@ -62,14 +42,14 @@ static void test_good_run(void)
 	check_str(why.buf, "");
 	protocol_result_release(&r);
 	strbuf_release(&why);
-	stop();
+	test_capture_stop();
 }
 
 static void test_throughput_and_crlf(void)
 {
 	struct protocol_result r = PROTOCOL_RESULT_INIT;
 
-	start();
+	test_capture_start();
 	/* a serial line may end in \r\n, and the last line need not end at all */
 	check_int(parse(&r,
 		"KCP 1 sample workload=dd iter=0 metric=throughput unit=MB/s better=higher value=512.5\r\n"
@@ -79,16 +59,16 @@ static void test_throughput_and_crlf(void)
 	check_str(r.samples[0].unit, "MB/s");
 	check(!r.ready);	/* a runner need not say ready */
 	check(r.done);
-	check_str(errors.buf, "");
+	check_str(test_messages.buf, "");
 	protocol_result_release(&r);
-	stop();
+	test_capture_stop();
 }
 
 static void test_garbage_is_ignored(void)
 {
 	struct protocol_result r = PROTOCOL_RESULT_INIT;
 
-	start();
+	test_capture_start();
 	check_int(parse(&r,
 		"booting...\n"
 		"\n"
@@ -102,13 +82,13 @@ static void test_garbage_is_ignored(void)
 		"KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=3\n"
 		"KCP 1 done\n"
 		"reboot: Power down\n"), ==, 0);
-	check_str(errors.buf, "");
+	check_str(test_messages.buf, "");
 	check(r.ready);
 	check_int(r.nr_samples, ==, 1);
 	check(r.done);
 	check_int(r.lines, ==, 12);
 	protocol_result_release(&r);
-	stop();
+	test_capture_stop();
 }
 
 static void test_guest_error(void)
@@ -116,7 +96,7 @@ static void test_guest_error(void)
 	struct protocol_result r = PROTOCOL_RESULT_INIT;
 	struct strbuf why = STRBUF_INIT;
 
-	start();
+	test_capture_start();
 	check_int(parse(&r,
 		"KCP 1 ready boot_s=0.5\n"
 		"KCP 1 sample workload=dd iter=0 metric=throughput unit=MB/s better=higher value=100\n"
@@ -128,7 +108,7 @@ static void test_guest_error(void)
 	check(strstr(why.buf, "guest error: dd: cannot open") != NULL);
 	protocol_result_release(&r);
 	strbuf_release(&why);
-	stop();
+	test_capture_stop();
 }
 
 static void test_incomplete(void)
@@ -157,12 +137,12 @@ static void check_malformed(const char *line, const char *what)
 	struct protocol_result r = PROTOCOL_RESULT_INIT;
 	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
 
-	start();
+	test_capture_start();
 	strbuf_addf(&text, "noise\nKCP 1 ready boot_s=1\n%s\n", line);
 	check_int(parse(&r, text.buf), ==, -1);
-	if (!check(strstr(errors.buf, "error: results.txt:3: ") == errors.buf) ||
-	    !check(strstr(errors.buf, what) != NULL))
-		fprintf(stderr, "#   line: %s\n#   message: %s", line, errors.buf);
+	if (!check(strstr(test_messages.buf, "error: results.txt:3: ") == test_messages.buf) ||
+	    !check(strstr(test_messages.buf, what) != NULL))
+		fprintf(stderr, "#   line: %s\n#   message: %s", line, test_messages.buf);
 	check(r.invalid && strstr(r.invalid, what));
 	check_int(r.nr_samples, ==, 0);
 	check_int(protocol_result_complete(&r, &why), ==, 0);
@@ -170,7 +150,7 @@ static void check_malformed(const char *line, const char *what)
 	protocol_result_release(&r);
 	strbuf_release(&text);
 	strbuf_release(&why);
-	stop();
+	test_capture_stop();
 }
 
 static void test_malformed(void)
@@ -212,22 +192,22 @@ static void test_version_mismatch(void)
 {
 	struct protocol_result r = PROTOCOL_RESULT_INIT;
 
-	start();
+	test_capture_start();
 	check_int(parse(&r, "KCP 2 ready boot_s=1\nKCP 1 done\n"), ==, -1);
-	check(strstr(errors.buf, "results.txt:1: protocol version 2, but this kconfperf "
+	check(strstr(test_messages.buf, "results.txt:1: protocol version 2, but this kconfperf "
 		     "reads version 1 in 'KCP 2 ready boot_s=1'") != NULL);
 	check(!r.ready);
 	check(r.done);	/* parsing goes on after a bad line */
 	check_int(protocol_result_complete(&r, NULL), ==, 0);
 	protocol_result_release(&r);
-	stop();
+	test_capture_stop();
 }
 
 static void test_order(void)
 {
 	struct protocol_result r = PROTOCOL_RESULT_INIT;
 
-	start();
+	test_capture_start();
 	check_int(parse(&r,
 		"KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=1\n"
 		"KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=2\n"
@@ -235,13 +215,15 @@ static void test_order(void)
 		"KCP 1 done\n"
 		"KCP 1 sample workload=x iter=1 metric=time unit=s better=lower value=1\n"),
 		  ==, -1);
-	check(strstr(errors.buf, "results.txt:2: a second sample for metric 'time' iter=0") != NULL);
-	check(strstr(errors.buf, "results.txt:3: ready after samples") != NULL);
-	check(strstr(errors.buf, "results.txt:5: 'sample' after the run's 'done' line") != NULL);
+	check(strstr(test_messages.buf,
+		     "results.txt:2: a second sample for metric 'time' iter=0") != NULL);
+	check(strstr(test_messages.buf, "results.txt:3: ready after samples") != NULL);
+	check(strstr(test_messages.buf,
+		     "results.txt:5: 'sample' after the run's 'done' line") != NULL);
 	check_int(r.nr_samples, ==, 1);
 	check_double(r.samples[0].value, 1, 0);
 	protocol_result_release(&r);
-	stop();
+	test_capture_stop();
 }
 
 static void test_long_and_nul_lines(void)
@@ -250,21 +232,21 @@ static void test_long_and_nul_lines(void)
 	struct strbuf line = STRBUF_INIT;
 	static const char nul_line[] = "KCP 1 done\0 x";
 
-	start();
+	test_capture_start();
 	strbuf_addstr(&line, "KCP 1 error msg=");
 	strbuf_addchars(&line, 'x', KCP_LINE_MAX);
 	check_int(protocol_parse_line(&r, line.buf, line.len, "out", 7), ==, -1);
-	check(strstr(errors.buf, "out:7: line longer than") != NULL);
+	check(strstr(test_messages.buf, "out:7: line longer than") != NULL);
 	/* the excerpt in the message is cut short */
-	check(strlen(errors.buf) < 400);
+	check(strlen(test_messages.buf) < 400);
 	check_int(protocol_parse_line(&r, nul_line, sizeof(nul_line) - 1, "out", 8), ==, -1);
-	check(strstr(errors.buf, "out:8: NUL byte") != NULL);
+	check(strstr(test_messages.buf, "out:8: NUL byte") != NULL);
 	check(!r.done);
 	check_int(protocol_parse_line(&r, "hello", 5, "out", 9), ==, 0);
 	check_int(protocol_parse_line(&r, "KCP 1 done", 10, "out", 10), ==, 1);
 	protocol_result_release(&r);
 	strbuf_release(&line);
-	stop();
+	test_capture_stop();
 }
 
 static void test_quote_round_trip(void)
@@ -363,9 +345,9 @@ static void test_spec_parse_and_render(void)
 	struct workload_spec spec = WORKLOAD_SPEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
 
-	start();
+	test_capture_start();
 	check_int(workload_spec_parse(&spec, "hackbench:groups=4,mode=thread,loops=10"), ==, 0);
-	check_str(errors.buf, "");
+	check_str(test_messages.buf, "");
 	check_int(spec.id, ==, WORKLOAD_hackbench);
 	check_str(workload_spec_get(&spec, "groups"), "4");
 	check_str(workload_spec_get(&spec, "fds"), "20");
@@ -396,7 +378,7 @@ static void test_spec_parse_and_render(void)
 		  "kcp.count=256 kcp.direct=1");
 	workload_spec_release(&spec);
 	strbuf_release(&sb);
-	stop();
+	test_capture_stop();
 }
 
 /* Parses a bad spec; checks it fails, leaves the spec empty and says `what`. */
@@ -404,13 +386,13 @@ static void check_bad_spec(const char *text, const char *what)
 {
 	struct workload_spec spec = WORKLOAD_SPEC_INIT;
 
-	start();
+	test_capture_start();
 	check_int(workload_spec_parse(&spec, text), ==, -1);
 	check_int(spec.id, ==, -1);
 	check(spec.values == NULL);
-	if (!check(strstr(errors.buf, what) != NULL))
-		fprintf(stderr, "#   spec: %s\n#   message: %s", text, errors.buf);
-	stop();
+	if (!check(strstr(test_messages.buf, what) != NULL))
+		fprintf(stderr, "#   spec: %s\n#   message: %s", text, test_messages.buf);
+	test_capture_stop();
 }
 
 static void test_spec_errors(void)
@@ -474,6 +456,6 @@ int main(int argc, char **argv)
 	TEST(test_spec_parse_and_render);
 	TEST(test_spec_errors);
 	TEST(test_spec_values_pass_to_guest_cmdline);
-	strbuf_release(&errors);
+	strbuf_release(&test_messages);
 	return test_done();
 }

@@ -14,15 +14,7 @@
 #include "run-command.h"
 #include "strbuf.h"
 #include "test-lib.h"
-#include "usage.h"
 #include "wrapper.h"
-
-static struct strbuf messages = STRBUF_INIT;
-
-static void collect(const char *kind, const char *msg, void *data)
-{
-	strbuf_addf(&messages, "%s: %s\n", kind, msg);
-}
 
 static void cmd(struct child_process *cp, const char *prog, const char *arg1,
 		const char *arg2)
@@ -113,27 +105,27 @@ static void test_missing_program(void)
 	struct strbuf why = STRBUF_INIT;
 	char *path;
 
-	strbuf_reset(&messages);
+	strbuf_reset(&test_messages);
 	cmd(&cp, "kcp-no-such-program", "x", NULL);
 	errno = 0;
 	check_int(run_command(&cp), ==, -1);
 	check_int(errno, ==, ENOENT);
 	check_int(cp.start_errno, ==, ENOENT);
 	check_int(cp.pid, ==, -1);
-	check_str(messages.buf,
+	check_str(test_messages.buf,
 		  "error: cannot run 'kcp-no-such-program': No such file or directory\n");
 	describe(&why, &cp);
 	check_str(why.buf, "could not be started: No such file or directory");
 	child_process_release(&cp);
 
 	/* With a '/', the lookup is exec's own, reported over the pipe. */
-	strbuf_reset(&messages);
+	strbuf_reset(&test_messages);
 	cmd(&cp, "/nonexistent/kcp-prog", NULL, NULL);
 	cp.silent_exec_failure = 1;
 	errno = 0;
 	check_int(start_command(&cp), ==, -1);
 	check_int(errno, ==, ENOENT);
-	check_str(messages.buf, "");
+	check_str(test_messages.buf, "");
 	child_process_release(&cp);
 
 	/* Found but not executable. */
@@ -164,13 +156,13 @@ static void test_missing_program(void)
 	child_process_release(&cp);
 
 	/* A bad dir is an error too, not an exit status. */
-	strbuf_reset(&messages);
+	strbuf_reset(&test_messages);
 	cmd(&cp, "true", NULL, NULL);
 	cp.dir = "/nonexistent/dir";
 	errno = 0;
 	check_int(run_command(&cp), ==, -1);
 	check_int(errno, ==, ENOENT);
-	check_str(messages.buf,
+	check_str(test_messages.buf,
 		  "error: cannot change to '/nonexistent/dir': No such file or directory\n");
 	child_process_release(&cp);
 
@@ -219,7 +211,7 @@ static void test_capture(void)
 	child_process_release(&cp);
 
 	/* A capture without a buffer is a caller's mistake. */
-	strbuf_reset(&messages);
+	strbuf_reset(&test_messages);
 	cmd(&cp, "true", NULL, NULL);
 	cp.out.mode = CHILD_IO_CAPTURE;
 	check_int(run_command(&cp), ==, -1);
@@ -271,13 +263,13 @@ static void test_files(void)
 	child_process_release(&cp);
 
 	/* An unopenable file fails before anything runs. */
-	strbuf_reset(&messages);
+	strbuf_reset(&test_messages);
 	cmd(&cp, "true", NULL, NULL);
 	cp.out.mode = CHILD_IO_FILE;
 	cp.out.path = "/nonexistent/out.txt";
 	check_int(run_command(&cp), ==, -1);
 	check_int(errno, ==, ENOENT);
-	check(strstr(messages.buf, "cannot open '/nonexistent/out.txt'") != NULL);
+	check(strstr(test_messages.buf, "cannot open '/nonexistent/out.txt'") != NULL);
 	child_process_release(&cp);
 
 	strbuf_release(&sb);
@@ -655,7 +647,7 @@ static void test_kill_on_parent_death(void)
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
-	set_message_sink(collect, NULL);
+	test_capture_start();
 	/* Orphaned grandchildren come back to us, so we can check they died. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	TEST(test_exit_codes);
@@ -673,6 +665,6 @@ int main(int argc, char **argv)
 	TEST(test_parallel);
 	TEST(test_wait_any);
 	TEST(test_kill_on_parent_death);
-	strbuf_release(&messages);
+	strbuf_release(&test_messages);
 	return test_done();
 }

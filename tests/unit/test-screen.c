@@ -8,15 +8,7 @@
 #include "screen.h"
 #include "strbuf.h"
 #include "test-lib.h"
-#include "usage.h"
 #include "wrapper.h"
-
-static struct strbuf messages = STRBUF_INIT;
-
-static void capture(const char *kind, const char *msg, void *data)
-{
-	strbuf_addf(&messages, "%s: %s\n", kind, msg);
-}
 
 /* A table of n options CONFIG_OPT<i>=y, all free but those in costs[]. */
 static void make_table(struct screen_effects *fx, size_t n, const double *costs)
@@ -257,26 +249,25 @@ static void test_order_cycle_and_exclusions(void)
 	struct screen *s = screen_new(names, 3, NULL);
 	size_t nr;
 
-	strbuf_reset(&messages);
-	set_message_sink(capture, NULL);
+	test_capture_start();
 	check_int(screen_after(s, 0, 1), ==, 0);
 	check_int(screen_after(s, 1, 0), ==, 0);
 	check_int(screen_after(s, 2, 2), ==, -1);
 	check_int(screen_start(s), ==, -1);
-	set_message_sink(NULL, NULL);
-	check(strstr(messages.buf, "error: screen: the order constraints form a cycle through 'CONFIG_") != NULL);
+	test_capture_stop();
+	check(strstr(test_messages.buf,
+		     "error: screen: the order constraints form a cycle through 'CONFIG_") != NULL);
 	screen_free(s);
 
 	/* C comes after the cycle A <-> B: the message names A or B, not C. */
 	s = screen_new(names, 3, NULL);
-	strbuf_reset(&messages);
-	set_message_sink(capture, NULL);
+	test_capture_start();
 	check_int(screen_after(s, 2, 0), ==, 0);
 	check_int(screen_after(s, 0, 1), ==, 0);
 	check_int(screen_after(s, 1, 0), ==, 0);
 	check_int(screen_start(s), ==, -1);
-	set_message_sink(NULL, NULL);
-	check(strstr(messages.buf, "'CONFIG_C=y'") == NULL);
+	test_capture_stop();
+	check(strstr(test_messages.buf, "'CONFIG_C=y'") == NULL);
 	screen_free(s);
 
 	/* C after B after A, B left out: C still comes after A. */
@@ -314,8 +305,7 @@ static void test_protocol_errors_and_failures(void)
 	struct screen_step step;
 	size_t i;
 
-	strbuf_reset(&messages);
-	set_message_sink(capture, NULL);
+	test_capture_start();
 	check_int(screen_next(s, &step), ==, -1);
 	check_int(screen_start(s), ==, 0);
 	check_int(screen_after(s, 0, 1), ==, -1);
@@ -329,8 +319,8 @@ static void test_protocol_errors_and_failures(void)
 	for (i = 0; i < step.wants[0].runs; i++)
 		check_int(screen_add_run(s, 0, 10 + 0.01 * i), ==, 0);
 	check_int(screen_add_run(s, 0, 10), ==, -1);
-	set_message_sink(NULL, NULL);
-	check(strstr(messages.buf, "already has the 5 runs asked for") != NULL);
+	test_capture_stop();
+	check(strstr(test_messages.buf, "already has the 5 runs asked for") != NULL);
 
 	/* "all" fails to build: the root cannot be decided. */
 	check_int(screen_variant_failed(s, step.wants[1].variant, "build failed"), ==, 0);
@@ -495,12 +485,11 @@ static void bad_table(const char *text, const char *expect)
 {
 	struct screen_effects fx = SCREEN_EFFECTS_INIT;
 
-	strbuf_reset(&messages);
-	set_message_sink(capture, NULL);
+	test_capture_start();
 	check_int(screen_effects_parse(&fx, text, strlen(text), "bad.csv"), ==, -1);
-	set_message_sink(NULL, NULL);
-	if (!check(strstr(messages.buf, expect) != NULL))
-		fprintf(stderr, "# got: %s", messages.buf);
+	test_capture_stop();
+	if (!check(strstr(test_messages.buf, expect) != NULL))
+		fprintf(stderr, "# got: %s", test_messages.buf);
 	check_int(fx.nr, ==, 0);
 }
 
@@ -569,6 +558,6 @@ int main(int argc, char **argv)
 	TEST(test_effects_formats);
 	TEST(test_effects_errors);
 	TEST(test_related_order);
-	strbuf_release(&messages);
+	strbuf_release(&test_messages);
 	return test_done();
 }
