@@ -1,10 +1,13 @@
 /* test-lib.c: kconfperf's small unit-test harness. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "strbuf.h"
 #include "test-lib.h"
@@ -60,6 +63,21 @@ void test_capture_start(void)
 void test_capture_stop(void)
 {
 	set_message_sink(NULL, NULL);
+}
+
+int test_group_gone(pid_t pgid)
+{
+	double deadline = now_seconds() + 3;
+
+	while (now_seconds() < deadline) {
+		pid_t got = waitpid(-pgid, NULL, WNOHANG);
+
+		if (got < 0 && errno == ECHILD)
+			break;
+		if (!got)
+			usleep(10000);
+	}
+	return kill(-pgid, 0) < 0 && errno == ESRCH;
 }
 
 void test_run(const char *name, void (*fn)(void))

@@ -4,6 +4,7 @@
 #define TEST_LIB_H
 
 #include <string.h>
+#include <sys/types.h>
 
 struct strbuf;
 
@@ -47,5 +48,12 @@ const char *test_tmpdir(void);
 extern struct strbuf test_messages;
 void test_capture_start(void);
 void test_capture_stop(void);
+
+/*
+ * Whether process group pgid is gone, waiting up to 3 seconds.  For a test
+ * that made itself a child subreaper (PR_SET_CHILD_SUBREAPER): the group's
+ * orphans come back to it, so they are reaped here first.
+ */
+int test_group_gone(pid_t pgid);
 
 #endif

@@ -38,25 +38,6 @@ static void describe(struct strbuf *out, const struct child_process *cp)
 	child_process_describe(out, cp);
 }
 
-/*
- * We are a child subreaper (see main), so the group's orphans come back to
- * us: reap them, then the group must be gone.
- */
-static int group_gone(pid_t pgid)
-{
-	double deadline = now_seconds() + 3;
-
-	while (now_seconds() < deadline) {
-		pid_t got = waitpid(-pgid, NULL, WNOHANG);
-
-		if (got < 0 && errno == ECHILD)
-			break;
-		if (!got)
-			usleep(10000);
-	}
-	return kill(-pgid, 0) < 0 && errno == ESRCH;
-}
-
 static void test_exit_codes(void)
 {
 	struct child_process cp;
@@ -405,7 +386,7 @@ static void test_timeout_kill(void)
 	check(now_seconds() - t0 < 0.7 + 1.0);
 	check_int(cp.timed_out, ==, 1);
 	check_int(cp.signal, ==, SIGKILL);
-	check(group_gone(cp.pid));
+	check(test_group_gone(cp.pid));
 	child_process_release(&cp);
 }
 
@@ -420,7 +401,7 @@ static void test_grandchildren(void)
 	cp.grace = 0.5;
 	check_int(run_command(&cp), ==, -1);
 	check_int(cp.timed_out, ==, 1);
-	check(group_gone(cp.pid));
+	check(test_group_gone(cp.pid));
 	child_process_release(&cp);
 
 	/* The same when the whole group ignores TERM. */
@@ -429,7 +410,7 @@ static void test_grandchildren(void)
 	cp.grace = 0.2;
 	check_int(run_command(&cp), ==, -1);
 	check_int(cp.signal, ==, SIGKILL);
-	check(group_gone(cp.pid));
+	check(test_group_gone(cp.pid));
 	child_process_release(&cp);
 
 	/*
@@ -443,7 +424,7 @@ static void test_grandchildren(void)
 	check_int(run_command(&cp), ==, 0);
 	check(now_seconds() - t0 < 1.5);
 	check_str(out.buf, "started\n");
-	check(group_gone(cp.pid));
+	check(test_group_gone(cp.pid));
 	child_process_release(&cp);
 	strbuf_release(&out);
 }

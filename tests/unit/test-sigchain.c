@@ -47,22 +47,6 @@ static pid_t start_sh(struct child_process *cp, const char *script)
 	return cp->pid;
 }
 
-/* As in test-run-command.c: we are a subreaper, so reap the orphans first. */
-static int group_gone(pid_t pgid)
-{
-	double deadline = now_seconds() + 3;
-
-	while (now_seconds() < deadline) {
-		pid_t got = waitpid(-pgid, NULL, WNOHANG);
-
-		if (got < 0 && errno == ECHILD)
-			break;
-		if (!got)
-			usleep(10000);
-	}
-	return kill(-pgid, 0) < 0 && errno == ESRCH;
-}
-
 static ssize_t read_all(int fd, char *buf, size_t len)
 {
 	ssize_t n = xread_all(fd, buf, len);
@@ -114,8 +98,8 @@ static void test_signal_kills_and_cleans(void)
 	check(now_seconds() - t0 < 1.5);
 	check_int(read_all(rep[0], buf, sizeof(buf)), ==, 4);
 	check(!memcmp(buf, "B\017A\017", 4));
-	check(group_gone(pgids[0]));
-	check(group_gone(pgids[1]));
+	check(test_group_gone(pgids[0]));
+	check(test_group_gone(pgids[1]));
 }
 
 static void test_exit_kills_and_cleans(void)
@@ -146,7 +130,7 @@ static void test_exit_kills_and_cleans(void)
 	check(WIFEXITED(status) && WEXITSTATUS(status) == 5);
 	check_int(read_all(rep[0], buf, sizeof(buf)), ==, 2);
 	check(!memcmp(buf, "A\0", 2));
-	check(group_gone(pgid));
+	check(test_group_gone(pgid));
 }
 
 static void test_ignored_signal_stays_ignored(void)
