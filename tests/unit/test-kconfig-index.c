@@ -114,6 +114,16 @@ static struct kconfig_index *load(const char *dir)
 	return idx;
 }
 
+/* load() for a tree that should load: if it does not, its messages go to stderr. */
+static struct kconfig_index *load_showing_errors(const char *dir)
+{
+	struct kconfig_index *idx = load(dir);
+
+	if (!idx)
+		fprintf(stderr, "# %s", test_messages.buf);
+	return idx;
+}
+
 static const char *explain(const struct kconfig_index *idx, const char *name,
 			   const char *const *config, enum kconfig_explain *what)
 {
@@ -370,11 +380,9 @@ static void test_index_sources(void)
 	struct strvec sv = STRVEC_INIT;
 
 	write_source_tree(dir);
-	idx = load(dir);
-	if (!check(idx)) {
-		fprintf(stderr, "# %s", test_messages.buf);
+	idx = load_showing_errors(dir);
+	if (!check(idx))
 		return;
-	}
 	check_str(kconfig_index_arch(idx), "x86");
 	/* Kconfig, Kconfig.include, arch/x86, drivers/a, drivers/b, lib, lib debug */
 	check_int(kconfig_index_nr_files(idx), ==, 7);
@@ -499,11 +507,9 @@ static void test_index_blocks(void)
 	enum kconfig_explain what;
 
 	write_file(dir, "Kconfig", blocks_kconfig);
-	idx = load(dir);
-	if (!check(idx)) {
-		fprintf(stderr, "# %s", test_messages.buf);
+	idx = load_showing_errors(dir);
+	if (!check(idx))
 		return;
-	}
 	check_str(explain(idx, "PROVE", off, &what),
 		  "inside 'if DEBUG_KERNEL': DEBUG_KERNEL=n (Kconfig:7); "
 		  "depends on X86_64 && (A || B): A=n, B=n (Kconfig:12)");
@@ -617,11 +623,9 @@ static void test_help_blocks(void)
 		   "\thelp\n"
 		   "\t  help text at the end of the file\n"
 		   "  \n");
-	idx = load(dir);
-	if (!check(idx)) {
-		fprintf(stderr, "# %s", test_messages.buf);
+	idx = load_showing_errors(dir);
+	if (!check(idx))
 		return;
-	}
 	check(kconfig_index_has(idx, "HELPED"));
 	check(kconfig_index_has(idx, "AFTER"));
 	check(kconfig_index_has(idx, "EMPTY_HELP_ENDED"));
@@ -735,11 +739,9 @@ static void test_select_imply_and_definitions(void)
 	struct strvec sv = STRVEC_INIT;
 
 	write_file(dir, "Kconfig", select_kconfig);
-	idx = load(dir);
-	if (!check(idx)) {
-		fprintf(stderr, "# %s", test_messages.buf);
+	idx = load_showing_errors(dir);
+	if (!check(idx))
 		return;
-	}
 	/* one entry per select, listed once per symbol */
 	kconfig_index_selectors(&sv, idx, "HIDDEN", 1);
 	check_str(joined(&sv), "A, B if C, B if D");
@@ -864,11 +866,9 @@ static void test_choice(void)
 	enum kconfig_explain what;
 
 	write_file(dir, "Kconfig", choice_kconfig);
-	idx = load(dir);
-	if (!check(idx)) {
-		fprintf(stderr, "# %s", test_messages.buf);
+	idx = load_showing_errors(dir);
+	if (!check(idx))
 		return;
-	}
 	check_str(explain(idx, "SLUB", mmu, &what),
 		  "member of choice 'Choose SLAB allocator' (Kconfig:7) with SLAB, SLOB: "
 		  "setting it deselects the others");
@@ -905,7 +905,7 @@ static void test_macro_assumptions(void)
 	enum kconfig_explain what;
 
 	write_source_tree(dir);
-	idx = load(dir);
+	idx = load_showing_errors(dir);
 	if (!check(idx))
 		return;
 	check_str(explain(idx, "DRIVER_A", foo, &what),
