@@ -548,43 +548,57 @@ static void test_index_blocks(void)
 	kconfig_index_free(idx);
 }
 
+/*
+ * Help texts and where they end.  line23 is the first line indented less
+ * than the help text above it (seven columns), so it ends that help.
+ */
+static void write_help_tree(const char *dir, const char *line23)
+{
+	static const char *const before =
+		"config HELPED\n"
+		"\tbool \"helped\"\n"
+		"\thelp\n"
+		"\n"
+		"\t  The first line sets the indentation (10 columns).\n"
+		"\n"
+		"\t  config NOT_A_SYMBOL\n"
+		"\t      deeper is still help; so are 'quotes, \"odd # chars\n"
+		" \t  a space and a tab reach column 8, plus two: still help\n"
+		"\t    endif\n"
+		"\t  menu \"not a menu\"\n"
+		"\t depends on FOO\n"
+		"\n"
+		"config AFTER\n"
+		"\tbool \"after\"\n"
+		"\t---help---\n"
+		"config EMPTY_HELP_ENDED\n"
+		"\tbool \"next\"\n"
+		"\thelp\n"
+		"        eight spaces of indentation\n"
+		"\ttab is eight too\n"
+		"        select NOT_SELECTED\n";
+	static const char *const after =
+		"\n"
+		"config FOO\n"
+		"\tbool \"foo\" \\\n"
+		"\t\tif BAR\n"
+		"\thelp\n"
+		"\t  help text at the end of the file\n"
+		"  \n";
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s%s%s", before, line23, after);
+	write_file(dir, "Kconfig", sb.buf);
+	strbuf_release(&sb);
+}
+
 static void test_help_blocks(void)
 {
 	const char *dir = tree_dir("help");
 	struct kconfig_index *idx;
 	enum kconfig_explain what;
 
-	write_file(dir, "Kconfig",
-		   "config HELPED\n"
-		   "\tbool \"helped\"\n"
-		   "\thelp\n"
-		   "\n"
-		   "\t  The first line sets the indentation (10 columns).\n"
-		   "\n"
-		   "\t  config NOT_A_SYMBOL\n"
-		   "\t      deeper is still help; so are 'quotes, \"odd # chars\n"
-		   " \t  a space and a tab reach column 8, plus two: still help\n"
-		   "\t    endif\n"
-		   "\t  menu \"not a menu\"\n"
-		   "\t depends on FOO\n"
-		   "\n"
-		   "config AFTER\n"
-		   "\tbool \"after\"\n"
-		   "\t---help---\n"
-		   "config EMPTY_HELP_ENDED\n"
-		   "\tbool \"next\"\n"
-		   "\thelp\n"
-		   "        eight spaces of indentation\n"
-		   "\ttab is eight too\n"
-		   "        select NOT_SELECTED\n"
-		   "       seven: ends the help\n"
-		   "\n"
-		   "config FOO\n"
-		   "\tbool \"foo\" \\\n"
-		   "\t\tif BAR\n"
-		   "\thelp\n"
-		   "\t  help text at the end of the file\n"
-		   "  \n");
+	write_help_tree(dir, "       seven: ends the help\n");
 	test_capture_start();
 	idx = load(dir);
 	test_capture_stop();
@@ -592,37 +606,7 @@ static void test_help_blocks(void)
 	check(!idx);
 	check(strstr(test_messages.buf, "Kconfig:23: unknown statement 'seven'") != NULL);
 
-	write_file(dir, "Kconfig",
-		   "config HELPED\n"
-		   "\tbool \"helped\"\n"
-		   "\thelp\n"
-		   "\n"
-		   "\t  The first line sets the indentation (10 columns).\n"
-		   "\n"
-		   "\t  config NOT_A_SYMBOL\n"
-		   "\t      deeper is still help; so are 'quotes, \"odd # chars\n"
-		   " \t  a space and a tab reach column 8, plus two: still help\n"
-		   "\t    endif\n"
-		   "\t  menu \"not a menu\"\n"
-		   "\t depends on FOO\n"
-		   "\n"
-		   "config AFTER\n"
-		   "\tbool \"after\"\n"
-		   "\t---help---\n"
-		   "config EMPTY_HELP_ENDED\n"
-		   "\tbool \"next\"\n"
-		   "\thelp\n"
-		   "        eight spaces of indentation\n"
-		   "\ttab is eight too\n"
-		   "        select NOT_SELECTED\n"
-		   "       depends on AFTER\n"
-		   "\n"
-		   "config FOO\n"
-		   "\tbool \"foo\" \\\n"
-		   "\t\tif BAR\n"
-		   "\thelp\n"
-		   "\t  help text at the end of the file\n"
-		   "  \n");
+	write_help_tree(dir, "       depends on AFTER\n");
 	idx = load_showing_errors(dir);
 	if (!check(idx))
 		return;
