@@ -59,6 +59,15 @@ static void skip_space(struct parser *ps)
 		advance(ps, 1);
 }
 
+/* Moves past c if it comes next; returns whether it did. */
+static int skip_char(struct parser *ps, char c)
+{
+	if (ps->p >= ps->end || *ps->p != c)
+		return 0;
+	advance(ps, 1);
+	return 1;
+}
+
 static int unexpected(struct parser *ps, const char *expected)
 {
 	unsigned char c;
@@ -275,10 +284,8 @@ static int parse_array(struct parser *ps, struct json *out)
 	out->type = JSON_ARRAY;
 	advance(ps, 1);
 	skip_space(ps);
-	if (ps->p < ps->end && *ps->p == ']') {
-		advance(ps, 1);
+	if (skip_char(ps, ']'))
 		return 0;
-	}
 	for (;;) {
 		/* counted first, so that a failure frees what the item holds */
 		ALLOC_GROW(out->items, out->nr + 1, alloc);
@@ -286,14 +293,10 @@ static int parse_array(struct parser *ps, struct json *out)
 		if (parse_value(ps, &out->items[out->nr - 1]))
 			return -1;
 		skip_space(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			advance(ps, 1);
+		if (skip_char(ps, ','))
 			continue;
-		}
-		if (ps->p < ps->end && *ps->p == ']') {
-			advance(ps, 1);
+		if (skip_char(ps, ']'))
 			return 0;
-		}
 		return unexpected(ps, "',' or ']' in an array");
 	}
 }
@@ -305,10 +308,8 @@ static int parse_object(struct parser *ps, struct json *out)
 	out->type = JSON_OBJECT;
 	advance(ps, 1);
 	skip_space(ps);
-	if (ps->p < ps->end && *ps->p == '}') {
-		advance(ps, 1);
+	if (skip_char(ps, '}'))
 		return 0;
-	}
 	for (;;) {
 		unsigned line, column;
 		char *key;
@@ -332,23 +333,16 @@ static int parse_object(struct parser *ps, struct json *out)
 		out->keys[out->nr] = key;
 		memset(&out->items[out->nr], 0, sizeof(out->items[0]));
 		skip_space(ps);
-		if (ps->p >= ps->end || *ps->p != ':') {
-			out->nr++;
+		out->nr++;	/* counted now, so that a failure frees the key */
+		if (!skip_char(ps, ':'))
 			return unexpected(ps, "':' after an object key");
-		}
-		advance(ps, 1);
-		out->nr++;
 		if (parse_value(ps, &out->items[out->nr - 1]))
 			return -1;
 		skip_space(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			advance(ps, 1);
+		if (skip_char(ps, ','))
 			continue;
-		}
-		if (ps->p < ps->end && *ps->p == '}') {
-			advance(ps, 1);
+		if (skip_char(ps, '}'))
 			return 0;
-		}
 		return unexpected(ps, "',' or '}' in an object");
 	}
 }
