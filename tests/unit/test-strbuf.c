@@ -85,6 +85,35 @@ static void test_files(void)
 	free(path);
 }
 
+static void test_read_file_max(void)
+{
+	struct strbuf sb = STRBUF_INIT, back = STRBUF_INIT;
+	char *path = xstrfmt("%s/capped.txt", test_tmpdir());
+	char *missing = xstrfmt("%s/missing.txt", test_tmpdir());
+
+	strbuf_addchars(&sb, 'x', 4096);
+	check_int(strbuf_write_file(&sb, path), ==, 0);
+	check_int(strbuf_read_file_max(&back, path, 4096), ==, 4096);
+	check_int(back.len, ==, 4096);
+
+	strbuf_reset(&back);
+	test_capture_start();
+	check_int(strbuf_read_file_max(&back, path, 4095), ==, -1);
+	check_int(strbuf_read_file_max(&back, test_tmpdir(), 1 << 20), ==, -1);
+	check_int(strbuf_read_file_max(&back, missing, 1 << 20), ==, -1);
+	test_capture_stop();
+	check_int(back.len, ==, 0);
+	check(strstr(test_messages.buf, "error: ") == test_messages.buf);
+	check(strstr(test_messages.buf, "capped.txt: larger than ") != NULL);
+	check(strstr(test_messages.buf, "': is a directory\n") != NULL);
+	check(strstr(test_messages.buf, "error: cannot read '") != NULL &&
+	      strstr(test_messages.buf, "missing.txt': No such file or directory\n") != NULL);
+	strbuf_release(&sb);
+	strbuf_release(&back);
+	free(path);
+	free(missing);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -93,5 +122,6 @@ int main(int argc, char **argv)
 	TEST(test_binary_data);
 	TEST(test_trim_and_detach);
 	TEST(test_files);
+	TEST(test_read_file_max);
 	return test_done();
 }
