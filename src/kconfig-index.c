@@ -837,8 +837,8 @@ int kconfig_expr_eval(const struct kconfig_expr *e, const struct kconfig_index *
 }
 
 /*
- * Atoms: why an expression is below y (collect_false) or above n
- * (collect_true, for what a failing "!" negates).
+ * Atoms: why an expression is below y, or above n for what a failing "!"
+ * negates (collect_atoms()).
  */
 static void push_unique(struct strvec *out, struct strbuf *sb)
 {
@@ -896,22 +896,30 @@ static void collect_leaves(struct eval *ev, struct strvec *out, const struct kco
 	strbuf_release(&sb);
 }
 
-static void collect_true(struct eval *ev, struct strvec *out, const struct kconfig_expr *e);
-
-static void collect_false(struct eval *ev, struct strvec *out, const struct kconfig_expr *e)
+/*
+ * Appends the atoms that make e evaluate to `blame` (n when looking for
+ * what fails, y when a negation fails because its operand holds), each
+ * once.  Under ! the blame flips.
+ */
+static void collect_atoms(struct eval *ev, struct strvec *out, const struct kconfig_expr *e,
+			  int blame)
 {
 	struct strbuf sb = STRBUF_INIT;
+	int v;
 
-	if (!e || eval_expr(ev, e) == KCONFIG_Y)
+	if (!e)
+		return;
+	v = eval_expr(ev, e);
+	if (blame == KCONFIG_N ? v == KCONFIG_Y : v == KCONFIG_N)
 		return;
 	switch (e->op) {
 	case KEXPR_AND:
 	case KEXPR_OR:
-		collect_false(ev, out, e->left);
-		collect_false(ev, out, e->right);
+		collect_atoms(ev, out, e->left, blame);
+		collect_atoms(ev, out, e->right, blame);
 		break;
 	case KEXPR_NOT:
-		collect_true(ev, out, e->left);
+		collect_atoms(ev, out, e->left, blame == KCONFIG_N ? KCONFIG_Y : KCONFIG_N);
 		break;
 	case KEXPR_SYMBOL:
 		push_symbol_value(ev, out, e->text);
@@ -928,28 +936,6 @@ static void collect_false(struct eval *ev, struct strvec *out, const struct kcon
 	strbuf_release(&sb);
 }
 
-static void collect_true(struct eval *ev, struct strvec *out, const struct kconfig_expr *e)
-{
-	if (!e || eval_expr(ev, e) == KCONFIG_N)
-		return;
-	switch (e->op) {
-	case KEXPR_AND:
-	case KEXPR_OR:
-		collect_true(ev, out, e->left);
-		collect_true(ev, out, e->right);
-		break;
-	case KEXPR_NOT:
-		collect_false(ev, out, e->left);
-		break;
-	case KEXPR_SYMBOL:
-		push_symbol_value(ev, out, e->text);
-		break;
-	default:
-		collect_leaves(ev, out, e);
-		break;
-	}
-}
-
 void kconfig_expr_false_atoms(struct strvec *out, const struct kconfig_expr *e,
 			      const struct kconfig_index *idx,
 			      kconfig_get_fn get, void *data)
@@ -957,7 +943,7 @@ void kconfig_expr_false_atoms(struct strvec *out, const struct kconfig_expr *e,
 	struct eval ev;
 
 	eval_init(&ev, idx, get, data);
-	collect_false(&ev, out, e);
+	collect_atoms(&ev, out, e, KCONFIG_N);
 	eval_release(&ev);
 }
 
@@ -1799,7 +1785,7 @@ static void add_clause(struct strbuf *out, struct eval *ev, const char *what,
 	if (out->len)
 		strbuf_addstr(out, "; ");
 	strbuf_addstr(out, what);
-	collect_false(ev, &atoms, e);
+	collect_atoms(ev, &atoms, e, KCONFIG_N);
 	for (i = 0; i < atoms.nr; i++)
 		strbuf_addf(out, "%s%s", i ? ", " : ": ", atoms.v[i]);
 	strbuf_addf(out, " (%s:%d)", file, line);

@@ -309,6 +309,9 @@ static void test_false_atoms(void)
 	check_str(false_atoms("m", NULL, nomod), "MODULES=n");
 	check_str(false_atoms("A = y || n", NULL, cfg), "A=n; n");
 	check_str(false_atoms("\"abc\" = \"abd\"", NULL, cfg), "\"abc\" = \"abd\"");
+	/* A negated macro (a toolchain test taken as passing) used to crash. */
+	check_str(false_atoms("!$(cc-option,-fx)", NULL, cfg), "$(cc-option,-fx)");
+	check_str(false_atoms("A || !$(cc-option,-fx)", NULL, cfg), "A=n; $(cc-option,-fx)");
 }
 
 static const char *const top_kconfig =
