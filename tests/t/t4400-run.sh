@@ -1,0 +1,236 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# t4400: kconfperf run on real 6.1 kernels (tinyconfig and +PROVE_LOCKING):
+# every run stored at once, resumable after kill -9, failures recorded.
+. "$(dirname "$0")/lib.sh"
+test_need_kernel_source
+command -v qemu-system-x86_64 >/dev/null || test_skip_all "no qemu-system-x86_64"
+command -v sqlite3 >/dev/null || test_skip_all "no sqlite3"
+[ -x "$KCP_BUILD/kcp-guest" ] || test_skip_all "no $KCP_BUILD/kcp-guest (make builds it)"
+
+# q DIR SQL: query an experiment's database (it may be being written).
+q() {
+	sqlite3 -cmd ".timeout 10000" "$1/kconfperf.db" "$2"
+}
+
+runs_of() {
+	q "$1" "SELECT count(*) FROM run"
+}
+
+# wait_runs DIR N: until DIR holds at least N runs (at most 5 minutes).
+wait_runs() {
+	i=0
+	while [ "$(runs_of "$1")" -lt "$2" ]; do
+		i=$((i + 1))
+		[ $i -lt 600 ] || { echo "still $(runs_of "$1") runs, wanted $2"; return 1; }
+		sleep 0.5
+	done
+}
+
+# no_qemu_in DIR: no qemu with a file under DIR is left (after up to 3 s).
+no_qemu_in() {
+	i=0
+	while ps -eo args | grep -F "$1/runs/" | grep -v grep >/dev/null; do
+		i=$((i + 1))
+		[ $i -lt 30 ] || { ps -eo pid,pgid,args | grep -F "$1/runs/"; return 1; }
+		sleep 0.1
+	done
+}
+
+plan_build() {
+	kconfperf plan --cache "$KCP_TEST_CACHE" --source "$KSRC_TARBALL" \
+		--base tinyconfig --options PROVE_LOCKING --dir "$1" -q >"$1.plan" &&
+	kconfperf build --dir "$1" -q >"$1.build"
+}
+
+# The variants' hackbench means, "baseline MEAN" and "CONFIG_PROVE_LOCKING=y MEAN".
+MEANS="SELECT v.name, avg(s.value) FROM sample s JOIN run r ON r.id = s.run_id
+	JOIN variant v ON v.id = r.variant_id
+	WHERE r.warmup = 0 AND r.status = 'ok' AND r.workload = 'hackbench'
+	GROUP BY v.name ORDER BY v.position"
+
+RUN="kconfperf run --dir exp --workload hackbench"
+
+test_expect_success 'plan and build tinyconfig and +PROVE_LOCKING (cached once built)' '
+	plan_build "$TRASH/exp" &&
+	cat exp.build &&
+	test "$(q exp "SELECT count(*) FROM build WHERE status = \"ok\"")" = 2
+'
+
+test_expect_success 'run: 2 variants x (1 warm-up + 5 rounds) of hackbench, all ok' '
+	$RUN --runs 5 --warmup 1 --seed 3 2>err &&
+	cat err &&
+	test "$(runs_of exp)" = 12 &&
+	test "$(q exp "SELECT count(*) FROM run WHERE status = \"ok\"")" = 12 &&
+	test "$(q exp "SELECT count(*) FROM run WHERE warmup = 1 AND round = -1")" = 2 &&
+	test "$(q exp "SELECT count(*) FROM sample")" = 36 &&
+	test "$(q exp "SELECT count(*) FROM run WHERE boot_s > 0 AND wall_s > boot_s")" = 12 &&
+	# not a terminal: one line per run
+	test "$(grep -c "^kconfperf: \[[0-9]*/12\] hackbench .*: ok in " err)" = 12
+'
+
+test_expect_success 'auto fell back to tcg, said so, and every run records it' '
+	if grep "using kvm" err; then
+		test "$(q exp "SELECT DISTINCT accel FROM run")" = kvm
+	else
+		test_grep "^kconfperf: kvm probe: .*; using tcg$" err &&
+		test "$(q exp "SELECT DISTINCT accel FROM run")" = tcg &&
+		test "$(q exp "SELECT value FROM meta WHERE key = \"accel\"")" = tcg
+	fi
+'
+
+test_expect_success 'the conditions are stored in meta' '
+	q exp "SELECT key || \"=\" || value FROM meta" >meta &&
+	cat meta &&
+	test_grep "^seed=3$" meta &&
+	test_grep "^smp=1$" meta &&
+	test_grep "^mem_mb=512$" meta &&
+	test_grep "^runs=5$" meta &&
+	test_grep "^warmup=1$" meta &&
+	test_grep "^workloads=hackbench$" meta &&
+	test_grep "^qemu_version=QEMU emulator version " meta &&
+	test_grep "^host=$(uname -n)$" meta &&
+	test_grep "^cpu_model=." meta &&
+	test_grep "^initramfs_sha256=[0-9a-f]\{64\}$" meta
+'
+
+test_expect_success 'each round ran both variants once, in a seeded random order' '
+	test "$(q exp "SELECT count(*) FROM (SELECT round FROM run GROUP BY round
+		HAVING count(*) = 2 AND min(seq) = 0 AND max(seq) = 1)")" = 6 &&
+	q exp "SELECT group_concat(v.name, \" \") FROM (SELECT * FROM run ORDER BY round, seq) r
+		JOIN variant v ON v.id = r.variant_id GROUP BY r.round" >orders &&
+	cat orders &&
+	test "$(sort -u orders | wc -l)" = 2
+'
+
+test_expect_success 'PROVE_LOCKING makes hackbench at least 1.5x slower' '
+	q exp "$MEANS" >means &&
+	cat means &&
+	awk -F"|" "NR == 1 { b = \$2 } NR == 2 { p = \$2 }
+		END { printf \"ratio %.2f\\n\", p / b; exit !(b > 0 && p >= 1.5 * b) }" means
+'
+
+test_expect_success 'the same command again stores nothing new' '
+	$RUN --runs 5 --warmup 1 --accel tcg 2>err2 &&
+	cat err2 &&
+	test_grep "nothing to run: all 12 runs are stored" err2 &&
+	test "$(runs_of exp)" = 12
+'
+
+test_expect_success '--print-command prints the qemu command of a run, which works' '
+	$RUN --accel tcg --print-command CONFIG_PROVE_LOCKING=y >command &&
+	cat command &&
+	image=$(q exp "SELECT b.image FROM build b JOIN variant v ON v.config_hash = b.config_hash
+		WHERE v.name = \"CONFIG_PROVE_LOCKING=y\"") &&
+	test_grep "^qemu-system-x86_64 -accel tcg -cpu qemu64 -m 512 -smp 1 " command &&
+	test_grep " -kernel $image -initrd $TRASH/exp/initramfs.gz " command &&
+	test_grep "kcp.workload=hackbench kcp.iterations=3 " command &&
+	sh command &&
+	test_grep "^KCP 1 done" exp/runs/CONFIG_PROVE_LOCKING=y/hackbench/command/results.txt &&
+	test "$(runs_of exp)" = 12
+'
+
+test_expect_success 'SIGTERM stops a run at once; finished runs are kept, qemu is gone' '
+	$RUN --runs 8 --warmup 1 --accel tcg 2>term.err &
+	pid=$! &&
+	wait_runs exp 13 &&
+	sleep 1 &&
+	kill -TERM $pid &&
+	{ wait $pid; test $? = 143; } &&
+	no_qemu_in "$TRASH/exp" &&
+	test "$(q exp "SELECT count(*) FROM run WHERE status != \"ok\"")" = 0
+'
+
+test_expect_success 'kill -9 in the middle loses no finished run and leaves no qemu' '
+	n=$(runs_of exp) &&
+	$RUN --runs 8 --warmup 1 --accel tcg 2>kill.err &
+	pid=$! &&
+	wait_runs exp $((n + 3)) &&
+	sleep 1 &&
+	kill -9 $pid &&
+	{ wait $pid; test $? = 137; } &&
+	no_qemu_in "$TRASH/exp" &&
+	test "$(runs_of exp)" -ge $((n + 3))
+'
+
+test_expect_success 'rerunning completes exactly 2 x (8 + 1) runs, no duplicates' '
+	$RUN --runs 8 --warmup 1 --accel tcg 2>resume.err &&
+	cat resume.err &&
+	test "$(runs_of exp)" = 18 &&
+	test "$(q exp "SELECT count(*) FROM run WHERE status = \"ok\"")" = 18 &&
+	q exp "SELECT variant_id, workload, round, warmup FROM run
+		GROUP BY variant_id, workload, round, warmup HAVING count(*) > 1" >dups &&
+	test_cmp /dev/null dups &&
+	test "$(q exp "SELECT value FROM meta WHERE key = \"seed\"")" = 3
+'
+
+test_expect_success 'a hanging guest is a recorded timeout, and the runs go on' '
+	start=$(date +%s) &&
+	! kconfperf run --dir exp --workload hang --runs 1 --warmup 0 --timeout 5 \
+		--accel tcg 2>hang.err &&
+	cat hang.err &&
+	test "$(q exp "SELECT count(*) FROM run WHERE workload = \"hang\" AND status = \"timeout\"")" = 2 &&
+	test "$(grep -c "warning: .* hang round 1/1 .*: timeout: timed out after 5 s" hang.err)" = 2 &&
+	test $(($(date +%s) - start)) -lt 40 &&
+	no_qemu_in "$TRASH/exp"
+'
+
+test_expect_success 'a kernel panic is a recorded failure with its console' '
+	! kconfperf run --dir exp --workload panic --runs 1 --warmup 0 --accel tcg 2>panic.err &&
+	cat panic.err &&
+	test "$(q exp "SELECT count(*) FROM run WHERE workload = \"panic\" AND status = \"panic\"")" = 2 &&
+	q exp "SELECT error || \"\n\" || console_tail FROM run WHERE workload = \"panic\" LIMIT 1" >panic.row &&
+	test_grep "^kernel panic" panic.row &&
+	test_grep "Kernel panic - not syncing" panic.row
+'
+
+test_expect_success 'different conditions in one experiment are refused' '
+	! $RUN --runs 9 --smp 2 --accel tcg 2>smp.err &&
+	test_grep "holds runs made with --smp 1; runs with --smp 2 would not compare" smp.err &&
+	! $RUN --runs 9 --seed 4 --accel tcg 2>seed.err &&
+	test_grep "ordered with --seed 3" seed.err &&
+	test "$(runs_of exp)" = 22
+'
+
+test_expect_failure_code 2 'an unknown workload is a usage error that suggests the right one' '
+	kconfperf run --dir exp --workload hackbenhc 2>err;
+	rc=$?; cat err;
+	grep -q "unknown workload .hackbenhc.; did you mean .hackbench." err && exit $rc
+'
+
+test_expect_success 'a missing qemu is said plainly, and nothing is stored' '
+	! PATH=$TRASH/bin kconfperf run --dir exp --workload boot --runs 1 2>noqemu.err &&
+	cat noqemu.err &&
+	test_grep "cannot run .qemu-system-x86_64.: No such file or directory (install qemu-system-x86" noqemu.err &&
+	! kconfperf run --dir exp --workload boot --runs 1 --qemu /nonexistent/qemu 2>noqemu2.err &&
+	test_grep "cannot run ./nonexistent/qemu." noqemu2.err &&
+	test "$(runs_of exp)" = 22
+'
+
+test_expect_success '--workload-exec: no program, a dynamic one and a script are refused' '
+	! kconfperf run --dir exp --workload exec --runs 1 2>e1 &&
+	test_grep "give the program with --workload-exec FILE" e1 &&
+	! kconfperf run --dir exp --workload exec --workload-exec /bin/true --runs 1 2>e2 &&
+	test_grep "dynamically linked" e2 &&
+	printf "#!/bin/sh\nexit 0\n" >script.sh && chmod +x script.sh &&
+	! kconfperf run --dir exp --workload exec --workload-exec script.sh --runs 1 2>e3 &&
+	test_grep "is a script" e3
+'
+
+test_expect_success '--runner boots each run with an external command' '
+	plan_build "$TRASH/rexp" &&
+	printf "int main(void) { volatile long i; for (i = 0; i < 10000000; i++) ; return 0; }\n" >prog.c &&
+	cc -static -O2 -o prog prog.c &&
+	kconfperf run --dir rexp --workload boot --workload exec --workload-exec prog \
+		--runs 1 --warmup 0 --runner "$FIXTURES/runner-qemu.sh" 2>runner.err &&
+	cat runner.err &&
+	test "$(q rexp "SELECT count(*) FROM run WHERE status = \"ok\" AND accel = \"runner\"")" = 4 &&
+	test "$(q rexp "SELECT count(*) FROM sample s JOIN run r ON r.id = s.run_id
+		WHERE r.workload = \"exec\"")" = 6 &&
+	test "$(q rexp "SELECT value FROM meta WHERE key = \"runner\"")" = "$FIXTURES/runner-qemu.sh" &&
+	test -s rexp/runs/baseline/config &&
+	! kconfperf run --dir rexp --workload boot --runs 2 --warmup 0 --accel tcg 2>mix.err &&
+	test_grep "holds runs made with --accel runner" mix.err
+'
+
+test_done
