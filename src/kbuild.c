@@ -537,20 +537,50 @@ static int record(struct store *st, const struct store_variant *v, const struct 
 	return ret;
 }
 
+static void format_duration(char *buf, size_t size, double s)
+{
+	if (s >= 3600)
+		snprintf(buf, size, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+	else
+		snprintf(buf, size, "%dm%02ds", (int)(s / 60), (int)s % 60);
+}
+
+/*
+ * "build 2/5: CONFIG_X=y (elapsed 4m12s, about 9m left)": the estimate
+ * assumes the builds still to come take as long as the ones made so far
+ * (seeded builds are faster than the baseline, so it errs long).
+ */
+static void progress(int i, int total, const char *name, double elapsed, double per_build)
+{
+	char el[32], left[32];
+
+	format_duration(el, sizeof(el), elapsed);
+	if (per_build > 0) {
+		format_duration(left, sizeof(left), per_build * (total - i + 1));
+		note("build %d/%d: %s (elapsed %s, about %s left)", i, total, name, el, left);
+	} else {
+		note("build %d/%d: %s (elapsed %s)", i, total, name, el);
+	}
+}
+
 int kbuild_variants(const struct kbuild_options *o, struct store *st,
 		    const struct store_variant *v, size_t nr, FILE *table,
 		    struct kbuild_summary *sum)
 {
 	char base_key[SHA256_HEX_SIZE] = "", all_key[SHA256_HEX_SIZE] = "";
 	int64_t base_size = 0;
-	int has_loo = 0, width = 7, pass;
+	int has_loo = 0, width = 7, pass, total = 0, done = 0;
+	double start = now_seconds(), built_seconds = 0;
 	size_t i;
 
 	memset(sum, 0, sizeof(*sum));
 	for (i = 0; i < nr; i++) {
 		if ((int)strlen(v[i].name) > width)
 			width = (int)strlen(v[i].name);
-		if (!strcmp(v[i].kind, "loo") && kbuild_variant_needs_build(&v[i]))
+		if (!kbuild_variant_needs_build(&v[i]))
+			continue;
+		total++;
+		if (!strcmp(v[i].kind, "loo"))
 			has_loo = 1;
 	}
 	if (table)
@@ -568,6 +598,8 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 			    (pass == 1) != is_all)
 				continue;
 			seed = is_base ? NULL : seed_for(&v[i], base_key, *all_key ? all_key : NULL);
+			progress(++done, total, v[i].name, now_seconds() - start,
+				 sum->built ? built_seconds / sum->built : 0);
 			if (kbuild_build(o, v[i].config, v[i].name, seed && *seed ? seed : NULL,
 					 is_base || (is_all && has_loo), &r) ||
 			    record(st, &v[i], &r)) {
@@ -584,12 +616,14 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 				print_row(table, &v[i], &r, base_size, width);
 				fflush(table);
 			}
-			if (!r.ok)
+			if (!r.ok) {
 				sum->failed++;
-			else if (r.cached)
+			} else if (r.cached) {
 				sum->cached++;
-			else
+			} else {
 				sum->built++;
+				built_seconds += r.seconds;
+			}
 			kbuild_result_release(&r);
 		}
 	}

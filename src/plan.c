@@ -605,16 +605,16 @@ static void make_variants(struct plan *p, unsigned designs)
 	struct plan_variant *v;
 
 	new_variant(p, &alloc, "baseline", "baseline");
-	if (designs & (PLAN_ALL | PLAN_LOO) && p->nr_options > 1) {
-		v = new_variant(p, &alloc, "all", "all");
+	if (designs & PLAN_OAT || p->nr_options == 1) {
 		for (i = 0; i < p->nr_options; i++) {
+			v = new_variant(p, &alloc, p->options[i].label, "oat");
 			add_option_settings(v->requested, &p->options[i]);
 			strvec_push(&v->options, p->options[i].label);
 		}
 	}
-	if (designs & PLAN_OAT || p->nr_options == 1) {
+	if (designs & (PLAN_ALL | PLAN_LOO) && p->nr_options > 1) {
+		v = new_variant(p, &alloc, "all", "all");
 		for (i = 0; i < p->nr_options; i++) {
-			v = new_variant(p, &alloc, p->options[i].label, "oat");
 			add_option_settings(v->requested, &p->options[i]);
 			strvec_push(&v->options, p->options[i].label);
 		}
@@ -664,6 +664,20 @@ static void plan_key(struct plan *p, const struct plan_options *o)
 	snprintf(designs, sizeof(designs), "%u/%d", o->designs, o->with_deps);
 	sha256_update(&c, designs, strlen(designs) + 1);
 	sha256_final_hex(&c, p->key);
+}
+
+int plan_input_key(const struct plan_options *o, char key[SHA256_HEX_SIZE])
+{
+	struct plan p = PLAN_INIT;
+
+	if (read_options(&p, o)) {
+		plan_release(&p);
+		return -1;
+	}
+	plan_key(&p, o);
+	memcpy(key, p.key, SHA256_HEX_SIZE);
+	plan_release(&p);
+	return 0;
 }
 
 int plan_make(struct plan *out, const struct plan_options *o)
@@ -763,6 +777,18 @@ int plan_save(const struct plan *p, struct store *st)
 fail:
 	store_rollback(st);
 	return -1;
+}
+
+int plan_save_inputs(struct store *st, const struct kernel_source *ks,
+		     const struct plan_options *o, const char *cache, const char *designs)
+{
+	return store_set_meta(st, "source", ks->origin) ||
+	       store_set_meta(st, "source_id", ks->id) ||
+	       store_set_meta(st, "source_tree", ks->tree) ||
+	       store_set_meta(st, "kernel_version", ks->version) ||
+	       store_set_meta(st, "base", o->base) ||
+	       store_set_meta(st, "designs", designs) ||
+	       store_set_meta(st, "cache", cache) ? -1 : 0;
 }
 
 int plan_print_table(struct store *st, FILE *fp)

@@ -22,9 +22,12 @@ struct store;
  *
  * Variants, in this order:
  *   baseline             the baseline with the harness's needs merged in
- *   all                  (design all) baseline + every option
  *   CONFIG_X=y ...       (design oat) baseline + one option
+ *   all                  (design all) baseline + every option
  *   all-CONFIG_X=y ...   (design loo) all minus one option
+ *
+ * so that when two variants resolve alike, the simpler one is measured and
+ * the other is same-as it.
  *
  * Each gets a status:
  *   ok        every requested setting took
@@ -109,8 +112,24 @@ extern const char plan_harness_fragment[];
  */
 int plan_make(struct plan *out, const struct plan_options *o);
 
+/*
+ * The identity of a plan's inputs (source, baseline, --base-add, options,
+ * designs, --with-deps), as plan_make() would store it, without resolving
+ * anything: sweep uses it to tell a resumed experiment from a changed one.
+ * Returns 0, or -1 with a message when the options cannot be read.
+ */
+int plan_input_key(const struct plan_options *o, char key[SHA256_HEX_SIZE]);
+
 /* Stores the plan's variants (replacing any earlier plan) and its key. */
 int plan_save(const struct plan *p, struct store *st);
+
+/*
+ * Stores what the plan was made from, for the stages after it and for
+ * reports: source (as named, its identity, tree and kernel version), base,
+ * designs and the cache directory.
+ */
+int plan_save_inputs(struct store *st, const struct kernel_source *ks,
+		     const struct plan_options *o, const char *cache, const char *designs);
 
 /* Prints the plan table from the store: variant, status, requested, effective, reason. */
 int plan_print_table(struct store *st, FILE *fp);
