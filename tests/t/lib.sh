@@ -86,6 +86,24 @@ test_need_kernel_source() {
 	[ -r "$KSRC_TARBALL" ] || test_skip_all "no $KSRC_TARBALL (run scripts/deps)"
 }
 
+# test_kernel: prints the path of a bzImage to boot: $KCP_TEST_KERNEL when
+# set, else the tinyconfig baseline that t3200 builds (with the harness's
+# needs) from Debian's 6.1 sources into the shared test cache, built here if
+# this script runs first.  Fails when it cannot be had.
+test_kernel() {
+	if [ -n "${KCP_TEST_KERNEL:-}" ]; then
+		echo "$KCP_TEST_KERNEL"
+		return 0
+	fi
+	[ -r "$KSRC_TARBALL" ] || return 1
+	_kd=$TRASH/.test-kernel
+	kconfperf plan --cache "$KCP_TEST_CACHE" --source "$KSRC_TARBALL" \
+		--base tinyconfig --options PRINTK_TIME --dir "$_kd" -q >/dev/null 2>&1 &&
+	kconfperf build --dir "$_kd" -q >/dev/null 2>&1 &&
+	sqlite3 "$_kd/kconfperf.db" "SELECT b.image FROM build b JOIN variant v
+		ON v.config_hash = b.config_hash WHERE v.name = 'baseline'"
+}
+
 test_skip_all() {
 	say "# skipping $TEST_NAME: $*"
 	say "0 passed, 0 failed, 1 skipped"

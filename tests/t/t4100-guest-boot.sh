@@ -5,7 +5,7 @@
 # a hang and a panic are reported as such.  The initramfs is made with the
 # system's cpio and gzip (not kconfperf's writer, which t4200 tests).
 #
-# The kernel is $KCP_TEST_KERNEL, else /work/scratch/b0/arch/x86/boot/bzImage;
+# The kernel is $KCP_TEST_KERNEL, else the test cache's tinyconfig baseline (lib.sh's test_kernel);
 # without one (or without qemu-system-x86_64, cpio or gzip) the script is
 # skipped.  It needs serial 8250 console, initrd+gzip, devtmpfs, proc, sysfs,
 # tmpfs, BINFMT_SCRIPT and virtio-blk (DESIGN.md's known-good fragment).
@@ -13,7 +13,7 @@
 # The wall time of each boot is printed as a "# " line at the end.
 . "$(dirname "$0")/lib.sh"
 
-KERNEL=${KCP_TEST_KERNEL:-/work/scratch/b0/arch/x86/boot/bzImage}
+KERNEL=$(test_kernel) || KERNEL=
 GUEST=$KCP_BUILD/kcp-guest
 TIMEOUT=${KCP_BOOT_TIMEOUT:-180}
 

@@ -3,7 +3,7 @@
 # t4300: boot a real kernel under qemu TCG with kcp-guest and check how each kind of run is recorded.
 . "$(dirname "$0")/lib.sh"
 
-KERNEL=${KCP_TEST_KERNEL:-/work/scratch/b0/arch/x86/boot/bzImage}
+KERNEL=$(test_kernel) || KERNEL=
 GUEST=$KCP_BUILD/kcp-guest
 [ -r "$KERNEL" ] || test_skip_all "no kernel: set KCP_TEST_KERNEL to a bzImage"
 [ -x "$GUEST" ] || test_skip_all "no $GUEST (make builds it)"
