@@ -1,0 +1,234 @@
+/* cmd-sweep.c: kconfperf sweep: plan, build, run and report in one resumable command. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "cmd-options.h"
+#include "commands.h"
+#include "experiment.h"
+#include "kbuild.h"
+#include "measure.h"
+#include "plan.h"
+#include "report.h"
+#include "source.h"
+#include "store.h"
+#include "usage.h"
+#include "wrapper.h"
+
+static const char *const sweep_usage[] = {
+	"kconfperf sweep --source SRC --base BASE [--base-add FRAG|CONFIG_X=y]...\n"
+	"                       (--options FILE|LIST | --options-from-diff OLD NEW)\n"
+	"                       [--design oat,all,loo] --workload NAME[:k=v,...]...\n"
+	"                       [--runs N] [--warmup N] [--accel auto|kvm|tcg] [--smp N] [--mem MB]\n"
+	"                       [--timeout SEC] [--seed N] [-j N] [--cc-wrapper CMD] [--dir DIR]",
+	"",
+	"The whole experiment in one go, in one directory: resolves the variants with",
+	"the kernel's Kconfig, builds each distinct kernel once, boots each variant",
+	"--runs times per workload in randomized rounds, and prints the text report;",
+	"DIR/report.html and DIR/report.json are written too.  Running the same command",
+	"again resumes: finished builds and runs are reused and only what is missing is",
+	"done.  Other inputs in an existing DIR are refused unless --new is given.",
+	NULL,
+};
+
+/* --new: forget the experiment in dir (database, runs, logs); the cache stays. */
+static int remove_experiment(const char *dir)
+{
+	static const char *const parts[] = {
+		"kconfperf.db", "kconfperf.db-wal", "kconfperf.db-shm", "runs", "logs",
+		"work", "report.html", "report.json", "initramfs.gz", NULL,
+	};
+	int i, ret = 0;
+
+	for (i = 0; parts[i]; i++) {
+		char *p = experiment_path(dir, parts[i]);
+
+		if (remove_tree(p))
+			ret = -1;
+		free(p);
+	}
+	return ret;
+}
+
+/*
+ * Whether dir already holds this plan (resume: 1), nothing (0), or another
+ * plan (an error unless --new).
+ */
+static int existing_plan(const char *dir, const char *key, int start_new)
+{
+	struct store *st = NULL;
+	char *db = experiment_path(dir, "kconfperf.db");
+	char *old = NULL;
+	struct stat sb;
+	int ret = 0;
+
+	if (stat(db, &sb))
+		goto out;
+	if (start_new) {
+		note("--new: starting over in '%s'", dir);
+		ret = remove_experiment(dir);
+		goto out;
+	}
+	if (store_open(&st, db, 0)) {
+		ret = -1;
+		goto out;
+	}
+	old = store_get_meta(st, "plan_key");
+	if (old && !strcmp(old, key)) {
+		ret = 1;
+	} else if (old || store_count_runs(st) > 0) {
+		ret = error("'%s' holds an experiment with other inputs (source, baseline, "
+			    "options or designs); give --new to start over there, or another --dir",
+			    dir);
+	}
+out:
+	store_close(st);
+	free(db);
+	free(old);
+	return ret;
+}
+
+static int write_report(const struct analyze_model *m, const char *dir, const char *name,
+			report_fn *fn)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = experiment_path(dir, name);
+	int ret;
+
+	fn(&sb, m);
+	ret = strbuf_write_file(&sb, path);
+	free(path);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int report(struct store *st, const char *dir, double noise)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	struct strbuf text = STRBUF_INIT;
+	int ret = 0;
+
+	ao.stats.noise = noise;
+	if (analyze_load(&m, st, &ao))
+		return -1;
+	report_text(&text, &m);
+	fputs(text.buf, stdout);
+	if (write_report(&m, dir, "report.html", report_html) ||
+	    write_report(&m, dir, "report.json", report_json))
+		ret = -1;
+	else
+		note("report: %s/report.html (and report.json)", dir);
+	analyze_release(&m);
+	strbuf_release(&text);
+	return ret;
+}
+
+int cmd_sweep(int argc, const char **argv)
+{
+	struct plan_args pa = PLAN_ARGS_INIT;
+	struct run_args ra = RUN_ARGS_INIT;
+	struct kbuild_options ko = KBUILD_OPTIONS_INIT;
+	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct kbuild_summary sum;
+	struct plan p = PLAN_INIT;
+	struct store *st = NULL;
+	struct store_variant *v = NULL;
+	size_t nr = 0;
+	const char *dir_opt = EXPERIMENT_DEFAULT_DIR;
+	char *dir = NULL, *cache = NULL, *work = NULL, *logs = NULL;
+	char key[SHA256_HEX_SIZE];
+	double noise = 1.0, start = now_seconds();
+	int jobs = 0, start_new = 0, resume, measured, ret = 1;
+	const struct option opts[] = {
+		OPT_GROUP("what to measure:"),
+		OPT_PLAN_ARGS(&pa),
+		OPT_GROUP("how to build:"),
+		OPT_INTEGER('j', "jobs", &jobs, "N", "make -j and parallel olddefconfig (default: CPUs)"),
+		OPT_STRING(0, "cc-wrapper", &ko.cc_wrapper, "CMD", "ccache, distcc or icecc"),
+		OPT_GROUP("how to run:"),
+		OPT_RUN_ARGS(&ra),
+		OPT_GROUP("where and how to report:"),
+		OPT_STRING(0, "dir", &dir_opt, "DIR", "experiment directory (default kconfperf-results)"),
+		OPT_BOOL(0, "new", &start_new, "start over in DIR if it holds another experiment"),
+		OPT_DOUBLE(0, "noise", &noise, "PCT", "changes within +-PCT% count as no effect (default 1)"),
+		OPT_BOOL('q', "quiet", &quiet, "print no progress"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, sweep_usage);
+	plan_args_finish(&pa, &argc, &argv, "sweep");
+	if (argc)
+		usage_error("unexpected argument '%s'", argv[0]);
+	run_args_finish(&ra, 0);
+	if (jobs < 0)
+		usage_error("-j cannot be negative");
+	if (!(noise >= 0) || noise >= 100)
+		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
+
+	dir = absolute_path(dir_opt);
+	cache = pa.cache ? absolute_path(pa.cache) : default_cache_dir();
+	work = experiment_path(dir, "work");
+	logs = experiment_path(dir, "logs");
+	if (kernel_source_open(&ks, pa.source, cache))
+		goto out;
+	pa.o.source = &ks;
+	pa.o.work_dir = work;
+	pa.o.jobs = jobs;
+	if (plan_input_key(&pa.o, key))
+		goto out;
+	resume = existing_plan(dir, key, start_new);
+	if (resume < 0 || experiment_open(&st, dir, 1))
+		goto out;
+
+	/* plan */
+	if (resume) {
+		note("resuming the experiment in '%s'", dir_opt);
+	} else {
+		note("plan: resolving variants with %s's Kconfig", ks.version);
+		if (plan_make(&p, &pa.o) || plan_save_inputs(st, &ks, &pa.o, cache, pa.designs) ||
+		    plan_save(&p, st))
+			goto out;
+		if (!quiet)
+			plan_print_table(st, stderr);
+	}
+
+	/* build */
+	if (store_get_variants(st, &v, &nr))
+		goto out;
+	ko.source = &ks;
+	ko.cache_dir = cache;
+	ko.log_dir = logs;
+	ko.jobs = jobs;
+	if (kbuild_prepare(&ko) || kbuild_variants(&ko, st, v, nr, quiet ? NULL : stderr, &sum))
+		goto out;
+
+	/* run */
+	ra.o.dir = dir;
+	measured = measure_runs(st, &ra.o);
+	if (measured < 0)
+		goto out;
+
+	/* report */
+	if (report(st, dir_opt, noise))
+		goto out;
+	note("sweep took %.0f s", now_seconds() - start);
+	ret = (sum.failed || measured) ? 1 : 0;
+out:
+	plan_release(&p);
+	store_variants_free(v, nr);
+	store_close(st);
+	kbuild_options_release(&ko);
+	kernel_source_release(&ks);
+	plan_args_release(&pa);
+	run_args_release(&ra);
+	free(dir);
+	free(cache);
+	free(work);
+	free(logs);
+	return ret;
+}
