@@ -106,7 +106,23 @@ const struct analyze_variant *analyze_run_variant(const struct analyze_model *m,
 	return i == NONE ? NULL : &m->variants[i];
 }
 
-/* Follows same-as links to the variant that was measured. */
+const struct analyze_variant *analyze_row_twin(const struct analyze_model *m,
+					       const struct analyze_row *r)
+{
+	return r->twin == NONE ? NULL : &m->variants[m->variants[r->variant].twin];
+}
+
+int analyze_not_measured(const struct analyze_model *m, const struct analyze_variant *av)
+{
+	if (av->state == ANALYZE_SAME_AS)
+		return av->twin == NONE || m->variants[av->twin].state != ANALYZE_OK;
+	return av->state != ANALYZE_OK;
+}
+
+/*
+ * Follows same-as links to the variant that is not same-as; NONE when a
+ * link names no variant or the links go round.
+ */
 static size_t resolve(const struct analyze_model *m, size_t i)
 {
 	size_t hops;
@@ -116,7 +132,13 @@ static size_t resolve(const struct analyze_model *m, size_t i)
 			return i;
 		i = variant_by_name(m, m->variants[i].v.same_as);
 	}
-	return i;
+	return NONE;
+}
+
+/* The variant measured for i: its twin, or i itself. */
+static size_t measured(const struct analyze_model *m, size_t i)
+{
+	return i == NONE || m->variants[i].twin == NONE ? i : m->variants[i].twin;
 }
 
 /* The last non-empty line of a build log's tail, malloc'd, or NULL. */
@@ -202,6 +224,11 @@ static int load_variants(struct analyze_model *m, struct store *st)
 	free(v);		/* the strings now belong to m->variants */
 	if (m->baseline == NONE)
 		m->baseline = variant_by_name(m, "baseline");
+	for (i = 0; i < nr; i++) {
+		struct analyze_variant *av = &m->variants[i];
+
+		av->twin = av->state == ANALYZE_SAME_AS ? resolve(m, i) : NONE;
+	}
 
 	base = m->baseline == NONE ? NULL : &m->variants[m->baseline];
 	for (i = 0; base && i < nr; i++) {
@@ -261,6 +288,18 @@ static int metric_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/*
+ * Whether the workload is boot, whose one sample is boot-to-init time:
+ * the guest reads the clock that run.boot_s comes from when init starts,
+ * so a boot table would repeat the workload's own.
+ */
+static int samples_are_boot(const char *workload)
+{
+	const char *rest;
+
+	return skip_prefix(workload, "boot", &rest) && (!*rest || *rest == ':');
+}
+
 /* The metrics the runs of one workload have: sample metrics, wall, boot. */
 static struct metric_spec *workload_metrics(const struct analyze_model *m,
 					    const char *workload, size_t *nr_out)
@@ -294,6 +333,8 @@ static struct metric_spec *workload_metrics(const struct analyze_model *m,
 			nr++;
 		}
 	}
+	if (nr && samples_are_boot(workload))
+		has_boot = 0;
 	ALLOC_GROW(ms, nr + 2, alloc);
 	ms[nr].name = xstrdup("wall");
 	ms[nr].unit = xstrdup("s");
@@ -468,7 +509,7 @@ static void compare_rows(struct analyze_table *t, const struct analyze_options *
 	for (i = 0; i < t->nr_rows; i++) {
 		struct analyze_row *r = &t->rows[i];
 
-		if (i == t->baseline || !r->n || !base->n)
+		if (i == t->baseline || r->twin != NONE || !r->n || !base->n)
 			continue;
 		stats_compare(&r->cmp, base->values, base->n, r->values, r->n, &so);
 		r->compared = 1;
@@ -485,6 +526,24 @@ static const struct stats_summary *summary_of(const struct analyze_table *t, siz
 					      const struct stats_summary *empty)
 {
 	return row == NONE ? empty : &t->rows[row].summary;
+}
+
+static int is_kind(const struct analyze_model *m, size_t i, const char *kind)
+{
+	return i != NONE && m->variants[i].v.kind && !strcmp(m->variants[i].v.kind, kind);
+}
+
+/*
+ * Whether an oat variant stays out of the product: a no-op, or the same
+ * kernel as another oat variant, which is in it.
+ */
+static int left_out(const struct analyze_model *m, size_t i)
+{
+	const struct analyze_variant *av = &m->variants[i];
+
+	if (av->state == ANALYZE_NO_OP)
+		return 1;
+	return av->state == ANALYZE_SAME_AS && (av->twin == NONE || is_kind(m, av->twin, "oat"));
 }
 
 /* The option a loo variant leaves out: "all-CONFIG_X=y" leaves out CONFIG_X=y. */
@@ -517,19 +576,17 @@ static void interactions(const struct analyze_model *m, struct analyze_table *t,
 	if (t->baseline == NONE)
 		return;
 	for (i = 0; i < m->nr_variants && all == NONE; i++)
-		if (m->variants[i].v.kind && !strcmp(m->variants[i].v.kind, "all"))
+		if (is_kind(m, i, "all"))
 			all = i;
 	if (all == NONE)
 		return;
 	base = &t->rows[t->baseline].summary;
-	all_row = row_of(t, resolve(m, all));
+	all_row = row_of(t, all);
 
 	for (i = 0; i < m->nr_variants; i++) {
-		const struct analyze_variant *av = &m->variants[i];
-
-		if (!av->v.kind || strcmp(av->v.kind, "oat"))
+		if (!is_kind(m, i, "oat"))
 			continue;
-		if (av->state == ANALYZE_NO_OP || av->state == ANALYZE_SAME_AS) {
+		if (left_out(m, i)) {
 			t->product_left_out++;
 			continue;
 		}
@@ -550,11 +607,10 @@ static void interactions(const struct analyze_model *m, struct analyze_table *t,
 	free(alone);
 
 	for (i = 0; i < m->nr_variants; i++) {
-		const struct analyze_variant *av = &m->variants[i];
 		struct analyze_added_last *al;
-		size_t o, loo;
+		size_t o;
 
-		if (!av->v.kind || strcmp(av->v.kind, "loo"))
+		if (!is_kind(m, i, "loo"))
 			continue;
 		o = alone_variant(m, i);
 		if (o == NONE)
@@ -563,14 +619,13 @@ static void interactions(const struct analyze_model *m, struct analyze_table *t,
 		al = &t->added_last[t->nr_added_last++];
 		memset(al, 0, sizeof(*al));
 		al->option = xstrdup(m->variants[o].v.name);
-		loo = resolve(m, i);
-		al->loo_row = row_of(t, loo);
+		al->loo_row = row_of(t, i);
 		al->alone_row = NONE;
-		if (loo == resolve(m, all)) {
+		if (measured(m, i) == measured(m, all)) {
 			al->kind = ANALYZE_AL_SAME_AS_ALL;
 			al->loo_row = NONE;
 			if (m->variants[o].state != ANALYZE_NO_OP)
-				al->alone_row = row_of(t, resolve(m, o));
+				al->alone_row = row_of(t, o);
 		} else if (m->variants[o].state == ANALYZE_NO_OP) {
 			const struct analyze_row *lr = al->loo_row == NONE ? NULL :
 				&t->rows[al->loo_row];
@@ -581,12 +636,53 @@ static void interactions(const struct analyze_model *m, struct analyze_table *t,
 				      ar ? ar->values : NULL, ar ? ar->n : 0, &so);
 		} else {
 			al->kind = ANALYZE_AL_MODEL;
-			al->alone_row = row_of(t, resolve(m, o));
+			al->alone_row = row_of(t, o);
 			stats_added_last(&al->ia, base, summary_of(t, al->alone_row, &empty),
 					 summary_of(t, all_row, &empty),
 					 summary_of(t, al->loo_row, &empty), &so);
 		}
 	}
+}
+
+/* Whether variant i has a row in the tables of the workload (analyze.h). */
+static int has_row(const struct analyze_model *m, size_t i, const char *workload)
+{
+	const struct analyze_variant *av = &m->variants[i];
+	size_t j;
+
+	if (av->twin != NONE)
+		return has_row(m, av->twin, workload);
+	if (av->state == ANALYZE_OK)
+		return 1;
+	for (j = 0; j < m->nr_runs; j++)
+		if (m->runs[j].variant_id == av->v.id && !strcmp(m->runs[j].workload, workload))
+			return 1;
+	return 0;
+}
+
+/* A malloc'd copy of size bytes at p; NULL for none. */
+static void *memdup(const void *p, size_t size)
+{
+	return size ? memcpy(xmalloc(size), p, size) : NULL;
+}
+
+/* Makes a same-as row a copy of its twin's, which is filled and compared. */
+static void copy_twin(struct analyze_table *t, struct analyze_row *row)
+{
+	const struct analyze_row *twin = &t->rows[row->twin];
+
+	row->n = twin->n;
+	row->values = memdup(twin->values, twin->n * sizeof(*twin->values));
+	row->rounds = memdup(twin->rounds, twin->n * sizeof(*twin->rounds));
+	row->outlier = memdup(twin->outlier, twin->n);
+	row->warmups = twin->warmups;
+	row->failed = twin->failed;
+	row->missing = twin->missing;
+	row->first_error = twin->first_error ? xstrdup(twin->first_error) : NULL;
+	row->summary = twin->summary;
+	row->compared = twin->compared;
+	row->cmp = twin->cmp;
+	row->too_few = twin->too_few;
 }
 
 static void build_table(const struct analyze_model *m, struct analyze_table *t,
@@ -602,23 +698,22 @@ static void build_table(const struct analyze_model *m, struct analyze_table *t,
 	t->higher_is_better = ms->higher_is_better;
 	t->baseline = NONE;
 	for (i = 0; i < m->nr_variants; i++) {
-		const struct analyze_variant *av = &m->variants[i];
 		struct analyze_row *row;
-		size_t j;
-		int has_runs = 0;
 
-		for (j = 0; j < m->nr_runs && !has_runs; j++)
-			has_runs = m->runs[j].variant_id == av->v.id &&
-				!strcmp(m->runs[j].workload, workload);
-		if (av->state != ANALYZE_OK && !has_runs)
+		if (!has_row(m, i, workload))
 			continue;
 		ALLOC_GROW(t->rows, t->nr_rows + 1, alloc);
 		row = &t->rows[t->nr_rows];
 		memset(row, 0, sizeof(*row));
 		row->variant = i;
+		row->twin = NONE;
 		if (i == m->baseline) {
 			row->is_baseline = 1;
 			t->baseline = t->nr_rows;
+		}
+		if (m->variants[i].twin != NONE) {
+			t->nr_rows++;	/* copy_twin() fills it */
+			continue;
 		}
 		fill_row(m, t, row, ms, &accel);
 		t->runs += row->n;
@@ -633,7 +728,12 @@ static void build_table(const struct analyze_model *m, struct analyze_table *t,
 	}
 	t->accel = join(&accel, ", ");
 	strvec_clear(&accel);
+	for (i = 0; i < t->nr_rows; i++)
+		t->rows[i].twin = row_of(t, m->variants[t->rows[i].variant].twin);
 	compare_rows(t, opts);
+	for (i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].twin != NONE)
+			copy_twin(t, &t->rows[i]);
 	order_rows(m, t);
 	interactions(m, t, opts);
 }

@@ -21,7 +21,8 @@
  *   wall     run.wall_s, host wall time of the whole qemu run (s, lower is
  *            better)
  *   boot     run.boot_s, guest boot to init (s, lower is better); only when
- *            some run of the workload reported it
+ *            some run of the workload reported it, and not for the boot
+ *            workload, whose own sample ("time") is that same boot to init
  *   <name>   each metric of the workload's samples ("time", "throughput"):
  *            the mean of that run's per-iteration values, with the samples'
  *            unit and direction
@@ -35,26 +36,40 @@
  * Variants.  Each variant of the plan has a state:
  *   ok            measured (store status ok or partial)
  *   no-op         its effective config is the baseline's; reason says why
- *   same-as       built and measured as another variant (same_as)
+ *   same-as       the same kernel as another variant (same_as), which was
+ *                 built and measured for both: its twin
  *   build failed  its build (or the variant) failed; why holds the log's
  *                 last line
- * A table has a row for every ok variant and for every other variant that
- * has runs of the workload.  A row may have no values yet (not run, or
- * every run failed: see failed and first_error).
+ * A table has a row for every ok variant, for every other variant that
+ * has runs of the workload, and for every same-as variant whose twin has
+ * a row.  A row may have no values yet (not run, or every run failed: see
+ * failed and first_error).
+ *
+ * Same-as variants.  The twin is found by name (same_as), following a
+ * chain of same-as variants to the one that is not.  The same kernel
+ * gives the same measurement, so a same-as variant's row is a copy of its
+ * twin's row (values, summary, comparison) that says so (twin): it is a
+ * measurement of that variant, shown wherever the variant belongs, and
+ * its runs are counted once, in the twin's row.  Its own runs, should the
+ * store hold any, are not used.  A same-as variant whose twin is not ok
+ * (a no-op, a failed build) or cannot be found is not measured.
  *
  * Comparisons.  Every row but the baseline's, when both it and the
  * baseline have values, is compared with the baseline (stats_compare());
  * the q-values are Benjamini-Hochberg over those comparisons of the table
- * (stats_adjust()).  Rows with fewer than ANALYZE_MIN_RUNS values are
- * flagged too_few (their marker is '?').
+ * (stats_adjust()), each kernel once: a same-as row is not in the family
+ * and takes its twin's comparison.  Rows with fewer than ANALYZE_MIN_RUNS
+ * values are flagged too_few (their marker is '?').
  *
  * Interactions.  With a variant of kind "all" and oat variants, the table
  * has the multiplicativity check: the product of the oat variants' ratios
- * against the measured all (stats_multiplicative()).  Oat variants that
- * are no-ops (a factor of exactly 1) or the same kernel as another oat
- * variant (counted once) are left out of the product.  With loo variants
- * ("all-CONFIG_X=y", kind loo), each option's cost added last (all against
- * all-but-it) is set beside its cost alone (stats_added_last()).
+ * against the measured all (stats_multiplicative()), with same-as
+ * variants' values (an all that is the same kernel as an oat variant is
+ * measured as that variant).  Oat variants that are no-ops (a factor of
+ * exactly 1) or the same kernel as another oat variant (counted once) are
+ * left out of the product.  With loo variants ("all-CONFIG_X=y", kind
+ * loo), each option's cost added last (all against all-but-it) is set
+ * beside its cost alone (stats_added_last()).
  *
  * Any other variant kind (an imported hyperfine command, say) is compared
  * with the baseline like an oat variant but takes no part in interactions.
@@ -81,6 +96,8 @@ struct analyze_variant {
 	struct store_variant v;		/* as planned (owned) */
 	enum analyze_state state;
 	char *why;			/* human-readable reason for a state other than ok, or NULL */
+	/* same-as: the variant measured for it (its twin, never same-as), or SIZE_MAX */
+	size_t twin;
 	int has_build;
 	struct store_build build;	/* its latest build, when has_build */
 	/* bzImage size minus the baseline's, when both are known */
@@ -105,6 +122,12 @@ struct analyze_row {
 	struct stats_comparison cmp;
 	int is_baseline;
 	int too_few;			/* 0 < n < ANALYZE_MIN_RUNS, or n == 0 */
+	/*
+	 * The row of the twin whose runs this same-as row shares, or
+	 * SIZE_MAX.  Everything above but variant and is_baseline is then a
+	 * copy of the twin's row (the arrays too: each row owns its own).
+	 */
+	size_t twin;
 };
 
 /* One option added last (all vs all-but-it), beside its cost alone. */
@@ -142,7 +165,7 @@ struct analyze_table {
 	 */
 	size_t *order;
 	size_t nr_order;
-	size_t runs, warmups, failed, missing;	/* totals over rows */
+	size_t runs, warmups, failed, missing;	/* totals over rows but same-as rows */
 	size_t min_n, max_n;		/* over rows with values */
 	size_t iterations;		/* most samples one run had for this metric (0 for wall/boot) */
 	char *accel;			/* the accelerators its runs used: "tcg", "kvm, tcg" */
@@ -195,6 +218,16 @@ const struct analyze_variant *analyze_row_variant(const struct analyze_model *m,
  * m->samples and returns how many it has.
  */
 size_t analyze_run_samples(const struct analyze_model *m, int64_t run_id, size_t *first);
+
+/* The twin whose runs a row shares (a same-as variant's row), or NULL. */
+const struct analyze_variant *analyze_row_twin(const struct analyze_model *m,
+					       const struct analyze_row *r);
+
+/*
+ * Whether a variant goes in the list of variants not measured: a no-op, a
+ * failed build, or a same-as variant without a twin that is ok.
+ */
+int analyze_not_measured(const struct analyze_model *m, const struct analyze_variant *av);
 
 /* The variant a run belongs to, or NULL. */
 const struct analyze_variant *analyze_run_variant(const struct analyze_model *m,

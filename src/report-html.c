@@ -13,11 +13,13 @@
 /*
  * One file that opens anywhere, offline: inline CSS, inline SVG charts, no
  * scripts, no fonts or images fetched.  Per workload and metric a summary
- * table and its chart (report_svg_chart()), the multiplicativity check and
- * notes; then every variant's effective config diff in a collapsible
- * <details> with its image size against the baseline's, the variants not
- * measured and why, the environment (every experiment fact) and the raw
- * data, one row per run.  All data goes through strbuf_add_xml().
+ * table (a same-as variant's row with a badge naming the twin whose runs
+ * it shares) and its chart (report_svg_chart()), the multiplicativity
+ * check and notes; then every variant's effective config diff in a
+ * collapsible <details> with its image size against the baseline's, the
+ * variants not measured and why, the environment (every experiment fact)
+ * and the raw data, one row per run.  All data goes through
+ * strbuf_add_xml().
  */
 
 static const char css[] =
@@ -137,6 +139,12 @@ static void summary_row(struct strbuf *out, const struct analyze_model *m,
 
 	strbuf_addf(out, "<tr%s><td class=\"name\">", r->is_baseline ? " class=\"base\"" : "");
 	esc(out, av->v.name);
+	report_add_same_as(&sb, m, r);
+	if (sb.len) {
+		strbuf_addstr(out, "<span class=\"badge same-as\">");
+		esc_buf(out, &sb);
+		strbuf_addstr(out, "</span>");
+	}
 	strbuf_addstr(out, "</td>");
 	strbuf_addf(&sb, "%zu", r->n);
 	if (r->too_few)
@@ -263,6 +271,8 @@ static void notes(struct strbuf *out, const struct analyze_model *m,
 		const struct analyze_row *r = &t->rows[i];
 		const char *name = analyze_row_variant(m, r)->v.name;
 
+		if (r->twin != SIZE_MAX)
+			continue;	/* its twin's runs, noted under the twin */
 		if (r->failed) {
 			strbuf_addf(&sb, "<li><code>");
 			esc(&sb, name);
@@ -421,7 +431,7 @@ static void not_measured(struct strbuf *out, const struct analyze_model *m)
 	for (i = 0; i < m->nr_variants; i++) {
 		const struct analyze_variant *av = &m->variants[i];
 
-		if (av->state == ANALYZE_OK)
+		if (!analyze_not_measured(m, av))
 			continue;
 		if (!n++)
 			strbuf_addstr(out, "<section id=\"not-measured\">\n<h2>Not measured</h2>\n"

@@ -19,8 +19,10 @@
  * in display order, so tools written for hyperfine (plot_whisker.py, say)
  * read it as they read hyperfine's export: "command" is the variant and
  * "times" the per-run values (in kconfperf.unit, seconds for wall and
- * boot).  kconfperf's own fields sit in a "kconfperf" object in each entry
- * and at the top.  Statistics that are not defined are null.
+ * boot).  A same-as variant's entry repeats the runs of the variant
+ * measured for it, named in kconfperf.same_as (null in other entries).
+ * kconfperf's own fields sit in a "kconfperf" object in each entry and at
+ * the top.  Statistics that are not defined are null.
  */
 
 static void number_or_null(struct json_writer *jw, const char *key, double v)
@@ -99,6 +101,7 @@ static void result(struct json_writer *jw, const struct analyze_model *m,
 {
 	const struct analyze_row *r = &t->rows[i];
 	const struct analyze_variant *av = analyze_row_variant(m, r);
+	const struct analyze_variant *twin = analyze_row_twin(m, r);
 	size_t k;
 
 	jw_object_begin(jw);
@@ -121,6 +124,8 @@ static void result(struct json_writer *jw, const struct analyze_model *m,
 	jw_string(jw, av->v.name);
 	jw_key(jw, "kind");
 	jw_string(jw, av->v.kind);
+	jw_key(jw, "same_as");
+	jw_string(jw, twin ? twin->v.name : NULL);
 	table_members(jw, t);
 	jw_key(jw, "baseline");
 	jw_bool(jw, r->is_baseline);
@@ -225,7 +230,7 @@ static void table_info(struct json_writer *jw, const struct analyze_model *m,
 	for (i = 0; i < t->nr_rows; i++) {
 		const struct analyze_row *r = &t->rows[i];
 
-		if (r->n)
+		if (r->n || r->twin != SIZE_MAX)
 			continue;
 		jw_object_begin(jw);
 		jw_key(jw, "variant");
@@ -279,7 +284,7 @@ void report_json(struct strbuf *out, const struct analyze_model *m)
 	for (i = 0; i < m->nr_variants; i++) {
 		const struct analyze_variant *av = &m->variants[i];
 
-		if (av->state == ANALYZE_OK)
+		if (!analyze_not_measured(m, av))
 			continue;
 		jw_object_begin(&jw);
 		jw_key(&jw, "variant");

@@ -11,7 +11,8 @@
 
 /*
  * Per workload and metric a heading, one line of context and a GitHub
- * (GFM) table in display order; then the multiplicativity check and the
+ * (GFM) table in display order, where a same-as variant's name is followed
+ * by "(= TWIN, same kernel)"; then the multiplicativity check and the
  * variants that were not measured.  Every piece of data goes through
  * strbuf_add_markdown(), so a '|' or '<script>' in a name stays text.
  */
@@ -62,7 +63,11 @@ static void table(struct strbuf *out, const struct analyze_model *m,
 		const struct analyze_row *r = &t->rows[t->order[i]];
 
 		strbuf_addch(out, '|');
-		cell(out, analyze_row_variant(m, r)->v.name);
+		strbuf_addstr(&sb, analyze_row_variant(m, r)->v.name);
+		if (r->twin != SIZE_MAX)
+			strbuf_addch(&sb, ' ');
+		report_add_same_as(&sb, m, r);
+		cell_buf(out, &sb);
 		strbuf_addf(&sb, "%zu", r->n);
 		cell_buf(out, &sb);
 		report_add_value(&sb, r->summary.mean, decimals);
@@ -168,7 +173,7 @@ static void not_measured(struct strbuf *out, const struct analyze_model *m)
 	for (i = 0; i < m->nr_variants; i++) {
 		const struct analyze_variant *av = &m->variants[i];
 
-		if (av->state == ANALYZE_OK)
+		if (!analyze_not_measured(m, av))
 			continue;
 		if (!n++)
 			strbuf_addstr(out, "\n## Not measured\n\n| Variant | Status | Why |\n"

@@ -20,8 +20,11 @@
  * is better than the baseline (lower for times, higher for throughputs;
  * always lower for Stddev and CoeffVar), and it sits between asterisks when
  * the difference is significant (BH q below alpha), else in parentheses.
+ * A same-as variant's column (its twin's runs) is headed NAME (=), and a
+ * line under the block names its twin.
  */
 
+#define SAME_AS_MARK " (=)"	/* after a same-as variant's name */
 #define NUM_WIDTH 10
 #define COL_WIDTH 21	/* "%10.4f (%7.2f%%)" */
 
@@ -113,11 +116,13 @@ static void block(struct strbuf *out, const struct analyze_model *m,
 	strbuf_addf(out, ", %s is better\n", t->higher_is_better ? "higher" : "lower");
 	strbuf_addf(out, "%-16s", "");
 	for (i = 0; i < t->nr_order; i++) {
-		const char *name = analyze_row_variant(m, &t->rows[t->order[i]])->v.name;
+		const struct analyze_row *r = &t->rows[t->order[i]];
 		struct strbuf esc = STRBUF_INIT;
 		size_t w;
 
-		strbuf_add_text(&esc, name);
+		strbuf_add_text(&esc, analyze_row_variant(m, r)->v.name);
+		if (r->twin != SIZE_MAX)
+			strbuf_addstr(&esc, SAME_AS_MARK);
 		w = text_width(esc.buf, esc.len);
 		width[i] = w + 1 > COL_WIDTH ? w + 1 : COL_WIDTH;
 		strbuf_addchars(out, ' ', width[i] - w);
@@ -140,6 +145,18 @@ static void block(struct strbuf *out, const struct analyze_model *m,
 				 significant(r, s), width[i]);
 		}
 		strbuf_addch(out, '\n');
+	}
+	for (i = 0; i < t->nr_order; i++) {
+		const struct analyze_row *r = &t->rows[t->order[i]];
+		const struct analyze_variant *twin = analyze_row_twin(m, r);
+
+		if (!twin)
+			continue;
+		strbuf_addstr(out, "(=) ");
+		strbuf_add_text(out, analyze_row_variant(m, r)->v.name);
+		strbuf_addstr(out, " is the same kernel as ");
+		strbuf_add_text(out, twin->v.name);
+		strbuf_addstr(out, ": its runs\n");
 	}
 	free(width);
 }

@@ -17,7 +17,9 @@
  * (marker '*'), significant changes within the noise band amber ('~'), the
  * rest grey.  Each bar has a <title> (a tooltip) with the numbers.  Labels
  * use a monospace font so that their width is known without a renderer;
- * long names are cut with an ellipsis (the tooltip has them whole).
+ * long names are cut with an ellipsis (the tooltip has them whole).  A
+ * same-as variant's label ends in SAME_AS_MARK, which the subtitle
+ * explains, and its tooltip names the twin whose runs it shares.
  */
 
 #define CHART_WIDTH 880
@@ -33,6 +35,8 @@
 #define COLOR_GAIN "#23946a"
 #define COLOR_NOISE "#e3a33b"
 #define COLOR_PLAIN "#a7b1bf"
+
+#define SAME_AS_MARK " (=)"
 
 struct scale {
 	double lo, hi;		/* domain, percent */
@@ -54,6 +58,17 @@ static size_t nr_bars(const struct analyze_table *t)
 	return n;
 }
 
+/* Whether some bar is a same-as variant's. */
+static int has_same_as_bar(const struct analyze_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_order; i++)
+		if (t->rows[t->order[i]].compared && t->rows[t->order[i]].twin != SIZE_MAX)
+			return 1;
+	return 0;
+}
+
 static size_t chart_height(const struct analyze_table *t)
 {
 	size_t n = nr_bars(t);
@@ -61,13 +76,20 @@ static size_t chart_height(const struct analyze_table *t)
 	return TOP + (n ? n : 1) * ROW + BOTTOM;
 }
 
+/* The characters of a row's label after its name. */
+static const char *label_suffix(const struct analyze_row *r)
+{
+	return r->twin == SIZE_MAX ? "" : SAME_AS_MARK;
+}
+
 static size_t label_chars(const struct analyze_model *m, const struct analyze_table *t)
 {
 	size_t i, w = 8;
 
 	for (i = 0; i < t->nr_order; i++) {
-		const char *name = analyze_row_variant(m, &t->rows[t->order[i]])->v.name;
-		size_t n = text_width(name, strlen(name));
+		const struct analyze_row *r = &t->rows[t->order[i]];
+		const char *name = analyze_row_variant(m, r)->v.name;
+		size_t n = text_width(name, strlen(name)) + strlen(label_suffix(r));
 
 		if (n > w)
 			w = n;
@@ -75,24 +97,28 @@ static size_t label_chars(const struct analyze_model *m, const struct analyze_ta
 	return w > LABEL_MAX ? LABEL_MAX : w;
 }
 
-/* The name cut to LABEL_MAX characters, with an ellipsis when cut. */
-static void add_label(struct strbuf *out, const char *name)
+/*
+ * The name and suffix, the name cut so that both fit in LABEL_MAX
+ * characters, with an ellipsis when cut.
+ */
+static void add_label(struct strbuf *out, const char *name, const char *suffix)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t len = strlen(name), i = 0, chars = 0;
+	size_t len = strlen(name), i = 0, chars = 0, max = LABEL_MAX - strlen(suffix);
 
-	if (text_width(name, len) <= LABEL_MAX) {
-		strbuf_add_xml(out, name);
-		return;
-	}
-	while (i < len && chars < LABEL_MAX - 1) {
-		i++;
-		while (i < len && ((unsigned char)name[i] & 0xC0) == 0x80)
+	if (text_width(name, len) <= max) {
+		strbuf_add(&sb, name, len);
+	} else {
+		while (i < len && chars < max - 1) {
 			i++;
-		chars++;
+			while (i < len && ((unsigned char)name[i] & 0xC0) == 0x80)
+				i++;
+			chars++;
+		}
+		strbuf_add(&sb, name, i);
+		strbuf_addstr(&sb, "\xE2\x80\xA6");
 	}
-	strbuf_add(&sb, name, i);
-	strbuf_addstr(&sb, "\xE2\x80\xA6");
+	strbuf_addstr(&sb, suffix);
 	strbuf_add_xml(out, sb.buf);
 	strbuf_release(&sb);
 }
@@ -219,13 +245,17 @@ static void bar(struct strbuf *out, const struct analyze_model *m,
 	strbuf_addch(&sb, ' ');
 	stats_format_ci(&sb, &r->cmp, 2);
 	strbuf_addf(&sb, ", n = %zu, q = %.3g", r->n, r->cmp.q);
+	if (r->twin != SIZE_MAX) {
+		strbuf_addch(&sb, ' ');
+		report_add_same_as(&sb, m, r);
+	}
 	strbuf_add_xml(out, sb.buf);
 	strbuf_reset(&sb);
 	strbuf_addstr(out, "</title>\n");
 
 	strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"label\" text-anchor=\"end\">",
 		    s->x0 - 10, cy + 4);
-	add_label(out, name);
+	add_label(out, name, label_suffix(r));
 	strbuf_addstr(out, "</text>\n");
 	if (isfinite(r->cmp.change)) {
 		xv = sx(s, r->cmp.change);
@@ -299,6 +329,9 @@ static void chart(struct strbuf *out, const struct analyze_model *m,
 	} else {
 		strbuf_addstr(&sb, "no baseline runs yet");
 	}
+	if (has_same_as_bar(t))
+		strbuf_addstr(&sb, ";" SAME_AS_MARK " the same kernel as another variant, "
+			      "its runs");
 	strbuf_addstr(out, "<text x=\"16\" y=\"46\" class=\"sub\">");
 	strbuf_add_xml(out, sb.buf);
 	strbuf_addstr(out, "</text>\n");

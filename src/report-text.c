@@ -15,12 +15,13 @@
  *   CONFIG_PROVE_LOCKING=y   23.435 s ± 0.526 s  (+89.6%)  [+85.1% .. +94.2%] *
  *
  * One block per workload and metric: header lines, the rows (baseline, all,
- * then costliest first), the legend, the multiplicativity check, variants
- * whose runs failed or are still to come; then, once, the variants that
- * were not measured and why.
+ * then costliest first; a same-as variant's row ends in a note,
+ * "(= TWIN, same kernel)", naming the twin whose runs it shares), the
+ * legend, the multiplicativity check, variants whose runs failed or are
+ * still to come; then, once, the variants that were not measured and why.
  */
 
-enum { COL_NAME, COL_MEAN, COL_SD, COL_CHANGE, COL_CI, COL_MARK, NR_COLS };
+enum { COL_NAME, COL_MEAN, COL_SD, COL_CHANGE, COL_CI, COL_MARK, COL_NOTE, NR_COLS };
 
 struct cells {
 	struct strbuf c[NR_COLS];
@@ -103,6 +104,7 @@ static void fill_cells(struct cells *c, const struct analyze_model *m,
 		       const struct analyze_table *t, size_t i, int decimals)
 {
 	const struct analyze_row *r = &t->rows[i];
+	struct strbuf note = STRBUF_INIT;
 	size_t k;
 
 	for (k = 0; k < NR_COLS; k++)
@@ -113,6 +115,9 @@ static void fill_cells(struct cells *c, const struct analyze_model *m,
 	strbuf_addstr(&c->c[COL_SD], "± ");
 	report_add_value(&c->c[COL_SD], r->summary.sd, decimals);
 	add_unit(&c->c[COL_SD], t->unit);
+	report_add_same_as(&note, m, r);
+	strbuf_add_text(&c->c[COL_NOTE], note.buf);
+	strbuf_release(&note);
 	if (!r->compared)
 		return;
 	strbuf_addch(&c->c[COL_CHANGE], '(');
@@ -153,6 +158,10 @@ static void rows(struct strbuf *out, const struct analyze_model *m,
 		pad(out, width(&c->c[COL_CI]), w[COL_CI]);
 		strbuf_addch(out, ' ');
 		strbuf_addbuf(out, &c->c[COL_MARK]);
+		if (c->c[COL_NOTE].len) {
+			pad(out, width(&c->c[COL_MARK]), w[COL_MARK] + 2);
+			strbuf_addbuf(out, &c->c[COL_NOTE]);
+		}
 		rtrim_line(out);
 		for (k = 0; k < NR_COLS; k++)
 			strbuf_release(&c->c[k]);
@@ -259,6 +268,8 @@ static void notes(struct strbuf *out, const struct analyze_model *m,
 		const struct analyze_row *r = &t->rows[i];
 		const char *name = analyze_row_variant(m, r)->v.name;
 
+		if (r->twin != SIZE_MAX)
+			continue;	/* its twin's runs, noted under the twin */
 		if (r->failed) {
 			strbuf_addstr(&failed, "  ");
 			strbuf_add_text(&failed, name);
@@ -295,7 +306,7 @@ static void not_measured(struct strbuf *out, const struct analyze_model *m)
 	for (i = 0; i < m->nr_variants; i++) {
 		const char *name = m->variants[i].v.name;
 
-		if (m->variants[i].state == ANALYZE_OK)
+		if (!analyze_not_measured(m, &m->variants[i]))
 			continue;
 		n++;
 		if (text_width(name, strlen(name)) > w)
@@ -307,7 +318,7 @@ static void not_measured(struct strbuf *out, const struct analyze_model *m)
 	for (i = 0; i < m->nr_variants; i++) {
 		const struct analyze_variant *av = &m->variants[i];
 
-		if (av->state == ANALYZE_OK)
+		if (!analyze_not_measured(m, av))
 			continue;
 		strbuf_addstr(out, "  ");
 		strbuf_add_text(out, av->v.name);

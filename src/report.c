@@ -79,6 +79,15 @@ void report_add_bytes(struct strbuf *sb, double bytes, int sign)
 		strbuf_addf(sb, "%s%.2f MiB", s, a / (1024 * 1024));
 }
 
+void report_add_same_as(struct strbuf *sb, const struct analyze_model *m,
+			const struct analyze_row *r)
+{
+	const struct analyze_variant *twin = analyze_row_twin(m, r);
+
+	if (twin)
+		strbuf_addf(sb, "(= %s, same kernel)", twin->v.name);
+}
+
 const char *report_marker(const struct analyze_table *t, size_t row)
 {
 	const struct analyze_row *r = &t->rows[row];
@@ -97,16 +106,18 @@ const char *report_marker(const struct analyze_table *t, size_t row)
 	}
 }
 
-static void blocker(struct strbuf *sb, const struct analyze_model *m,
+/* Appends "NAME (why)" to the list that starts at sb->buf[start]. */
+static void blocker(struct strbuf *sb, size_t start, const struct analyze_model *m,
 		    const struct analyze_table *t, size_t variant, size_t row)
 {
 	const struct analyze_variant *av = &m->variants[variant];
+	const struct analyze_variant *built = av->twin == SIZE_MAX ? av : &m->variants[av->twin];
 	size_t n = row == SIZE_MAX ? 0 : t->rows[row].n;
 
 	if (n >= ANALYZE_MIN_RUNS)
 		return;
-	strbuf_addf(sb, "%s%s (", sb->len ? ", " : "", av->v.name);
-	if (av->state == ANALYZE_BUILD_FAILED)
+	strbuf_addf(sb, "%s%s (", sb->len > start ? ", " : "", av->v.name);
+	if (built->state == ANALYZE_BUILD_FAILED)
 		strbuf_addstr(sb, "build failed");
 	else if (row != SIZE_MAX && !n && t->rows[row].failed)
 		strbuf_addstr(sb, "runs failed");
@@ -118,10 +129,10 @@ static void blocker(struct strbuf *sb, const struct analyze_model *m,
 void report_add_product_blockers(struct strbuf *sb, const struct analyze_model *m,
 				 const struct analyze_table *t)
 {
-	size_t i;
+	size_t i, start = sb->len;
 
 	if (t->baseline != SIZE_MAX)
-		blocker(sb, m, t, t->rows[t->baseline].variant, t->baseline);
+		blocker(sb, start, m, t, t->rows[t->baseline].variant, t->baseline);
 	for (i = 0; i < m->nr_variants; i++) {
 		const char *kind = m->variants[i].v.kind;
 		size_t r;
@@ -130,9 +141,9 @@ void report_add_product_blockers(struct strbuf *sb, const struct analyze_model *
 			continue;
 		for (r = 0; r < t->nr_rows && t->rows[r].variant != i; r++)
 			;
-		blocker(sb, m, t, i, r < t->nr_rows ? r : SIZE_MAX);
+		blocker(sb, start, m, t, i, r < t->nr_rows ? r : SIZE_MAX);
 		break;
 	}
 	for (i = 0; i < t->product_k; i++)
-		blocker(sb, m, t, t->product_variants[i], t->product_rows[i]);
+		blocker(sb, start, m, t, t->product_variants[i], t->product_rows[i]);
 }

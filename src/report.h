@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 struct analyze_model;
+struct analyze_row;
 struct analyze_table;
 struct strbuf;
 
@@ -71,6 +72,12 @@ void report_add_bytes(struct strbuf *sb, double bytes, int sign);
  */
 void report_add_product_blockers(struct strbuf *sb, const struct analyze_model *m,
 				 const struct analyze_table *t);
+/*
+ * The note on a row that shares its twin's runs (a same-as variant's),
+ * "(= CONFIG_X=y, same kernel)"; nothing for other rows.  Raw text.
+ */
+void report_add_same_as(struct strbuf *sb, const struct analyze_model *m,
+			const struct analyze_row *r);
 /* The marker of a row as a string: "*", "~", "?" or "" (also for the baseline). */
 const char *report_marker(const struct analyze_table *t, size_t row);
 

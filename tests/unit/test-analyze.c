@@ -117,10 +117,14 @@ static void test_states(void)
 	check_int(v->state, ==, ANALYZE_OK);
 	check(v->has_size_delta);
 	check_int(v->size_delta, ==, 1200000 - 1048576);
-	/* not measured: no rows */
+	/* not measured: no rows; same-as a measured variant: measured */
 	check(row(&m, &m.tables[1], "CONFIG_LOCKDEP=y") == NULL);
-	check(row(&m, &m.tables[1], "CONFIG_LOCK_STAT=y") == NULL);
+	check(row(&m, &m.tables[1], "CONFIG_LOCK_STAT=y") != NULL);
 	check(row(&m, &m.tables[1], "CONFIG_FAILSLAB=y") == NULL);
+	check(analyze_not_measured(&m, variant(&m, "CONFIG_LOCKDEP=y")));
+	check(!analyze_not_measured(&m, variant(&m, "CONFIG_LOCK_STAT=y")));
+	check(analyze_not_measured(&m, variant(&m, "CONFIG_FAILSLAB=y")));
+	check(!analyze_not_measured(&m, variant(&m, "CONFIG_PROVE_LOCKING=y")));
 	analyze_release(&m);
 }
 
@@ -209,11 +213,14 @@ static void test_comparisons_are_stats(void)
 		return;
 	t = table(&m, "wall");
 	base = &t->rows[t->baseline];
-	/* the same comparisons, made directly, and BH over the same family */
+	/*
+	 * The same comparisons, made directly, and BH over the same family:
+	 * each kernel once, so not the same-as rows (LOCK_STAT, all-LOCKDEP).
+	 */
 	for (i = 0; i < t->nr_rows; i++) {
 		const struct analyze_row *r = &t->rows[i];
 
-		if (!r->compared)
+		if (!r->compared || r->twin != SIZE_MAX)
 			continue;
 		if (!check(n < 6))
 			break;
@@ -228,12 +235,26 @@ static void test_comparisons_are_stats(void)
 	for (i = n = 0; i < t->nr_rows; i++) {
 		const struct analyze_row *r = &t->rows[i];
 
-		if (!r->compared)
+		if (!r->compared || r->twin != SIZE_MAX)
 			continue;
 		check_double(r->cmp.q, c[n].q, 1e-12);
 		check_int(r->cmp.marker, ==, c[n].marker);
 		n++;
 	}
+	/* a same-as row has its twin's comparison, q-value and all */
+	for (i = n = 0; i < t->nr_rows; i++) {
+		const struct analyze_row *r = &t->rows[i];
+
+		if (r->twin == SIZE_MAX)
+			continue;
+		check(r->compared);
+		check_double(r->cmp.change, t->rows[r->twin].cmp.change, 0);
+		check_double(r->cmp.change_lo, t->rows[r->twin].cmp.change_lo, 0);
+		check_double(r->cmp.q, t->rows[r->twin].cmp.q, 0);
+		check_int(r->cmp.marker, ==, t->rows[r->twin].cmp.marker);
+		n++;
+	}
+	check_int(n, ==, 2);
 	check_double(row(&m, t, "CONFIG_PROVE_LOCKING=y")->cmp.change, 45.8, 0.01);
 	check_int(row(&m, t, "CONFIG_PROVE_LOCKING=y")->cmp.marker, ==, '*');
 	check_int(row(&m, t, FIXTURE_SCRIPT)->cmp.marker, ==, ' ');
@@ -243,8 +264,9 @@ static void test_comparisons_are_stats(void)
 static void test_display_order(void)
 {
 	static const char *const expect[] = {
-		"baseline", "all", "CONFIG_KASAN=y", "CONFIG_PROVE_LOCKING=y",
-		"all-CONFIG_PROVE_LOCKING=y", "CONFIG_DEBUG_KMEMLEAK=y", FIXTURE_SCRIPT,
+		"baseline", "all", "CONFIG_KASAN=y", "all-CONFIG_LOCKDEP=y",
+		"CONFIG_PROVE_LOCKING=y", "CONFIG_LOCK_STAT=y", "all-CONFIG_PROVE_LOCKING=y",
+		"CONFIG_DEBUG_KMEMLEAK=y", FIXTURE_SCRIPT,
 	};
 	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
 	struct analyze_model m;
@@ -254,8 +276,8 @@ static void test_display_order(void)
 	if (!check_int(load_path(&m, fixture_path(), &ao), ==, 0))
 		return;
 	t = table(&m, "wall");
-	check_int(t->nr_order, ==, 7);	/* UBSAN has no values */
-	for (i = 0; i < t->nr_order && i < 7; i++)
+	check_int(t->nr_order, ==, 9);	/* UBSAN has no values; same-as rows by effect */
+	for (i = 0; i < t->nr_order && i < ARRAY_SIZE(expect); i++)
 		check_str(m.variants[t->rows[t->order[i]].variant].v.name, expect[i]);
 	analyze_release(&m);
 }
@@ -399,6 +421,213 @@ static void sink(const char *kind, const char *msg, void *data)
 	last_error = xstrdup(msg);
 }
 
+/*
+ * Kernels alike: B is selected by A, so all is the same kernel as A alone,
+ * all-but-A as B alone and all-but-B as all, a chain to A (the planner
+ * names the first variant alike; an older plan could name another).  N
+ * is a no-op, GONE same-as a variant that is not there.  Only the ok
+ * variants have runs.
+ */
+static char *aliased_experiment(void)
+{
+	static const struct {
+		const char *name, *kind, *status, *same_as;
+		double f;
+	} vs[] = {
+		{ "baseline", "baseline", "ok", NULL, 1.0 },
+		{ "CONFIG_A=y", "oat", "ok", NULL, 1.25 },
+		{ "CONFIG_B=y", "oat", "ok", NULL, 1.10 },
+		{ "CONFIG_N=y", "oat", "no-op", NULL, 1.0 },
+		{ "CONFIG_GONE=y", "oat", "same-as", "nowhere", 1.0 },
+		{ "all", "all", "same-as", "CONFIG_A=y", 1.0 },
+		{ "all-CONFIG_A=y", "loo", "same-as", "CONFIG_B=y", 1.0 },
+		{ "all-CONFIG_B=y", "loo", "same-as", "all", 1.0 },
+	};
+	static const double noise[] = { -0.010, 0.004, 0.012, -0.006, 0.000 };
+	char *path = xstrfmt("%s/aliased.db", test_tmpdir());
+	struct store *st;
+	size_t i, j;
+
+	if (!check_int(store_open(&st, path, 1), ==, 0))
+		return path;
+	for (i = 0; i < ARRAY_SIZE(vs); i++) {
+		struct store_variant v = STORE_VARIANT_INIT;
+		double wall[5];
+
+		v.name = (char *)vs[i].name;
+		v.kind = (char *)vs[i].kind;
+		v.status = (char *)vs[i].status;
+		v.same_as = (char *)vs[i].same_as;
+		v.position = (int)i;
+		check_int(store_put_variant(st, &v), ==, 0);
+		if (strcmp(vs[i].status, "ok"))
+			continue;
+		for (j = 0; j < 5; j++)
+			wall[j] = 10 * vs[i].f * (1 + noise[(i + j) % 5]);
+		put_runs(st, &v, wall, 5);
+	}
+	store_close(st);
+	return path;
+}
+
+static void test_same_as_shares_runs(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct stats_comparison c[2];
+	struct stats_interaction expect;
+	struct stats_summary alone[2];
+	struct analyze_model m;
+	const struct analyze_table *t;
+	const struct analyze_row *base, *a, *b, *all;
+	char *path = aliased_experiment();
+	size_t i, nf = 0;
+
+	if (!check_int(load_path(&m, path, &ao), ==, 0))
+		goto out;
+	check_int(m.nr_tables, ==, 1);
+	t = &m.tables[0];
+	base = row(&m, t, "baseline");
+	a = row(&m, t, "CONFIG_A=y");
+	b = row(&m, t, "CONFIG_B=y");
+	all = row(&m, t, "all");
+	if (!check(base && a && b && all))
+		goto done;
+
+	/* all is measured as A: A's values and comparison, and it says so */
+	check_int(all->twin, ==, a - t->rows);
+	check_str(analyze_row_twin(&m, all)->v.name, "CONFIG_A=y");
+	check(analyze_row_twin(&m, a) == NULL);
+	check_int(a->twin, ==, SIZE_MAX);
+	check_int(all->n, ==, 5);
+	for (i = 0; i < all->n && i < a->n; i++) {
+		check_double(all->values[i], a->values[i], 0);
+		check_int(all->rounds[i], ==, a->rounds[i]);
+	}
+	check_double(all->summary.mean, a->summary.mean, 0);
+	check(all->compared);
+	check_double(all->cmp.change, a->cmp.change, 0);
+	check_double(all->cmp.q, a->cmp.q, 0);
+	check_int(all->cmp.marker, ==, '*');
+	/* a chain ends at the variant that was measured */
+	check_str(analyze_row_twin(&m, row(&m, t, "all-CONFIG_B=y"))->v.name, "CONFIG_A=y");
+	check_str(analyze_row_twin(&m, row(&m, t, "all-CONFIG_A=y"))->v.name, "CONFIG_B=y");
+	/* the runs are counted once */
+	check_int(t->nr_rows, ==, 6);
+	check_int(t->nr_order, ==, 6);
+	check_int(t->runs, ==, 3 * 5);
+	check_int(t->min_n, ==, 5);
+
+	/* BH over the kernels compared, A and B: a family of two, not five */
+	for (i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].compared && t->rows[i].twin == SIZE_MAX)
+			nf++;
+	check_int(nf, ==, 2);
+	stats_compare(&c[0], base->values, base->n, a->values, a->n, &ao.stats);
+	stats_compare(&c[1], base->values, base->n, b->values, b->n, &ao.stats);
+	stats_adjust(c, 2, &ao.stats);
+	check_double(a->cmp.q, c[0].q, 1e-12);
+	check_double(b->cmp.q, c[1].q, 1e-12);
+	check_double(row(&m, t, "all-CONFIG_A=y")->cmp.q, c[1].q, 1e-12);
+
+	/* not measured: the no-op, and the same-as without a twin */
+	check(row(&m, t, "CONFIG_N=y") == NULL);
+	check(row(&m, t, "CONFIG_GONE=y") == NULL);
+	check(analyze_not_measured(&m, variant(&m, "CONFIG_N=y")));
+	check(analyze_not_measured(&m, variant(&m, "CONFIG_GONE=y")));
+	check(!analyze_not_measured(&m, variant(&m, "all")));
+	check(!analyze_not_measured(&m, variant(&m, "all-CONFIG_B=y")));
+
+	/* the product: A and B alone against all, measured as A */
+	check(t->has_product);
+	check_int(t->product_k, ==, 2);
+	check_int(t->product_left_out, ==, 2);
+	alone[0] = a->summary;
+	alone[1] = b->summary;
+	stats_multiplicative(&expect, &base->summary, &a->summary, alone, 2, &ao.stats);
+	check_double(t->product.measured, expect.measured, 1e-12);
+	check_double(t->product.ratio, expect.ratio, 1e-12);
+	check_double(t->product.measured, 1.25, 0.01);
+	check_double(t->product.predicted, 1.25 * 1.10, 0.01);
+	check(t->product.marker != '?');
+
+	/* added last: A against all-but-A (B alone); all-but-B is all */
+	check_int(t->nr_added_last, ==, 2);
+	check_str(t->added_last[0].option, "CONFIG_A=y");
+	check_int(t->added_last[0].kind, ==, ANALYZE_AL_MODEL);
+	check_double(t->added_last[0].ia.measured, 1.25 / 1.10, 0.01);
+	check_str(t->added_last[1].option, "CONFIG_B=y");
+	check_int(t->added_last[1].kind, ==, ANALYZE_AL_SAME_AS_ALL);
+done:
+	analyze_release(&m);
+out:
+	free(path);
+}
+
+/*
+ * The boot workload's one sample is boot to init, as run.boot_s is: its
+ * tables are that sample and wall, without a second boot table.  Other
+ * workloads keep theirs.
+ */
+static void test_boot_workload_has_no_boot_table(void)
+{
+	static const char *const workloads[] = { "boot", "fork" };
+	char *path = xstrfmt("%s/boot.db", test_tmpdir());
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	struct store *st;
+	size_t i, j, k;
+
+	if (!check_int(store_open(&st, path, 1), ==, 0))
+		goto out;
+	for (i = 0; i < 2; i++) {
+		struct store_variant v = STORE_VARIANT_INIT;
+
+		v.name = (char *)(i ? "CONFIG_X=y" : "baseline");
+		v.kind = (char *)(i ? "oat" : "baseline");
+		v.status = (char *)"ok";
+		v.position = (int)i;
+		check_int(store_put_variant(st, &v), ==, 0);
+		for (j = 0; j < ARRAY_SIZE(workloads); j++) {
+			for (k = 0; k < 3; k++) {
+				struct store_run r = STORE_RUN_INIT;
+				struct store_sample s = { 0, "time", "s", 0, 0 };
+
+				r.variant_id = v.id;
+				r.workload = (char *)workloads[j];
+				r.round = (int)k;
+				r.status = (char *)"ok";
+				r.wall_s = 5 + (double)k;
+				r.boot_s = 1 + 0.1 * (double)k;
+				s.value = r.boot_s + 0.001;
+				check_int(store_add_run(st, &r, &s, 1), ==, 0);
+			}
+		}
+	}
+	store_close(st);
+	if (!check_int(load_path(&m, path, &ao), ==, 0))
+		goto out;
+	check_int(m.nr_tables, ==, 5);
+	if (m.nr_tables == 5) {
+		check_str(m.tables[0].workload, "boot");
+		check_str(m.tables[0].metric, "time");
+		check_str(m.tables[1].metric, "wall");
+		check_str(m.tables[2].workload, "fork");
+		check_str(m.tables[4].metric, "boot");
+	}
+	analyze_release(&m);
+
+	set_message_sink(sink, NULL);
+	ao.workload = "boot";
+	ao.metric = "boot";
+	check_int(load_path(&m, path, &ao), ==, -1);
+	check_str(last_error, "no metric 'boot' measured (metrics: time, wall)");
+	set_message_sink(NULL, NULL);
+	free(last_error);
+	last_error = NULL;
+out:
+	free(path);
+}
+
 static void test_filters(void)
 {
 	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
@@ -540,6 +769,8 @@ int main(int argc, char **argv)
 	TEST(test_display_order);
 	TEST(test_interactions_in_progress);
 	TEST(test_multiplicativity_complete);
+	TEST(test_same_as_shares_runs);
+	TEST(test_boot_workload_has_no_boot_table);
 	TEST(test_filters);
 	TEST(test_higher_is_better);
 	TEST(test_empty_experiment);

@@ -144,7 +144,7 @@ static void test_json_is_hyperfine_shaped(void)
 	struct strbuf out = STRBUF_INIT;
 	struct json *root = NULL;
 	struct json_error err;
-	const struct json *r, *k;
+	const struct json *r, *k, *twin;
 
 	check_int(render(&out, "json", NULL), ==, 0);
 	if (!check_int(json_parse(&root, out.buf, out.len, &err), ==, 0)) {
@@ -179,10 +179,20 @@ static void test_json_is_hyperfine_shaped(void)
 	check(json_get(k, "p_welch")->type == JSON_NULL);
 	check(json_get(k, "ci_low_pct")->type == JSON_NULL);
 
+	/* a same-as variant: its twin's runs, named in same_as */
+	r = result_named(root, "CONFIG_LOCK_STAT=y", "wall");
+	k = json_get(r, "kconfperf");
+	check_str(json_get(k, "same_as")->string, "CONFIG_PROVE_LOCKING=y");
+	check_int(json_get(r, "times")->nr, ==, 5);
+	twin = result_named(root, "CONFIG_PROVE_LOCKING=y", "wall");
+	check_double(json_get(r, "mean")->number, json_get(twin, "mean")->number, 0);
+	check(json_get(json_get(twin, "kconfperf"), "same_as")->type == JSON_NULL);
+
 	/* the hostile name comes back exactly */
 	check(result_named(root, FIXTURE_SCRIPT, "wall") != NULL);
 	check(strstr(out.buf, "<script") == NULL);
-	check_int(json_get(json_get(root, "kconfperf"), "not_measured")->nr, ==, 4);
+	/* the no-op and the failed build; the same-as variants were measured */
+	check_int(json_get(json_get(root, "kconfperf"), "not_measured")->nr, ==, 2);
 out:
 	json_free(root);
 	strbuf_release(&out);
@@ -289,9 +299,14 @@ static void test_svg_chart(void)
 	check(starts_with(out.buf, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg "));
 	check(ends_with(out.buf, "</svg>\n"));
 	check_int(count(out.buf, "<svg"), ==, 1);
-	/* a bar and a tooltip per compared variant: all 7 but the baseline and UBSAN */
-	check_int(count(out.buf, "<g class=\"row\">"), ==, 6);
-	check_int(count(out.buf, "<title>"), ==, 6);
+	/*
+	 * a bar and a tooltip per compared variant: all 9 with rows but the
+	 * baseline and UBSAN, the two same-as variants marked
+	 */
+	check_int(count(out.buf, "<g class=\"row\">"), ==, 8);
+	check_int(count(out.buf, "<title>"), ==, 8);
+	check(strstr(out.buf, ">CONFIG_LOCK_STAT=y (=)</text>") != NULL);
+	check(strstr(out.buf, "(= CONFIG_PROVE_LOCKING=y, same kernel)</title>") != NULL);
 	check(strstr(out.buf, "noise band") != NULL);
 	check(strstr(out.buf, "fill=\"#c8374b\"") != NULL);	/* a significant cost */
 	strbuf_reset(&out);
@@ -316,6 +331,8 @@ static void test_html_page(void)
 	check_int(count(out.buf, "<details>"), ==, 12 + 1);
 	check(strstr(out.buf, "mm/failslab.c:12: error: &#39;x&#39; undeclared") != NULL);
 	check(strstr(out.buf, "+147.9 KiB") != NULL);	/* PROVE_LOCKING's bzImage */
+	check(strstr(out.buf, "CONFIG_LOCK_STAT=y<span class=\"badge same-as\">(= "
+		     "CONFIG_PROVE_LOCKING=y, same kernel)</span>") != NULL);
 	/* self-contained: nothing fetched */
 	check(strstr(out.buf, "src=") == NULL);
 	check(strstr(out.buf, "href=\"http") == NULL);
@@ -330,10 +347,17 @@ static void test_text_notes(void)
 	check_int(render(&out, "text", NULL), ==, 0);
 	check(strstr(out.buf, "CONFIG_UBSAN=y: 2 of 2 runs failed (timeout: no result in 60 s)"));
 	check(strstr(out.buf, "note: fewer than 3 runs so far: CONFIG_KASAN=y (2)"));
-	check(strstr(out.buf, "\n  CONFIG_LOCKDEP=y      no-op: hidden symbol"));
-	check(strstr(out.buf, "\n  CONFIG_FAILSLAB=y     build failed: mm/failslab.c:12: "
+	check(strstr(out.buf, "\n  CONFIG_LOCKDEP=y   no-op: hidden symbol"));
+	check(strstr(out.buf, "\n  CONFIG_FAILSLAB=y  build failed: mm/failslab.c:12: "
 		     "error: 'x' undeclared (log: logs/build-failslab.log)\n"));
-	check(strstr(out.buf, "\n  all-CONFIG_LOCKDEP=y  same-as: same kernel as all\n"));
+	/* same-as variants are measured: rows with their twin's numbers and a note */
+	check(strstr(out.buf, "\nall-CONFIG_LOCKDEP=y                                   "
+		     "3.534 s ± 0.059 s   (+76.1%)  [+72.3% .. +80.0%]   *  "
+		     "(= all, same kernel)\n"));
+	check(strstr(out.buf, "\nall                                                    "
+		     "3.534 s ± 0.059 s   (+76.1%)  [+72.3% .. +80.0%]   *\n"));
+	check_int(count(out.buf, "*  (= CONFIG_PROVE_LOCKING=y, same kernel)\n"), ==, 3);
+	check(strstr(out.buf, "same-as:") == NULL);
 	check(strstr(out.buf, "not yet: too few runs of CONFIG_FAILSLAB=y (build failed), "
 		     "CONFIG_KASAN=y (2 runs), CONFIG_UBSAN=y (runs failed)\n"));
 	strbuf_release(&out);
