@@ -9,10 +9,13 @@
 . "$(dirname "$0")/lib.sh"
 test_need_kernel_source
 
+# (paths without blanks: the test cache and Debian's tarball)
+SWEEP_ARGS="--cache $KCP_TEST_CACHE --source $KSRC_TARBALL --base tinyconfig
+	--options PROVE_LOCKING,LOCKDEP --design oat,all
+	--workload hackbench --runs 5 --warmup 1 --seed 7"
+
 sweep() {
-	kconfperf sweep --cache "$KCP_TEST_CACHE" --source "$KSRC_TARBALL" --base tinyconfig \
-		--options PROVE_LOCKING,LOCKDEP --design oat,all \
-		--workload hackbench --runs 5 --warmup 1 --seed 7 "$@"
+	kconfperf sweep $SWEEP_ARGS "$@"
 }
 
 runs() {
@@ -56,7 +59,8 @@ test_expect_success 'the same sweep again runs and builds nothing' '
 '
 
 test_expect_success 'a sweep killed mid-way resumes without losing or duplicating runs' '
-	sweep --dir killed --quiet >/dev/null 2>&1 &
+	# kconfperf itself, not a subshell running it, is the one killed
+	kconfperf sweep $SWEEP_ARGS --dir killed --quiet >/dev/null 2>&1 &
 	pid=$! &&
 	n=0 &&
 	while [ "$(runs killed 2>/dev/null || echo 0)" -lt 4 ] && [ $n -lt 600 ]; do
