@@ -329,6 +329,15 @@ static int log_says_no_space(const char *log_path)
 	return ret;
 }
 
+/* Fills out from the finished cache entry in dir. */
+static void take_cached(struct kbuild_result *out, const char *dir)
+{
+	out->cached = 1;
+	out->ok = 1;
+	out->log_path = xstrfmt("%s/build.log", dir);
+	read_meta(dir, out);
+}
+
 int kbuild_build(const struct kbuild_options *o, const char *config_text,
 		 const char *name, const char *seed_key, int keep_tree,
 		 struct kbuild_result *out)
@@ -345,10 +354,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 	final = cache_path(o, "builds", out->key);
 	out->image = xstrfmt("%s/bzImage", final);
 	if (kbuild_is_cached(o, out->key)) {
-		out->cached = 1;
-		out->ok = 1;
-		out->log_path = xstrfmt("%s/build.log", final);
-		read_meta(final, out);
+		take_cached(out, final);
 		ret = 0;
 		goto out;
 	}
@@ -362,6 +368,12 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 	 */
 	if (mkdir_cache(o, "tmp") || lock_cache(o, &lock_fd))
 		goto out;
+	/* Another kconfperf may have built it while we waited for the lock. */
+	if (kbuild_is_cached(o, out->key)) {
+		take_cached(out, final);
+		ret = 0;
+		goto out;
+	}
 	tmp = xstrfmt("%s/tmp/objtree", o->cache_dir);
 	if (remove_tree(tmp))
 		goto out;
