@@ -100,8 +100,12 @@ $(B)/kcp-guest: $(patsubst %.c,$(B)/%.o,$(GUEST_SRC))
 unit: $(UNIT_BIN)
 	@KCP_BUILD=$(abspath $(B)) tests/run-tests $(UNIT_BIN)
 
+# Kernel sources and builds are content-addressed: every flavour (B=,
+# SANITIZE=) shares one test cache, so kernels are built once.
+KCP_TEST_CACHE ?= $(abspath build/test-cache)
+
 check: all $(UNIT_BIN)
-	@KCP_BUILD=$(abspath $(B)) KCP_BIN=$(abspath $(PROGRAM)) \
+	@KCP_BUILD=$(abspath $(B)) KCP_BIN=$(abspath $(PROGRAM)) KCP_TEST_CACHE=$(KCP_TEST_CACHE) \
 		tests/run-tests $(UNIT_BIN) $(INTEGRATION)
 
 -include fuzz/Makefile.inc

@@ -558,9 +558,9 @@ static void format_duration(char *buf, size_t size, double s)
 }
 
 /*
- * "build 2/5: CONFIG_X=y (elapsed 4m12s, about 9m left)": the estimate
- * assumes the builds still to come take as long as the ones made so far
- * (seeded builds are faster than the baseline, so it errs long).
+ * "build 2/5: CONFIG_X=y (elapsed 4m12s, about 9m left)": the builds still
+ * to come are seeded, so the estimate is the mean of the seeded builds made
+ * so far, or half the baseline's scratch build before there is one.
  */
 static void progress(int i, int total, const char *name, double elapsed, double per_build)
 {
@@ -582,7 +582,8 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 	char base_key[SHA256_HEX_SIZE] = "", all_key[SHA256_HEX_SIZE] = "";
 	int64_t base_size = 0;
 	int has_loo = 0, width = 7, pass, total = 0, done = 0;
-	double start = now_seconds(), built_seconds = 0;
+	double start = now_seconds(), scratch_seconds = 0, seeded_seconds = 0;
+	int seeded_built = 0;
 	size_t i;
 
 	memset(sum, 0, sizeof(*sum));
@@ -611,7 +612,7 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 				continue;
 			seed = is_base ? NULL : seed_for(&v[i], base_key, *all_key ? all_key : NULL);
 			progress(++done, total, v[i].name, now_seconds() - start,
-				 sum->built ? built_seconds / sum->built : 0);
+				 seeded_built ? seeded_seconds / seeded_built : scratch_seconds / 2);
 			if (kbuild_build(o, v[i].config, v[i].name, seed && *seed ? seed : NULL,
 					 is_base || (is_all && has_loo), &r) ||
 			    record(st, &v[i], &r)) {
@@ -634,7 +635,12 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 				sum->cached++;
 			} else {
 				sum->built++;
-				built_seconds += r.seconds;
+				if (r.seeded_from) {
+					seeded_seconds += r.seconds;
+					seeded_built++;
+				} else {
+					scratch_seconds += r.seconds;
+				}
 			}
 			kbuild_result_release(&r);
 		}
