@@ -1,4 +1,4 @@
-/* kconfig-index.c: read a kernel tree's Kconfig files into a symbol index, evaluate and explain. */
+/* kconfig-index.c: read a kernel tree's Kconfig files into a symbol index, explain and find dependencies. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <ctype.h>
 #include <errno.h>
@@ -92,6 +92,7 @@ struct kconfig_index {
 	size_t nr_syms;			/* defined or merely referenced */
 	size_t nr_defined;
 	size_t nr_files;
+	struct kconfig_symbols syms;	/* for kconfig_expr_eval() */
 };
 
 static void *arena_alloc(struct kconfig_index *idx, size_t size)
@@ -154,6 +155,25 @@ static void table_insert(struct ksym **table, size_t size, struct ksym *sym)
 	table[i] = sym;
 }
 
+/* A symbol some Kconfig file defines, not one merely referenced; idx may be NULL. */
+static const struct ksym *defined_sym(const struct kconfig_index *idx, const char *name)
+{
+	const struct ksym *sym = idx ? find_sym(idx, name) : NULL;
+
+	return sym && sym->nr_entries ? sym : NULL;
+}
+
+/* struct kconfig_symbols's callback, data being the index. */
+static int index_defined(const char *name, enum kconfig_type *type, const void *data)
+{
+	const struct ksym *sym = defined_sym(data, name);
+
+	if (!sym)
+		return 0;
+	*type = sym->type;
+	return 1;
+}
+
 static struct ksym *intern_sym(struct kconfig_index *idx, const char *name)
 {
 	struct ksym *sym = find_sym(idx, name);
@@ -179,775 +199,6 @@ static struct ksym *intern_sym(struct kconfig_index *idx, const char *name)
 }
 
 /*
- * Lexer: one logical line at a time, as Kconfig's own lexer sees it.
- */
-enum tok {
-	TOK_END,
-	TOK_WORD,	/* [A-Za-z0-9_-] and $(...) */
-	TOK_STRING,
-	TOK_AND,
-	TOK_OR,
-	TOK_NOT,
-	TOK_EQ,
-	TOK_NE,
-	TOK_LT,
-	TOK_LE,
-	TOK_GT,
-	TOK_GE,
-	TOK_LPAREN,
-	TOK_RPAREN,
-	TOK_ASSIGN,	/* := and += */
-	TOK_BAD,
-};
-
-struct lexer {
-	const char *p;		/* next unread character */
-	enum tok tok;
-	struct strbuf text;	/* a word's or string's text, variables expanded */
-	int macro;		/* text still holds a $(...) */
-	const char *arch;	/* what $(SRCARCH) and friends stand for, or NULL */
-	const char *bad;	/* for TOK_BAD: what is wrong */
-};
-
-static int is_word_char(int c)
-{
-	return isalnum(c) || c == '_' || c == '-';
-}
-
-/* Length of the $(...) at s, or 0 when its parentheses do not close. */
-static size_t macro_len(const char *s)
-{
-	size_t i;
-	int depth = 0;
-
-	for (i = 1; s[i]; i++) {
-		if (s[i] == '(')
-			depth++;
-		else if (s[i] == ')' && !--depth)
-			return i + 1;
-	}
-	return 0;
-}
-
-/* The make variables that stand for the SRCARCH in an x86 (or any non-um) build. */
-static int is_arch_var(const char *s, size_t n)
-{
-	static const char *const vars[] = { "$(SRCARCH)", "$(ARCH)", "$(HEADER_ARCH)" };
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(vars); i++)
-		if (n == strlen(vars[i]) && !strncmp(s, vars[i], n))
-			return 1;
-	return 0;
-}
-
-/*
- * Appends s[0..len) to out with $(SRCARCH), $(ARCH) and $(HEADER_ARCH)
- * replaced by arch (when not NULL); returns 1 when other $(...) remain.
- */
-static int expand_vars(struct strbuf *out, const char *s, size_t len, const char *arch)
-{
-	const char *end = s + len;
-	int left = 0;
-
-	while (s < end) {
-		size_t n;
-
-		if (s[0] != '$' || s + 1 >= end || s[1] != '(') {
-			strbuf_addch(out, *s++);
-			continue;
-		}
-		n = macro_len(s);
-		if (!n || s + n > end)
-			n = end - s;
-		if (arch && is_arch_var(s, n)) {
-			strbuf_addstr(out, arch);
-		} else {
-			strbuf_add(out, s, n);
-			left = 1;
-		}
-		s += n;
-	}
-	return left;
-}
-
-static enum tok lex_next(struct lexer *lx)
-{
-	const char *p = lx->p;
-
-	strbuf_reset(&lx->text);
-	lx->macro = 0;
-	while (*p == ' ' || *p == '\t' || *p == '\r')
-		p++;
-	if (!*p || *p == '#' || *p == '\n') {
-		lx->p = p;
-		return lx->tok = TOK_END;
-	}
-	if (is_word_char(*p) || (p[0] == '$' && p[1] == '(')) {
-		const char *start = p;
-
-		while (is_word_char(*p) || (p[0] == '$' && p[1] == '(')) {
-			if (*p == '$') {
-				size_t n = macro_len(p);
-
-				if (!n) {
-					lx->bad = "unterminated '$('";
-					lx->p = p + strlen(p);
-					return lx->tok = TOK_BAD;
-				}
-				p += n;
-			} else {
-				p++;
-			}
-		}
-		lx->macro = expand_vars(&lx->text, start, p - start, lx->arch);
-		lx->p = p;
-		return lx->tok = TOK_WORD;
-	}
-	if (*p == '"' || *p == '\'') {
-		struct strbuf raw = STRBUF_INIT;
-		char quote = *p++;
-
-		/* Backslash escapes the next character; a missing end quote is tolerated. */
-		while (*p && *p != '\n' && *p != quote) {
-			if (*p == '\\' && p[1] && p[1] != '\n')
-				p++;
-			strbuf_addch(&raw, *p++);
-		}
-		if (*p == quote)
-			p++;
-		lx->macro = expand_vars(&lx->text, raw.buf, raw.len, lx->arch);
-		strbuf_release(&raw);
-		lx->p = p;
-		return lx->tok = TOK_STRING;
-	}
-	lx->p = p + 1;
-	switch (*p) {
-	case '&':
-		if (p[1] == '&') {
-			lx->p = p + 2;
-			return lx->tok = TOK_AND;
-		}
-		break;
-	case '|':
-		if (p[1] == '|') {
-			lx->p = p + 2;
-			return lx->tok = TOK_OR;
-		}
-		break;
-	case '!':
-		if (p[1] == '=') {
-			lx->p = p + 2;
-			return lx->tok = TOK_NE;
-		}
-		return lx->tok = TOK_NOT;
-	case '=':
-		return lx->tok = TOK_EQ;
-	case '<':
-		if (p[1] == '=') {
-			lx->p = p + 2;
-			return lx->tok = TOK_LE;
-		}
-		return lx->tok = TOK_LT;
-	case '>':
-		if (p[1] == '=') {
-			lx->p = p + 2;
-			return lx->tok = TOK_GE;
-		}
-		return lx->tok = TOK_GT;
-	case '(':
-		return lx->tok = TOK_LPAREN;
-	case ')':
-		return lx->tok = TOK_RPAREN;
-	case ':':
-	case '+':
-		if (p[1] == '=') {
-			lx->p = p + 2;
-			return lx->tok = TOK_ASSIGN;
-		}
-		break;
-	}
-	lx->bad = "unexpected character";
-	return lx->tok = TOK_BAD;
-}
-
-static int lex_is_word(const struct lexer *lx, const char *word)
-{
-	return lx->tok == TOK_WORD && !lx->macro && !strcmp(lx->text.buf, word);
-}
-
-/*
- * Expressions: recursive descent over the lexer.  Nodes come from the
- * index's arena when parsing for an index, else from malloc.
- */
-struct expr_parser {
-	struct lexer *lx;
-	struct kconfig_index *idx;	/* arena owner, or NULL */
-	struct strbuf err;
-};
-
-static struct kconfig_expr *node_new(struct expr_parser *ep, enum kconfig_expr_op op)
-{
-	struct kconfig_expr *e;
-
-	e = ep->idx ? arena_alloc(ep->idx, sizeof(*e)) : xcalloc(1, sizeof(*e));
-	e->op = op;
-	return e;
-}
-
-/* Drops a partial tree after a syntax error (arena nodes go with the arena). */
-static struct kconfig_expr *node_drop(struct expr_parser *ep, struct kconfig_expr *e)
-{
-	if (!ep->idx)
-		kconfig_expr_free(e);
-	return NULL;
-}
-
-/* Joins l and r, or drops l when r failed to parse. */
-static struct kconfig_expr *node_binary(struct expr_parser *ep, enum kconfig_expr_op op,
-					struct kconfig_expr *l, struct kconfig_expr *r)
-{
-	struct kconfig_expr *e;
-
-	if (!r)
-		return node_drop(ep, l);
-	e = node_new(ep, op);
-	e->left = l;
-	e->right = r;
-	return e;
-}
-
-static struct kconfig_expr *parse_or(struct expr_parser *ep);
-
-static struct kconfig_expr *parse_leaf(struct expr_parser *ep)
-{
-	struct lexer *lx = ep->lx;
-	struct kconfig_expr *e;
-
-	if (lx->tok != TOK_WORD && lx->tok != TOK_STRING) {
-		if (!ep->err.len)
-			strbuf_addstr(&ep->err, lx->tok == TOK_BAD ? lx->bad :
-				      lx->tok == TOK_END ? "expression ends too early" :
-				      "expected a symbol or a string");
-		return NULL;
-	}
-	e = node_new(ep, lx->tok == TOK_STRING ? KEXPR_STRING :
-		     lx->macro ? KEXPR_MACRO : KEXPR_SYMBOL);
-	if (ep->idx)
-		e->text = arena_strndup(ep->idx, lx->text.buf, lx->text.len);
-	else
-		e->text = xstrndup(lx->text.buf, lx->text.len);
-	lex_next(lx);
-	return e;
-}
-
-static struct kconfig_expr *parse_unary(struct expr_parser *ep)
-{
-	struct lexer *lx = ep->lx;
-	struct kconfig_expr *e, *r;
-	enum kconfig_expr_op op;
-
-	if (lx->tok == TOK_NOT) {
-		lex_next(lx);
-		e = parse_unary(ep);
-		if (!e)
-			return NULL;
-		r = node_new(ep, KEXPR_NOT);
-		r->left = e;
-		return r;
-	}
-	if (lx->tok == TOK_LPAREN) {
-		lex_next(lx);
-		e = parse_or(ep);
-		if (!e)
-			return NULL;
-		if (lx->tok != TOK_RPAREN) {
-			strbuf_addstr(&ep->err, "missing ')'");
-			return node_drop(ep, e);
-		}
-		lex_next(lx);
-		return e;
-	}
-	e = parse_leaf(ep);
-	if (!e)
-		return NULL;
-	switch (lx->tok) {
-	case TOK_EQ: op = KEXPR_EQ; break;
-	case TOK_NE: op = KEXPR_NE; break;
-	case TOK_LT: op = KEXPR_LT; break;
-	case TOK_LE: op = KEXPR_LE; break;
-	case TOK_GT: op = KEXPR_GT; break;
-	case TOK_GE: op = KEXPR_GE; break;
-	default: return e;
-	}
-	lex_next(lx);
-	return node_binary(ep, op, e, parse_leaf(ep));
-}
-
-static struct kconfig_expr *parse_and(struct expr_parser *ep)
-{
-	struct kconfig_expr *e = parse_unary(ep), *r;
-
-	while (e && ep->lx->tok == TOK_AND) {
-		lex_next(ep->lx);
-		r = parse_unary(ep);
-		e = node_binary(ep, KEXPR_AND, e, r);
-	}
-	return e;
-}
-
-static struct kconfig_expr *parse_or(struct expr_parser *ep)
-{
-	struct kconfig_expr *e = parse_and(ep), *r;
-
-	while (e && ep->lx->tok == TOK_OR) {
-		lex_next(ep->lx);
-		r = parse_and(ep);
-		e = node_binary(ep, KEXPR_OR, e, r);
-	}
-	return e;
-}
-
-void kconfig_expr_free(struct kconfig_expr *e)
-{
-	if (!e)
-		return;
-	kconfig_expr_free(e->left);
-	kconfig_expr_free(e->right);
-	free(e->text);
-	free(e);
-}
-
-int kconfig_expr_parse(struct kconfig_expr **out, const char *text)
-{
-	struct lexer lx = { text, TOK_END, STRBUF_INIT, 0, NULL, NULL };
-	struct expr_parser ep = { &lx, NULL, STRBUF_INIT };
-	struct kconfig_expr *e;
-	int ret = 0;
-
-	lex_next(&lx);
-	e = parse_or(&ep);
-	if (e && lx.tok != TOK_END) {
-		strbuf_addstr(&ep.err, lx.tok == TOK_BAD ? lx.bad :
-			      "unexpected text after the expression");
-		e = node_drop(&ep, e);
-	}
-	if (!e)
-		ret = error("'%s' is not a Kconfig expression: %s", text, ep.err.buf);
-	else
-		*out = e;
-	strbuf_release(&lx.text);
-	strbuf_release(&ep.err);
-	return ret;
-}
-
-/* Loosest first; a child binding looser than its parent needs parentheses. */
-static int expr_prec(const struct kconfig_expr *e)
-{
-	switch (e->op) {
-	case KEXPR_OR: return 1;
-	case KEXPR_AND: return 2;
-	case KEXPR_NOT: return 3;
-	default: return 4;
-	}
-}
-
-static void print_child(struct strbuf *out, const struct kconfig_expr *e, int prec)
-{
-	if (expr_prec(e) < prec) {
-		strbuf_addch(out, '(');
-		kconfig_expr_print(out, e);
-		strbuf_addch(out, ')');
-	} else {
-		kconfig_expr_print(out, e);
-	}
-}
-
-void kconfig_expr_print(struct strbuf *out, const struct kconfig_expr *e)
-{
-	static const char *const ops[] = {
-		[KEXPR_AND] = " && ", [KEXPR_OR] = " || ",
-		[KEXPR_EQ] = " = ", [KEXPR_NE] = " != ", [KEXPR_LT] = " < ",
-		[KEXPR_LE] = " <= ", [KEXPR_GT] = " > ", [KEXPR_GE] = " >= ",
-	};
-	const char *s;
-
-	if (!e) {
-		strbuf_addch(out, 'y');
-		return;
-	}
-	switch (e->op) {
-	case KEXPR_SYMBOL:
-	case KEXPR_MACRO:
-		strbuf_addstr(out, e->text);
-		break;
-	case KEXPR_STRING:
-		strbuf_addch(out, '"');
-		for (s = e->text; *s; s++) {
-			if (*s == '"' || *s == '\\')
-				strbuf_addch(out, '\\');
-			strbuf_addch(out, *s);
-		}
-		strbuf_addch(out, '"');
-		break;
-	case KEXPR_NOT:
-		strbuf_addch(out, '!');
-		print_child(out, e->left, 3);
-		break;
-	default:
-		print_child(out, e->left, expr_prec(e));
-		strbuf_addstr(out, ops[e->op]);
-		print_child(out, e->right, expr_prec(e));
-		break;
-	}
-}
-
-/*
- * Evaluation
- */
-struct eval {
-	const struct kconfig_index *idx;
-	kconfig_get_fn get;
-	void *data;
-	struct strbuf scratch[2];	/* unquoted string values of a comparison */
-};
-
-static int is_tristate_const(const char *s)
-{
-	return (s[0] == 'y' || s[0] == 'm' || s[0] == 'n') && !s[1];
-}
-
-static int tristate_of(const char *v)
-{
-	if (!v)
-		return KCONFIG_N;
-	if (!strcmp(v, "y"))
-		return KCONFIG_Y;
-	if (!strcmp(v, "m"))
-		return KCONFIG_M;
-	return KCONFIG_N;
-}
-
-/* Whether s reads as a number, the way Kconfig's expr_parse_string() checks. */
-static int parse_number(const char *s, enum kconfig_type type, long long *sv,
-			unsigned long long *uv, int *is_unsigned)
-{
-	char *tail;
-
-	errno = 0;
-	*is_unsigned = 0;
-	if (type == KCONFIG_HEX) {
-		*uv = strtoull(s, &tail, 16);
-		*is_unsigned = 1;
-	} else if (type == KCONFIG_INT) {
-		*sv = strtoll(s, &tail, 10);
-	} else {
-		*sv = strtoll(s, &tail, 0);
-	}
-	return !errno && !*tail && tail > s && isxdigit((unsigned char)tail[-1]);
-}
-
-static int looks_numeric(const char *s)
-{
-	long long sv;
-	unsigned long long uv;
-	int u;
-
-	return parse_number(s, KCONFIG_TYPE_NONE, &sv, &uv, &u);
-}
-
-static const struct ksym *defined_sym(const struct kconfig_index *idx, const char *name)
-{
-	const struct ksym *sym = idx ? find_sym(idx, name) : NULL;
-
-	return sym && sym->nr_entries ? sym : NULL;
-}
-
-static int eval_symbol(struct eval *ev, const char *name)
-{
-	if (is_tristate_const(name)) {
-		if (name[0] == 'm')	/* Kconfig rewrites m as m && MODULES */
-			return tristate_of(ev->get("MODULES", ev->data)) ? KCONFIG_M : KCONFIG_N;
-		return name[0] == 'y' ? KCONFIG_Y : KCONFIG_N;
-	}
-	return tristate_of(ev->get(name, ev->data));
-}
-
-/* Strips the quotes and backslashes of a .config string value. */
-static const char *unquote(struct strbuf *sb, const char *v)
-{
-	size_t len = strlen(v);
-
-	if (len < 2 || v[0] != '"' || v[len - 1] != '"')
-		return v;
-	strbuf_reset(sb);
-	for (v++, len -= 2; len; v++, len--) {
-		if (*v == '\\' && len > 1) {
-			v++;
-			len--;
-		}
-		strbuf_addch(sb, *v);
-	}
-	return sb->buf;
-}
-
-/* The string value of a comparison operand, and its type. */
-static const char *operand_value(struct eval *ev, const struct kconfig_expr *e,
-				 struct strbuf *sb, enum kconfig_type *type)
-{
-	const struct ksym *sym;
-	const char *v;
-
-	*type = KCONFIG_TYPE_NONE;
-	if (e->op == KEXPR_STRING) {
-		*type = KCONFIG_STRING;
-		return e->text;
-	}
-	if (e->op == KEXPR_MACRO)
-		return e->text;
-	if (is_tristate_const(e->text)) {
-		*type = KCONFIG_TRISTATE;
-		return e->op == KEXPR_SYMBOL && e->text[0] == 'm' &&
-		       eval_symbol(ev, "m") == KCONFIG_N ? "n" : e->text;
-	}
-	v = ev->get(e->text, ev->data);
-	sym = defined_sym(ev->idx, e->text);
-	if (sym) {
-		*type = sym->type;
-		if (v)
-			return sym->type == KCONFIG_STRING ? unquote(sb, v) : v;
-		return sym->type == KCONFIG_BOOL || sym->type == KCONFIG_TRISTATE ? "n" : "";
-	}
-	if (v) {
-		if (is_tristate_const(v))
-			*type = KCONFIG_TRISTATE;
-		return unquote(sb, v);
-	}
-	/* Kconfig gives an undefined name its own text as value: 64, 0x1000. */
-	if (ev->idx || looks_numeric(e->text))
-		return e->text;
-	*type = KCONFIG_TRISTATE;
-	return "n";
-}
-
-static int eval_compare(struct eval *ev, const struct kconfig_expr *e)
-{
-	enum kconfig_type t1, t2;
-	const char *s1 = operand_value(ev, e->left, &ev->scratch[0], &t1);
-	const char *s2 = operand_value(ev, e->right, &ev->scratch[1], &t2);
-	long long l1 = 0, l2 = 0;
-	unsigned long long u1 = 0, u2 = 0;
-	int k1 = 0, k2 = 0, uns1 = 0, uns2 = 0, res;
-
-	if (t1 == KCONFIG_BOOL || t1 == KCONFIG_TRISTATE) {
-		l1 = !strcmp(s1, "n") ? 0 : !strcmp(s1, "m") ? 1 : !strcmp(s1, "y") ? 2 : -1;
-		k1 = 1;
-	} else if (t1 != KCONFIG_STRING || t2 != KCONFIG_STRING) {
-		k1 = parse_number(s1, t1, &l1, &u1, &uns1);
-	}
-	if (t2 == KCONFIG_BOOL || t2 == KCONFIG_TRISTATE) {
-		l2 = !strcmp(s2, "n") ? 0 : !strcmp(s2, "m") ? 1 : !strcmp(s2, "y") ? 2 : -1;
-		k2 = 1;
-	} else if (t1 != KCONFIG_STRING || t2 != KCONFIG_STRING) {
-		k2 = parse_number(s2, t2, &l2, &u2, &uns2);
-	}
-	if (t1 == KCONFIG_STRING && t2 == KCONFIG_STRING) {
-		res = strcmp(s1, s2);
-	} else if (!k1 || !k2) {
-		if (e->op != KEXPR_EQ && e->op != KEXPR_NE)
-			return KCONFIG_N;	/* Kconfig: "cannot compare" */
-		res = strcmp(s1, s2);
-	} else if (uns1 || uns2) {
-		if (!uns1)
-			u1 = (unsigned long long)l1;
-		if (!uns2)
-			u2 = (unsigned long long)l2;
-		res = (u1 > u2) - (u1 < u2);
-	} else {
-		res = (l1 > l2) - (l1 < l2);
-	}
-	switch (e->op) {
-	case KEXPR_EQ: return res == 0 ? KCONFIG_Y : KCONFIG_N;
-	case KEXPR_NE: return res != 0 ? KCONFIG_Y : KCONFIG_N;
-	case KEXPR_LT: return res < 0 ? KCONFIG_Y : KCONFIG_N;
-	case KEXPR_LE: return res <= 0 ? KCONFIG_Y : KCONFIG_N;
-	case KEXPR_GT: return res > 0 ? KCONFIG_Y : KCONFIG_N;
-	default: return res >= 0 ? KCONFIG_Y : KCONFIG_N;
-	}
-}
-
-static int eval_expr(struct eval *ev, const struct kconfig_expr *e)
-{
-	int l, r;
-
-	if (!e)
-		return KCONFIG_Y;
-	switch (e->op) {
-	case KEXPR_SYMBOL:
-		return eval_symbol(ev, e->text);
-	case KEXPR_STRING:
-		return is_tristate_const(e->text) ? eval_symbol(ev, e->text) : KCONFIG_N;
-	case KEXPR_MACRO:
-		return KCONFIG_Y;	/* a toolchain test we cannot run */
-	case KEXPR_NOT:
-		return KCONFIG_Y - eval_expr(ev, e->left);
-	case KEXPR_AND:
-		l = eval_expr(ev, e->left);
-		if (l == KCONFIG_N)
-			return l;
-		r = eval_expr(ev, e->right);
-		return l < r ? l : r;
-	case KEXPR_OR:
-		l = eval_expr(ev, e->left);
-		if (l == KCONFIG_Y)
-			return l;
-		r = eval_expr(ev, e->right);
-		return l > r ? l : r;
-	default:
-		return eval_compare(ev, e);
-	}
-}
-
-static void eval_init(struct eval *ev, const struct kconfig_index *idx,
-		      kconfig_get_fn get, void *data)
-{
-	ev->idx = idx;
-	ev->get = get;
-	ev->data = data;
-	strbuf_init(&ev->scratch[0], 0);
-	strbuf_init(&ev->scratch[1], 0);
-}
-
-static void eval_release(struct eval *ev)
-{
-	strbuf_release(&ev->scratch[0]);
-	strbuf_release(&ev->scratch[1]);
-}
-
-int kconfig_expr_eval(const struct kconfig_expr *e, const struct kconfig_index *idx,
-		      kconfig_get_fn get, void *data)
-{
-	struct eval ev;
-	int v;
-
-	eval_init(&ev, idx, get, data);
-	v = eval_expr(&ev, e);
-	eval_release(&ev);
-	return v;
-}
-
-/*
- * Atoms: why an expression is below y, or above n for what a failing "!"
- * negates (collect_atoms()).
- */
-static void push_unique(struct strvec *out, struct strbuf *sb)
-{
-	if (strvec_find(out, sb->buf) < 0)
-		strvec_push(out, sb->buf);
-	strbuf_reset(sb);
-}
-
-/* Pushes "NAME=value"; returns 0 for a number, which is no symbol. */
-static int push_symbol_value(struct eval *ev, struct strvec *out, const char *name)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const struct ksym *sym;
-	const char *v;
-
-	if (is_tristate_const(name)) {
-		if (name[0] == 'm')
-			strbuf_addstr(&sb, "MODULES=n");
-		else
-			strbuf_addstr(&sb, name);
-		push_unique(out, &sb);
-		strbuf_release(&sb);
-		return 1;
-	}
-	v = ev->get(name, ev->data);
-	sym = defined_sym(ev->idx, name);
-	if (!v && !sym && looks_numeric(name))
-		return 0;
-	if (ev->idx && !sym) {
-		strbuf_addf(&sb, "%s=%s (undefined)", name, v ? v : "n");
-	} else if (!v && sym && sym->type != KCONFIG_BOOL && sym->type != KCONFIG_TRISTATE &&
-		   sym->type != KCONFIG_TYPE_NONE) {
-		strbuf_addf(&sb, "%s is unset", name);
-	} else {
-		strbuf_addf(&sb, "%s=%s", name, v ? v : "n");
-	}
-	push_unique(out, &sb);
-	strbuf_release(&sb);
-	return 1;
-}
-
-static void collect_leaves(struct eval *ev, struct strvec *out, const struct kconfig_expr *e)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int found = 0;
-
-	if (e->left->op == KEXPR_SYMBOL && !is_tristate_const(e->left->text))
-		found |= push_symbol_value(ev, out, e->left->text);
-	if (e->right->op == KEXPR_SYMBOL && !is_tristate_const(e->right->text))
-		found |= push_symbol_value(ev, out, e->right->text);
-	if (!found) {
-		kconfig_expr_print(&sb, e);
-		push_unique(out, &sb);
-	}
-	strbuf_release(&sb);
-}
-
-/*
- * Appends the atoms that make e evaluate to `blame` (n when looking for
- * what fails, y when a negation fails because its operand holds), each
- * once.  Under ! the blame flips.
- */
-static void collect_atoms(struct eval *ev, struct strvec *out, const struct kconfig_expr *e,
-			  int blame)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int v;
-
-	if (!e)
-		return;
-	v = eval_expr(ev, e);
-	if (blame == KCONFIG_N ? v == KCONFIG_Y : v == KCONFIG_N)
-		return;
-	switch (e->op) {
-	case KEXPR_AND:
-	case KEXPR_OR:
-		collect_atoms(ev, out, e->left, blame);
-		collect_atoms(ev, out, e->right, blame);
-		break;
-	case KEXPR_NOT:
-		collect_atoms(ev, out, e->left, blame == KCONFIG_N ? KCONFIG_Y : KCONFIG_N);
-		break;
-	case KEXPR_SYMBOL:
-		push_symbol_value(ev, out, e->text);
-		break;
-	case KEXPR_STRING:
-	case KEXPR_MACRO:
-		kconfig_expr_print(&sb, e);
-		push_unique(out, &sb);
-		break;
-	default:
-		collect_leaves(ev, out, e);
-		break;
-	}
-	strbuf_release(&sb);
-}
-
-void kconfig_expr_false_atoms(struct strvec *out, const struct kconfig_expr *e,
-			      const struct kconfig_index *idx,
-			      kconfig_get_fn get, void *data)
-{
-	struct eval ev;
-
-	eval_init(&ev, idx, get, data);
-	collect_atoms(&ev, out, e, KCONFIG_N);
-	eval_release(&ev);
-}
-
-/*
  * Loading
  */
 enum target {
@@ -968,7 +219,7 @@ struct loader {
 	/* the line being parsed */
 	const char *file;
 	int line;
-	struct lexer lx;
+	struct kconfig_lexer lx;
 	struct strbuf err;
 };
 
@@ -981,17 +232,24 @@ static int parse_error(struct loader *ld, const char *what)
 	return error("%s:%d: %s", ld->file, ld->line, what);
 }
 
+/* struct kconfig_expr_arena's callback: expression nodes go with the index. */
+static void *expr_alloc(size_t size, void *data)
+{
+	return arena_alloc(data, size);
+}
+
 /* Parses an expression from the current token up to the end or a stray word. */
 static struct kconfig_expr *loader_expr(struct loader *ld)
 {
-	struct expr_parser ep = { &ld->lx, ld->idx, STRBUF_INIT };
-	struct kconfig_expr *e = parse_or(&ep);
+	struct kconfig_expr_arena arena = { expr_alloc, ld->idx };
+	struct strbuf err = STRBUF_INIT;
+	struct kconfig_expr *e = kconfig_expr_parse_tokens(&ld->lx, &arena, &err);
 
 	if (!e) {
 		strbuf_reset(&ld->err);
-		strbuf_addf(&ld->err, "bad expression: %s", ep.err.buf);
+		strbuf_addf(&ld->err, "bad expression: %s", err.buf);
 	}
-	strbuf_release(&ep.err);
+	strbuf_release(&err);
 	return e;
 }
 
@@ -1018,17 +276,17 @@ static struct kconfig_expr *and_expr(struct kconfig_index *idx, struct kconfig_e
 static int parse_if_suffix(struct loader *ld, struct kconfig_expr **cond)
 {
 	*cond = NULL;
-	if (ld->lx.tok == TOK_END)
+	if (ld->lx.tok == KTOK_END)
 		return 0;
-	if (!lex_is_word(&ld->lx, "if")) {
+	if (!kconfig_lex_is_word(&ld->lx, "if")) {
 		strbuf_addstr(&ld->err, "unexpected text after the argument");
 		return -1;
 	}
-	lex_next(&ld->lx);
+	kconfig_lex_next(&ld->lx);
 	*cond = loader_expr(ld);
 	if (!*cond)
 		return -1;
-	if (ld->lx.tok != TOK_END) {
+	if (ld->lx.tok != KTOK_END) {
 		strbuf_addstr(&ld->err, "unexpected text after the expression");
 		return -1;
 	}
@@ -1037,7 +295,7 @@ static int parse_if_suffix(struct loader *ld, struct kconfig_expr **cond)
 
 static int expect_end(struct loader *ld)
 {
-	if (ld->lx.tok == TOK_END)
+	if (ld->lx.tok == KTOK_END)
 		return 0;
 	strbuf_addstr(&ld->err, "unexpected text at the end of the line");
 	return -1;
@@ -1052,11 +310,11 @@ static struct kconfig_expr *word_expr(struct loader *ld, const char *kw, const c
 {
 	struct kconfig_expr *e;
 
-	if (!lex_is_word(&ld->lx, word)) {
+	if (!kconfig_lex_is_word(&ld->lx, word)) {
 		strbuf_addf(&ld->err, "'%s' without '%s'", kw, word);
 		return NULL;
 	}
-	lex_next(&ld->lx);
+	kconfig_lex_next(&ld->lx);
 	e = loader_expr(ld);
 	if (!e || expect_end(ld))
 		return NULL;
@@ -1111,7 +369,7 @@ static int parse_prompt(struct loader *ld)
 	int ret = -1;
 
 	strbuf_addbuf(&text, &ld->lx.text);
-	lex_next(&ld->lx);
+	kconfig_lex_next(&ld->lx);
 	if (!parse_if_suffix(ld, &cond)) {
 		set_prompt(ld, text.buf, cond);
 		ret = 0;
@@ -1159,7 +417,7 @@ static void add_rev(struct loader *ld, const char *target, struct kconfig_expr *
 /* Type, def_bool, prompt, default, depends, select, imply, range, visible... */
 static int parse_attribute(struct loader *ld, const char *kw)
 {
-	struct lexer *lx = &ld->lx;
+	struct kconfig_lexer *lx = &ld->lx;
 	struct kconfig_expr *e = NULL, *cond = NULL;
 	enum kconfig_type type = type_of_keyword(kw);
 
@@ -1189,7 +447,7 @@ static int parse_attribute(struct loader *ld, const char *kw)
 		return 0;
 	}
 	if (!strcmp(kw, "prompt")) {
-		if (lx->tok != TOK_STRING) {
+		if (lx->tok != KTOK_STRING) {
 			strbuf_addstr(&ld->err, "'prompt' needs a quoted string");
 			return -1;
 		}
@@ -1198,7 +456,7 @@ static int parse_attribute(struct loader *ld, const char *kw)
 	if (type != KCONFIG_TYPE_NONE && kw[0] != 'd') {	/* bool "prompt" if COND */
 		if (ld->target == TARGET_ENTRY)
 			set_entry_type(ld, type);
-		if (lx->tok == TOK_STRING)
+		if (lx->tok == KTOK_STRING)
 			return parse_prompt(ld);
 		return expect_end(ld);
 	}
@@ -1215,12 +473,12 @@ static int parse_attribute(struct loader *ld, const char *kw)
 	if (!strcmp(kw, "select") || !strcmp(kw, "imply")) {
 		struct strbuf name = STRBUF_INIT;
 
-		if (lx->tok != TOK_WORD || lx->macro) {
+		if (lx->tok != KTOK_WORD || lx->macro) {
 			strbuf_addf(&ld->err, "'%s' needs a symbol", kw);
 			return -1;
 		}
 		strbuf_addbuf(&name, &lx->text);
-		lex_next(lx);
+		kconfig_lex_next(lx);
 		if (parse_if_suffix(ld, &cond)) {
 			strbuf_release(&name);
 			return -1;
@@ -1359,14 +617,14 @@ static int do_source(struct loader *ld, const char *kw, const char *path)
  */
 static int parse_statement(struct loader *ld, struct kframe *file_base)
 {
-	struct lexer *lx = &ld->lx;
+	struct kconfig_lexer *lx = &ld->lx;
 	struct strbuf kw = STRBUF_INIT;
 	int ret = 0;
 
-	if (lex_next(lx) == TOK_END)
+	if (kconfig_lex_next(lx) == KTOK_END)
 		return 0;
-	if (lx->tok != TOK_WORD) {
-		strbuf_addstr(&ld->err, lx->tok == TOK_BAD ? lx->bad : "a statement must start with a keyword");
+	if (lx->tok != KTOK_WORD) {
+		strbuf_addstr(&ld->err, lx->tok == KTOK_BAD ? lx->bad : "a statement must start with a keyword");
 		return -1;
 	}
 	if (lx->macro) {
@@ -1374,32 +632,32 @@ static int parse_statement(struct loader *ld, struct kframe *file_base)
 		return 0;
 	}
 	strbuf_addbuf(&kw, &lx->text);
-	lex_next(lx);
-	if (lx->tok == TOK_ASSIGN || lx->tok == TOK_EQ) {
+	kconfig_lex_next(lx);
+	if (lx->tok == KTOK_ASSIGN || lx->tok == KTOK_EQ) {
 		/* a variable assignment such as "cc-option = ..." */
 		goto out;
 	}
 	if (!strcmp(kw.buf, "config") || !strcmp(kw.buf, "menuconfig")) {
-		if (lx->tok != TOK_WORD || lx->macro) {
+		if (lx->tok != KTOK_WORD || lx->macro) {
 			strbuf_addf(&ld->err, "'%s' needs a symbol name", kw.buf);
 			ret = -1;
 			goto out;
 		}
 		new_entry(ld, lx->text.buf);
-		lex_next(lx);
+		kconfig_lex_next(lx);
 		ret = expect_end(ld);
 	} else if (!strcmp(kw.buf, "help") || !strcmp(kw.buf, "---help---")) {
 		ret = 1;
 	} else if (!strcmp(kw.buf, "choice")) {
-		if (lx->tok == TOK_WORD)
-			lex_next(lx);
+		if (lx->tok == KTOK_WORD)
+			kconfig_lex_next(lx);
 		ld->target_frame = push_frame(ld, FRAME_CHOICE);
 		ld->target = TARGET_CHOICE;
 		ret = expect_end(ld);
 	} else if (!strcmp(kw.buf, "endchoice")) {
 		ret = pop_frame(ld, FRAME_CHOICE, kw.buf, file_base);
 	} else if (!strcmp(kw.buf, "menu")) {
-		if (lx->tok != TOK_STRING) {
+		if (lx->tok != KTOK_STRING) {
 			strbuf_addstr(&ld->err, "'menu' needs a quoted title");
 			ret = -1;
 			goto out;
@@ -1407,7 +665,7 @@ static int parse_statement(struct loader *ld, struct kframe *file_base)
 		ld->target_frame = push_frame(ld, FRAME_MENU);
 		ld->target_frame->title = arena_strndup(ld->idx, lx->text.buf, lx->text.len);
 		ld->target = TARGET_MENU;
-		lex_next(lx);
+		kconfig_lex_next(lx);
 		ret = expect_end(ld);
 	} else if (!strcmp(kw.buf, "endmenu")) {
 		ret = pop_frame(ld, FRAME_MENU, kw.buf, file_base);
@@ -1430,13 +688,13 @@ static int parse_statement(struct loader *ld, struct kframe *file_base)
 		   !strcmp(kw.buf, "osource") || !strcmp(kw.buf, "orsource")) {
 		struct strbuf path = STRBUF_INIT;
 
-		if (lx->tok != TOK_STRING) {
+		if (lx->tok != KTOK_STRING) {
 			strbuf_addf(&ld->err, "'%s' needs a quoted path", kw.buf);
 			ret = -1;
 			goto out;
 		}
 		strbuf_addbuf(&path, &lx->text);
-		lex_next(lx);
+		kconfig_lex_next(lx);
 		ret = expect_end(ld);
 		if (!ret)
 			ret = do_source(ld, kw.buf, path.buf);
@@ -1591,6 +849,8 @@ int kconfig_index_load(struct kconfig_index **out, const char *srctree, const ch
 	memset(&ld, 0, sizeof(ld));
 	idx->srctree = xstrdup(srctree);
 	idx->arch = xstrdup(srcarch);
+	idx->syms.defined = index_defined;
+	idx->syms.data = idx;
 	ld.idx = idx;
 	strvec_init(&ld.open_files);
 	strbuf_init(&ld.lx.text, 0);
@@ -1627,13 +887,9 @@ void kconfig_index_free(struct kconfig_index *idx)
 /*
  * Queries
  */
-const char *kconfig_type_name(enum kconfig_type type)
+const struct kconfig_symbols *kconfig_index_symbols(const struct kconfig_index *idx)
 {
-	static const char *const names[] = {
-		"untyped", "bool", "tristate", "int", "hex", "string",
-	};
-
-	return type < ARRAY_SIZE(names) ? names[type] : "untyped";
+	return &idx->syms;
 }
 
 const char *kconfig_index_arch(const struct kconfig_index *idx)
@@ -1688,6 +944,13 @@ void kconfig_index_locations(struct strvec *out, const struct kconfig_index *idx
 		strvec_pushf(out, "%s:%d", e->file, e->line);
 }
 
+static void push_unique(struct strvec *out, struct strbuf *sb)
+{
+	if (strvec_find(out, sb->buf) < 0)
+		strvec_push(out, sb->buf);
+	strbuf_reset(sb);
+}
+
 static void list_revs(struct strvec *out, const struct krev *rev, int with_conditions)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -1724,6 +987,26 @@ void kconfig_index_impliers(struct strvec *out, const struct kconfig_index *idx,
 /*
  * Explaining
  */
+
+/* The index and the .config that explain and deps_to_enable evaluate against. */
+struct eval {
+	const struct kconfig_symbols *syms;
+	kconfig_get_fn get;
+	void *data;
+};
+
+static void eval_init(struct eval *ev, const struct kconfig_index *idx,
+		      kconfig_get_fn get, void *data)
+{
+	ev->syms = kconfig_index_symbols(idx);
+	ev->get = get;
+	ev->data = data;
+}
+
+static int eval_expr(const struct eval *ev, const struct kconfig_expr *e)
+{
+	return kconfig_expr_eval(e, ev->syms, ev->get, ev->data);
+}
 const char *kconfig_explain_name(enum kconfig_explain what)
 {
 	static const char *const names[] = {
@@ -1739,7 +1022,7 @@ const char *kconfig_explain_name(enum kconfig_explain what)
 }
 
 /* An entry's dependencies: its own "depends on" and every enclosing block's. */
-static int entry_deps(struct eval *ev, const struct kentry *e)
+static int entry_deps(const struct eval *ev, const struct kentry *e)
 {
 	const struct kframe *f;
 	int v = eval_expr(ev, e->deps), w;
@@ -1752,7 +1035,7 @@ static int entry_deps(struct eval *ev, const struct kentry *e)
 }
 
 /* An entry's prompt condition: its "if" and every enclosing "visible if". */
-static int entry_prompt(struct eval *ev, const struct kentry *e)
+static int entry_prompt(const struct eval *ev, const struct kentry *e)
 {
 	const struct kframe *f;
 	int v, w;
@@ -1768,15 +1051,15 @@ static int entry_prompt(struct eval *ev, const struct kentry *e)
 }
 
 /* As Kconfig: a bool, or any symbol without modules, is y where it would be m. */
-static int promote(struct eval *ev, const struct kentry *e, int v)
+static int promote(const struct eval *ev, const struct kentry *e, int v)
 {
 	if (v == KCONFIG_M && (e->type != KCONFIG_TRISTATE ||
-			       !tristate_of(ev->get("MODULES", ev->data))))
+			       !kconfig_tristate(ev->get("MODULES", ev->data))))
 		return KCONFIG_Y;
 	return v;
 }
 
-static void add_clause(struct strbuf *out, struct eval *ev, const char *what,
+static void add_clause(struct strbuf *out, const struct eval *ev, const char *what,
 		       const struct kconfig_expr *e, const char *file, int line)
 {
 	struct strvec atoms = STRVEC_INIT;
@@ -1785,7 +1068,7 @@ static void add_clause(struct strbuf *out, struct eval *ev, const char *what,
 	if (out->len)
 		strbuf_addstr(out, "; ");
 	strbuf_addstr(out, what);
-	collect_atoms(ev, &atoms, e, KCONFIG_N);
+	kconfig_expr_false_atoms(&atoms, e, ev->syms, ev->get, ev->data);
 	for (i = 0; i < atoms.nr; i++)
 		strbuf_addf(out, "%s%s", i ? ", " : ": ", atoms.v[i]);
 	strbuf_addf(out, " (%s:%d)", file, line);
@@ -1807,7 +1090,7 @@ static void describe_frame(struct strbuf *what, const struct kframe *f, const st
 }
 
 /* The failing parts of the dependencies (want_prompt: of the prompt), outermost first. */
-static void describe_frames(struct strbuf *out, struct eval *ev, const struct kframe *f,
+static void describe_frames(struct strbuf *out, const struct eval *ev, const struct kframe *f,
 			    int want_prompt)
 {
 	struct strbuf what = STRBUF_INIT;
@@ -1828,7 +1111,7 @@ static void describe_frames(struct strbuf *out, struct eval *ev, const struct kf
  * The failing parts of an entry's dependencies (want_prompt: of its prompt's
  * "if"), those of its blocks first.
  */
-static void describe_unmet(struct strbuf *out, struct eval *ev, const struct kentry *e,
+static void describe_unmet(struct strbuf *out, const struct eval *ev, const struct kentry *e,
 			   int want_prompt)
 {
 	const struct kconfig_expr *cond = want_prompt ? e->prompt_cond : e->deps;
@@ -1998,7 +1281,6 @@ enum kconfig_explain kconfig_index_explain(struct strbuf *out, const struct kcon
 		ret = KCONFIG_EXPLAIN_UNMET_DEPS;
 	}
 	strbuf_release(&why);
-	eval_release(&ev);
 	return ret;
 }
 
@@ -2060,7 +1342,7 @@ static int follows(struct satisfy *s, const struct ksym *sym)
 		return 0;
 	s->overlay_depth++;
 	for (rev = sym->selected_by; rev && !v; rev = rev->next)
-		v = tristate_of(overlay_get(rev->from->sym->name, s)) != KCONFIG_N &&
+		v = kconfig_tristate(overlay_get(rev->from->sym->name, s)) != KCONFIG_N &&
 		    eval_overlay(s, rev->cond) != KCONFIG_N;
 	if (!v)
 		v = default_value(s, sym) == KCONFIG_Y;
@@ -2077,7 +1359,7 @@ static const char *overlay_get(const char *name, void *data)
 	if (strvec_find(s->out, name) >= 0)
 		return "y";
 	v = s->get(name, s->data);
-	if (!s->out->nr || tristate_of(v) == KCONFIG_Y)
+	if (!s->out->nr || kconfig_tristate(v) == KCONFIG_Y)
 		return v;
 	sym = defined_sym(s->idx, name);
 	if (sym && follows(s, sym))
@@ -2088,23 +1370,17 @@ static const char *overlay_get(const char *name, void *data)
 static int eval_overlay(struct satisfy *s, const struct kconfig_expr *e)
 {
 	struct eval ev;
-	int v;
 
 	eval_init(&ev, s->idx, overlay_get, s);
-	v = eval_expr(&ev, e);
-	eval_release(&ev);
-	return v;
+	return eval_expr(&ev, e);
 }
 
 static int entry_deps_overlay(struct satisfy *s, const struct kentry *e)
 {
 	struct eval ev;
-	int v;
 
 	eval_init(&ev, s->idx, overlay_get, s);
-	v = entry_deps(&ev, e);
-	eval_release(&ev);
-	return v;
+	return entry_deps(&ev, e);
 }
 
 static int satisfy_expr(struct satisfy *s, const struct kconfig_expr *e);
@@ -2242,7 +1518,7 @@ static int enable_symbol(struct satisfy *s, const char *name)
 	size_t nr = s->out->nr;
 
 	strbuf_reset(&s->why);
-	if (is_tristate_const(name)) {
+	if (kconfig_is_tristate_const(name)) {
 		strbuf_addf(&s->why, "needs the constant '%s' to be y", name);
 		return -1;
 	}
@@ -2274,7 +1550,7 @@ static int enable_symbol(struct satisfy *s, const char *name)
 				add_conjuncts(&c, d->cond);
 				add_conjuncts(&c, d->value);
 				if (!satisfy_all(s, &c) &&
-				    tristate_of(overlay_get(name, s)) == KCONFIG_Y)
+				    kconfig_tristate(overlay_get(name, s)) == KCONFIG_Y)
 					goto ok;
 				restore(s, nr);
 			}
@@ -2303,12 +1579,12 @@ static const struct kconfig_expr *comparison_symbol(const struct kconfig_expr *e
 {
 	const struct kconfig_expr *sym = e->left, *val = e->right;
 
-	if (sym->op != KEXPR_SYMBOL || is_tristate_const(sym->text)) {
+	if (sym->op != KEXPR_SYMBOL || kconfig_is_tristate_const(sym->text)) {
 		sym = e->right;
 		val = e->left;
 	}
-	if (sym->op != KEXPR_SYMBOL || is_tristate_const(sym->text) ||
-	    (val->op != KEXPR_SYMBOL && val->op != KEXPR_STRING) || !is_tristate_const(val->text))
+	if (sym->op != KEXPR_SYMBOL || kconfig_is_tristate_const(sym->text) ||
+	    (val->op != KEXPR_SYMBOL && val->op != KEXPR_STRING) || !kconfig_is_tristate_const(val->text))
 		return NULL;
 	/* X = y, X = m, X != n ask for X enabled */
 	if ((e->op == KEXPR_EQ && val->text[0] != 'n') || (e->op == KEXPR_NE && val->text[0] == 'n'))
@@ -2407,7 +1683,7 @@ int kconfig_index_deps_to_enable(struct strvec *out, const struct kconfig_index 
 	}
 	if (!sym_has_prompt(sym)) {
 		/* No prompt to reach: only a default can make it y. */
-		if (tristate_of(overlay_get(name, &s)) == KCONFIG_Y || !enable_symbol(&s, name))
+		if (kconfig_tristate(overlay_get(name, &s)) == KCONFIG_Y || !enable_symbol(&s, name))
 			ret = 0;
 		goto done;
 	}

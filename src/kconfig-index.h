@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "kconfig-expr.h"
+
 struct kconfig_index;
 struct strbuf;
 struct strvec;
@@ -14,114 +16,13 @@ struct strvec;
  * variant really contains; this module explains the outcome.  It reads the
  * Kconfig files of one tree for one SRCARCH, keeps every definition of every
  * symbol (file:line, type, prompt, dependencies, the enclosing if/menu/choice
- * blocks) and who selects or implies it, and evaluates Kconfig expressions
- * against a resolved .config.  It never guesses values: the .config that
- * olddefconfig wrote is the truth, this index only says why.
+ * blocks) and who selects or implies it, and evaluates their Kconfig
+ * expressions (kconfig-expr.h) against a resolved .config.  It never guesses
+ * values: the .config that olddefconfig wrote is the truth, this index only
+ * says why.
  *
  * Names are given without the CONFIG_ prefix.
  */
-
-/* Tristate values, ordered: && is min, || is max, ! is 2 - x. */
-#define KCONFIG_N 0
-#define KCONFIG_M 1
-#define KCONFIG_Y 2
-
-/*
- * Looks up a symbol's value in a resolved .config: returns the raw text after
- * "CONFIG_NAME=" ("y", "m", "123", "0x10", "\"str\"" with its quotes), or NULL
- * when the symbol is not in the .config or "is not set".  NULL counts as n.
- * The string must stay valid until the next call.
- */
-typedef const char *(*kconfig_get_fn)(const char *name, void *data);
-
-enum kconfig_type {
-	KCONFIG_TYPE_NONE,	/* undefined, or defined without a type */
-	KCONFIG_BOOL,
-	KCONFIG_TRISTATE,
-	KCONFIG_INT,
-	KCONFIG_HEX,
-	KCONFIG_STRING,
-};
-
-/* "bool", "tristate", "int", "hex", "string" or "untyped". */
-const char *kconfig_type_name(enum kconfig_type type);
-
-/*
- * Expressions
- *
- * A parsed Kconfig expression is a tree of these.  Leaves are KEXPR_SYMBOL
- * (a symbol name, the constants y/m/n, or a number such as 64 or 0x1000),
- * KEXPR_STRING (a quoted string, stored unquoted) and KEXPR_MACRO (an
- * unexpanded "$(...)" such as "$(cc-option,-fsanitize=bool)"; kconfperf
- * cannot run the toolchain tests these stand for, so a macro evaluates to y
- * in a boolean context and to its own text in a comparison).  Comparisons
- * have leaves on both sides, as in Kconfig's grammar.
- */
-enum kconfig_expr_op {
-	KEXPR_SYMBOL,
-	KEXPR_STRING,
-	KEXPR_MACRO,
-	KEXPR_NOT,	/* left */
-	KEXPR_AND,	/* left, right */
-	KEXPR_OR,
-	KEXPR_EQ,	/* left, right: leaves */
-	KEXPR_NE,
-	KEXPR_LT,
-	KEXPR_LE,
-	KEXPR_GT,
-	KEXPR_GE,
-};
-
-struct kconfig_expr {
-	enum kconfig_expr_op op;
-	struct kconfig_expr *left;
-	struct kconfig_expr *right;
-	char *text;		/* leaves only */
-};
-
-/*
- * Parses Kconfig expression text ("X86_64 && (A || !B)", "NR_CPUS > 1",
- * "FOO = \"bar\"").  Precedence, loosest first: ||, &&, comparison, !.  On
- * success *out is a new tree the caller frees with kconfig_expr_free();
- * returns -1 with an error printed when text is not an expression.
- */
-int kconfig_expr_parse(struct kconfig_expr **out, const char *text);
-
-/* Frees a tree from kconfig_expr_parse(); NULL is fine. */
-void kconfig_expr_free(struct kconfig_expr *e);
-
-/*
- * Appends e as Kconfig text with only the parentheses precedence needs:
- * "A && (B || C)", "!(A && B)", "NR_CPUS > 1", "FOO = \"bar\"".  A NULL e
- * (no dependency) prints as "y".
- */
-void kconfig_expr_print(struct strbuf *out, const struct kconfig_expr *e);
-
-/*
- * Evaluates e with Kconfig's tristate logic: n=0, m=1, y=2, && = min,
- * || = max, !x = 2 - x, a comparison is y or n.  As in Kconfig, the constant
- * m means "m && MODULES", a symbol of another type than bool or tristate is
- * n in a boolean context, and comparisons compare as numbers when both sides
- * are numbers (hex for hex symbols) and as strings otherwise.  idx, when not
- * NULL, supplies the symbols' types and tells undefined names (which Kconfig
- * compares by their own text, like the number 64) from unset symbols; without
- * it a name the .config lacks is n unless it reads as a number.  A NULL e
- * is y.
- */
-int kconfig_expr_eval(const struct kconfig_expr *e, const struct kconfig_index *idx,
-		      kconfig_get_fn get, void *data);
-
-/*
- * Appends to out the atoms that hold e below y, each with the value that
- * makes it so: "DEBUG_KERNEL=n", "B=y" for a "!B" that fails, "NR_CPUS=1" for
- * a failing "NR_CPUS > 1", "FOO=n (undefined)" for a name no Kconfig file of
- * the indexed tree defines.  Under && only the failing side is searched,
- * under || every side; duplicates are dropped.  Nothing is appended when e
- * evaluates to y.
- */
-void kconfig_expr_false_atoms(struct strvec *out, const struct kconfig_expr *e,
-			      const struct kconfig_index *idx,
-			      kconfig_get_fn get, void *data);
 
 /*
  * The index
@@ -153,6 +54,13 @@ int kconfig_index_has(const struct kconfig_index *idx, const char *name);
 enum kconfig_type kconfig_index_type(const struct kconfig_index *idx, const char *name);
 /* 1 when some definition of name has a prompt, whatever its conditions. */
 int kconfig_index_has_prompt(const struct kconfig_index *idx, const char *name);
+
+/*
+ * The index's definitions for kconfig_expr_eval() and
+ * kconfig_expr_false_atoms(): types, and undefined names told from unset
+ * symbols.  Valid as long as idx.
+ */
+const struct kconfig_symbols *kconfig_index_symbols(const struct kconfig_index *idx);
 
 /* Appends "file:line" for each definition of name, in the order read. */
 void kconfig_index_locations(struct strvec *out, const struct kconfig_index *idx,
