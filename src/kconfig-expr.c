@@ -658,13 +658,6 @@ int kconfig_expr_eval(const struct kconfig_expr *e, const struct kconfig_symbols
  * Atoms: why an expression is below y, or above n for what a failing "!"
  * negates (collect_atoms()).
  */
-static void push_unique(struct strvec *out, struct strbuf *sb)
-{
-	if (strvec_find(out, sb->buf) < 0)
-		strvec_push(out, sb->buf);
-	strbuf_reset(sb);
-}
-
 /* Pushes "NAME=value"; returns 0 for a number, which is no symbol. */
 static int push_symbol_value(struct eval *ev, struct strvec *out, const char *name)
 {
@@ -678,7 +671,7 @@ static int push_symbol_value(struct eval *ev, struct strvec *out, const char *na
 			strbuf_addstr(&sb, "MODULES=n");
 		else
 			strbuf_addstr(&sb, name);
-		push_unique(out, &sb);
+		strvec_push_unique(out, sb.buf);
 		strbuf_release(&sb);
 		return 1;
 	}
@@ -694,7 +687,7 @@ static int push_symbol_value(struct eval *ev, struct strvec *out, const char *na
 	} else {
 		strbuf_addf(&sb, "%s=%s", name, v ? v : "n");
 	}
-	push_unique(out, &sb);
+	strvec_push_unique(out, sb.buf);
 	strbuf_release(&sb);
 	return 1;
 }
@@ -710,7 +703,7 @@ static void collect_leaves(struct eval *ev, struct strvec *out, const struct kco
 		found |= push_symbol_value(ev, out, e->right->text);
 	if (!found) {
 		kconfig_expr_print(&sb, e);
-		push_unique(out, &sb);
+		strvec_push_unique(out, sb.buf);
 	}
 	strbuf_release(&sb);
 }
@@ -746,7 +739,8 @@ static void collect_atoms(struct eval *ev, struct strvec *out, const struct kcon
 	case KEXPR_STRING:
 	case KEXPR_MACRO:
 		kconfig_expr_print(&sb, e);
-		push_unique(out, &sb);
+		strvec_push_unique(out, sb.buf);
+		strbuf_reset(&sb);
 		break;
 	default:
 		collect_leaves(ev, out, e);

@@ -1,6 +1,5 @@
 /* kconfig-index.c: read a kernel tree's Kconfig files into a symbol index, explain and find dependencies. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include <ctype.h>
 #include <errno.h>
 #include <glob.h>
 #include <stdint.h>
@@ -944,13 +943,6 @@ void kconfig_index_locations(struct strvec *out, const struct kconfig_index *idx
 		strvec_pushf(out, "%s:%d", e->file, e->line);
 }
 
-static void push_unique(struct strvec *out, struct strbuf *sb)
-{
-	if (strvec_find(out, sb->buf) < 0)
-		strvec_push(out, sb->buf);
-	strbuf_reset(sb);
-}
-
 static void list_revs(struct strvec *out, const struct krev *rev, int with_conditions)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -961,7 +953,8 @@ static void list_revs(struct strvec *out, const struct krev *rev, int with_condi
 			strbuf_addstr(&sb, " if ");
 			kconfig_expr_print(&sb, rev->cond);
 		}
-		push_unique(out, &sb);
+		strvec_push_unique(out, sb.buf);
+		strbuf_reset(&sb);
 	}
 	strbuf_release(&sb);
 }
@@ -1167,7 +1160,8 @@ static void describe_defaults(struct strbuf *out, const struct ksym *sym)
 				strbuf_addstr(&sb, " if ");
 				kconfig_expr_print(&sb, d->cond);
 			}
-			push_unique(&defaults, &sb);
+			strvec_push_unique(&defaults, sb.buf);
+			strbuf_reset(&sb);
 		}
 	add_list(out, "; defaults: ", &defaults);
 	strvec_clear(&defaults);

@@ -81,6 +81,14 @@ int strvec_find(const struct strvec *sv, const char *s)
 	return -1;
 }
 
+int strvec_push_unique(struct strvec *sv, const char *s)
+{
+	if (strvec_find(sv, s) >= 0)
+		return 0;
+	strvec_push(sv, s);
+	return 1;
+}
+
 void strvec_clear(struct strvec *sv)
 {
 	size_t i;

@@ -28,6 +28,8 @@ void strvec_pushv(struct strvec *sv, const char **items);
 void strvec_pop(struct strvec *sv);
 /* Splits s on any of the characters in seps, skipping empty fields. */
 void strvec_split(struct strvec *sv, const char *s, const char *seps);
+/* Pushes a copy of s unless sv already holds it; returns 1 if pushed. */
+int strvec_push_unique(struct strvec *sv, const char *s);
 /* Index of s in sv, or -1. */
 int strvec_find(const struct strvec *sv, const char *s);
 void strvec_clear(struct strvec *sv);

@@ -37,6 +37,9 @@ static void test_split_and_find(void)
 	check_str(sv.v[2], "loo");
 	check_int(strvec_find(&sv, "all"), ==, 1);
 	check_int(strvec_find(&sv, "screen"), ==, -1);
+	check_int(strvec_push_unique(&sv, "all"), ==, 0);
+	check_int(strvec_push_unique(&sv, "screen"), ==, 1);
+	check_int(sv.nr, ==, 4);
 	strvec_clear(&sv);
 }
 
