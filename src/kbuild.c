@@ -232,6 +232,39 @@ static char *file_tail(const char *path, int n)
 	return strbuf_detach(&sb, NULL);
 }
 
+/*
+ * What a failed build's record shows: the first lines that say "error:"
+ * (with -j, make goes on with other files after the first error, so it can
+ * scroll out of the tail), then the last lines of the log.
+ */
+static char *failure_summary(const char *log_path)
+{
+	struct strbuf sb = STRBUF_INIT, log = STRBUF_INIT;
+	char *tail = file_tail(log_path, LOG_TAIL_LINES);
+	const char *line, *next;
+	int errors = 0;
+
+	if (strbuf_read_file(&log, log_path, 0) >= 0) {
+		for (line = log.buf; *line && errors < 10; line = next) {
+			const char *nl = strchr(line, '\n');
+
+			next = nl ? nl + 1 : line + strlen(line);
+			if (!memmem(line, (size_t)(next - line), "error:", 6))
+				continue;
+			strbuf_add(&sb, line, (size_t)(next - line));
+			if (!nl)
+				strbuf_addch(&sb, '\n');
+			errors++;
+		}
+	}
+	if (sb.len)
+		strbuf_addstr(&sb, "...\n");
+	strbuf_addstr(&sb, tail);
+	free(tail);
+	strbuf_release(&log);
+	return strbuf_detach(&sb, NULL);
+}
+
 /* Runs argv quietly; on failure prints "what: how it ended: stderr". */
 static int run_quiet(const char **argv, const char *what)
 {
@@ -415,7 +448,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 			goto fail;
 		}
 		child_process_describe(&why, &cp);
-		out->log_tail = file_tail(out->log_path, LOG_TAIL_LINES);
+		out->log_tail = failure_summary(out->log_path);
 		warning("build of %s failed: make %s (log: %s)", name, why.buf, out->log_path);
 		strbuf_release(&why);
 		remove_tree(tmp);
