@@ -12,7 +12,7 @@ test_need_kernel_source
 # (paths without blanks: the test cache and Debian's tarball)
 SWEEP_ARGS="--cache $KCP_TEST_CACHE --source $KSRC_TARBALL --base tinyconfig
 	--options PROVE_LOCKING,LOCKDEP --design oat,all
-	--workload hackbench --runs 5 --warmup 1 --seed 7"
+	--workload hackbench:loops=20 --runs 8 --warmup 1 --seed 7"
 
 sweep() {
 	kconfperf sweep $SWEEP_ARGS "$@"
@@ -30,8 +30,8 @@ test_expect_success 'sweep plans, builds, runs and reports in one go' '
 '
 
 test_expect_success 'every planned run is stored once, all ok' '
-	test "$(runs exp)" = 12 &&
-	test "$(sqlite3 exp/kconfperf.db "SELECT count(*) FROM run WHERE status = \"ok\"")" = 12 &&
+	test "$(runs exp)" = 18 &&
+	test "$(sqlite3 exp/kconfperf.db "SELECT count(*) FROM run WHERE status = \"ok\"")" = 18 &&
 	test "$(sqlite3 exp/kconfperf.db "SELECT count(*) FROM run WHERE warmup = 1")" = 2
 '
 
@@ -55,7 +55,7 @@ test_expect_success 'the same sweep again runs and builds nothing' '
 	sweep --dir exp >again.txt 2>err &&
 	cat err &&
 	test_grep "nothing to run" err &&
-	test "$(runs exp)" = 12
+	test "$(runs exp)" = 18
 '
 
 test_expect_success 'a sweep killed mid-way resumes without losing or duplicating runs' '
@@ -69,9 +69,9 @@ test_expect_success 'a sweep killed mid-way resumes without losing or duplicatin
 	kill -9 $pid; wait $pid;
 	before=$(runs killed) &&
 	echo "stored before the kill: $before" &&
-	test "$before" -ge 4 && test "$before" -lt 12 &&
+	test "$before" -ge 4 && test "$before" -lt 18 &&
 	sweep --dir killed >resumed.txt 2>err &&
-	test "$(runs killed)" = 12 &&
+	test "$(runs killed)" = 18 &&
 	test -z "$(sqlite3 killed/kconfperf.db "SELECT variant_id, workload, round, warmup FROM run
 		GROUP BY variant_id, workload, round, warmup HAVING count(*) > 1")"
 '
