@@ -26,18 +26,18 @@ struct command {
 /* The one list of commands: dispatch, --help and suggestions all read it. */
 static const struct command commands[] = {
 	{ "sweep", cmd_sweep, "the whole experiment in one resumable command" },
+	{ "screen", cmd_screen, "find the few costly options among many with few builds (--simulate for now)" },
 	{ "plan", cmd_plan, "resolve each variant with the kernel's own Kconfig" },
 	{ "build", cmd_build, "build each distinct kernel once, in a shared cache" },
 	{ "run", cmd_run, "boot each kernel with the workloads, many times, and keep every run" },
-	{ "version", cmd_version, "print kconfperf's version" },
+	{ "report", cmd_report, "report what each option costs (text, mmtests, markdown, csv, json, svg, html)" },
+	{ "import", cmd_import, "make an experiment from hyperfine --export-json files" },
 	{ "config", cmd_config, "compare, merge and check .config files and fragments" },
+	{ "workloads", cmd_workloads, "list the guest workloads and their parameters" },
 	{ "explain", cmd_explain, "say why a Kconfig symbol can or cannot be set (developer command)" },
 	{ "initramfs", cmd_initramfs, "write the guest's initramfs (developer command)" },
 	{ "vm", cmd_vm, "boot a kernel once and print the run (developer command)" },
-	{ "workloads", cmd_workloads, "list the guest workloads and their parameters" },
-	{ "screen", cmd_screen, "find the few costly options among many with few builds (--simulate for now)" },
-	{ "report", cmd_report, "report what each option costs (text, mmtests, markdown, csv, json, svg, html)" },
-	{ "import", cmd_import, "make an experiment from hyperfine --export-json files" },
+	{ "version", cmd_version, "print kconfperf's version" },
 };
 
 static const struct command *find_command(const char *name)
