@@ -329,12 +329,47 @@ static void put_runs(struct store *st, struct store_variant *v, const double *wa
 	}
 }
 
+struct wall_variant {
+	const char *name, *kind, *status, *same_as;
+	double f;		/* wall time factor against the baseline */
+};
+
+/*
+ * An experiment of variants vs[0..n) in plan order, 5 wall runs of
+ * 10 s x f (with a little noise) for each ok variant; returns its path.
+ */
+static char *wall_experiment(const char *file, const struct wall_variant *vs, size_t n)
+{
+	static const double noise[] = { -0.010, 0.004, 0.012, -0.006, 0.000 };
+	char *path = xstrfmt("%s/%s", test_tmpdir(), file);
+	struct store *st;
+	size_t i, j;
+
+	if (!check_int(store_open(&st, path, 1), ==, 0))
+		return path;
+	for (i = 0; i < n; i++) {
+		struct store_variant v = STORE_VARIANT_INIT;
+		double wall[5];
+
+		v.name = (char *)vs[i].name;
+		v.kind = (char *)vs[i].kind;
+		v.status = (char *)vs[i].status;
+		v.same_as = (char *)vs[i].same_as;
+		v.position = (int)i;
+		check_int(store_put_variant(st, &v), ==, 0);
+		if (strcmp(vs[i].status, "ok"))
+			continue;
+		for (j = 0; j < 5; j++)
+			wall[j] = 10 * vs[i].f * (1 + noise[(i + j) % 5]);
+		put_runs(st, &v, wall, 5);
+	}
+	store_close(st);
+	return path;
+}
+
 static char *complete_experiment(void)
 {
-	static const struct {
-		const char *name, *kind, *status, *same_as;
-		double f;
-	} vs[] = {
+	static const struct wall_variant vs[] = {
 		{ "baseline", "baseline", "ok", NULL, 1.0 },
 		{ "all", "all", "ok", NULL, 1.60 },
 		{ "CONFIG_A=y", "oat", "ok", NULL, 1.25 },
@@ -343,30 +378,8 @@ static char *complete_experiment(void)
 		{ "all-CONFIG_A=y", "loo", "ok", NULL, 1.28 },
 		{ "all-CONFIG_C=y", "loo", "ok", NULL, 1.40 },
 	};
-	static const double noise[] = { -0.010, 0.004, 0.012, -0.006, 0.000 };
-	char *path = xstrfmt("%s/complete.db", test_tmpdir());
-	struct store *st;
-	size_t i, j;
 
-	if (!check_int(store_open(&st, path, 1), ==, 0))
-		return path;
-	for (i = 0; i < ARRAY_SIZE(vs); i++) {
-		struct store_variant v = STORE_VARIANT_INIT;
-		double wall[5];
-
-		v.name = (char *)vs[i].name;
-		v.kind = (char *)vs[i].kind;
-		v.status = (char *)vs[i].status;
-		v.position = (int)i;
-		check_int(store_put_variant(st, &v), ==, 0);
-		if (!strcmp(vs[i].status, "no-op"))
-			continue;
-		for (j = 0; j < 5; j++)
-			wall[j] = 10 * vs[i].f * (1 + noise[(i + j) % 5]);
-		put_runs(st, &v, wall, 5);
-	}
-	store_close(st);
-	return path;
+	return wall_experiment("complete.db", vs, ARRAY_SIZE(vs));
 }
 
 static void test_multiplicativity_complete(void)
@@ -430,10 +443,7 @@ static void sink(const char *kind, const char *msg, void *data)
  */
 static char *aliased_experiment(void)
 {
-	static const struct {
-		const char *name, *kind, *status, *same_as;
-		double f;
-	} vs[] = {
+	static const struct wall_variant vs[] = {
 		{ "baseline", "baseline", "ok", NULL, 1.0 },
 		{ "CONFIG_A=y", "oat", "ok", NULL, 1.25 },
 		{ "CONFIG_B=y", "oat", "ok", NULL, 1.10 },
@@ -443,31 +453,8 @@ static char *aliased_experiment(void)
 		{ "all-CONFIG_A=y", "loo", "same-as", "CONFIG_B=y", 1.0 },
 		{ "all-CONFIG_B=y", "loo", "same-as", "all", 1.0 },
 	};
-	static const double noise[] = { -0.010, 0.004, 0.012, -0.006, 0.000 };
-	char *path = xstrfmt("%s/aliased.db", test_tmpdir());
-	struct store *st;
-	size_t i, j;
 
-	if (!check_int(store_open(&st, path, 1), ==, 0))
-		return path;
-	for (i = 0; i < ARRAY_SIZE(vs); i++) {
-		struct store_variant v = STORE_VARIANT_INIT;
-		double wall[5];
-
-		v.name = (char *)vs[i].name;
-		v.kind = (char *)vs[i].kind;
-		v.status = (char *)vs[i].status;
-		v.same_as = (char *)vs[i].same_as;
-		v.position = (int)i;
-		check_int(store_put_variant(st, &v), ==, 0);
-		if (strcmp(vs[i].status, "ok"))
-			continue;
-		for (j = 0; j < 5; j++)
-			wall[j] = 10 * vs[i].f * (1 + noise[(i + j) % 5]);
-		put_runs(st, &v, wall, 5);
-	}
-	store_close(st);
-	return path;
+	return wall_experiment("aliased.db", vs, ARRAY_SIZE(vs));
 }
 
 static void test_same_as_shares_runs(void)
