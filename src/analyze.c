@@ -351,32 +351,23 @@ static struct metric_spec *workload_metrics(const struct analyze_model *m,
 	return ms;
 }
 
-/*
- * The run's value of the metric; returns 0, or -1 when the run lacks it.
- * *iterations is set to the number of samples averaged.
- */
-static int run_value(const struct analyze_model *m, const struct store_run *r,
-		     const struct metric_spec *ms, double *out, size_t *iterations)
+int analyze_run_value(const char *metric, const struct store_run *r,
+		      const struct store_sample_row *samples, size_t nr,
+		      double *out, size_t *iterations)
 {
-	size_t first, n, i, count = 0;
+	size_t i, count = 0;
 	double sum = 0;
 
 	*iterations = 0;
-	switch (ms->kind) {
-	case METRIC_WALL:
-		*out = r->wall_s;
+	if (!strcmp(metric, "wall") || !strcmp(metric, "boot")) {
+		*out = metric[0] == 'w' ? r->wall_s : r->boot_s;
 		return isfinite(*out) ? 0 : -1;
-	case METRIC_BOOT:
-		*out = r->boot_s;
-		return isfinite(*out) ? 0 : -1;
-	case METRIC_SAMPLE:
-		break;
 	}
-	n = analyze_run_samples(m, r->id, &first);
-	for (i = first; i < first + n; i++) {
-		if (strcmp(m->samples[i].metric, ms->name) || !isfinite(m->samples[i].value))
+	for (i = 0; i < nr; i++) {
+		if (samples[i].run_id != r->id || strcmp(samples[i].metric, metric) ||
+		    !isfinite(samples[i].value))
 			continue;
-		sum += m->samples[i].value;
+		sum += samples[i].value;
 		count++;
 	}
 	if (!count)
@@ -384,6 +375,17 @@ static int run_value(const struct analyze_model *m, const struct store_run *r,
 	*out = sum / count;
 	*iterations = count;
 	return 0;
+}
+
+/* The run's value of the metric; returns 0, or -1 when the run lacks it. */
+static int run_value(const struct analyze_model *m, const struct store_run *r,
+		     const struct metric_spec *ms, double *out, size_t *iterations)
+{
+	size_t first = 0, n = 0;
+
+	if (ms->kind == METRIC_SAMPLE)
+		n = analyze_run_samples(m, r->id, &first);
+	return analyze_run_value(ms->name, r, m->samples + first, n, out, iterations);
 }
 
 static size_t row_of(const struct analyze_table *t, size_t variant)

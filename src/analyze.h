@@ -219,6 +219,17 @@ const struct analyze_variant *analyze_row_variant(const struct analyze_model *m,
  */
 size_t analyze_run_samples(const struct analyze_model *m, int64_t run_id, size_t *first);
 
+/*
+ * A run's value of a metric, as every table computes it: "wall" and
+ * "boot" are the run's own; any other name is the mean of the run's
+ * samples of that metric (samples[0..nr) may hold other runs' too; only
+ * r->id's count).  Returns 0, or -1 when the run lacks the metric;
+ * *iterations is the number of samples averaged (0 for wall and boot).
+ */
+int analyze_run_value(const char *metric, const struct store_run *r,
+		      const struct store_sample_row *samples, size_t nr,
+		      double *out, size_t *iterations);
+
 /* The twin whose runs a row shares (a same-as variant's row), or NULL. */
 const struct analyze_variant *analyze_row_twin(const struct analyze_model *m,
 					       const struct analyze_row *r);

@@ -35,99 +35,6 @@ static const char *const sweep_usage[] = {
 	NULL,
 };
 
-/* --new: forget the experiment in dir (database, runs, logs); the cache stays. */
-static int remove_experiment(const char *dir)
-{
-	static const char *const parts[] = {
-		"kconfperf.db", "kconfperf.db-wal", "kconfperf.db-shm", "runs", "logs",
-		"work", "report.html", "report.json", "initramfs.gz", NULL,
-	};
-	int i, ret = 0;
-
-	for (i = 0; parts[i]; i++) {
-		char *p = experiment_path(dir, parts[i]);
-
-		if (remove_tree(p))
-			ret = -1;
-		free(p);
-	}
-	return ret;
-}
-
-/*
- * Whether dir already holds this plan (resume: 1), nothing (0), or another
- * plan (an error unless --new).
- */
-static int existing_plan(const char *dir, const char *key, int start_new)
-{
-	struct store *st = NULL;
-	char *db = experiment_path(dir, "kconfperf.db");
-	char *old = NULL;
-	struct stat sb;
-	int ret = 0;
-
-	if (stat(db, &sb))
-		goto out;
-	if (start_new) {
-		note("--new: starting over in '%s'", dir);
-		ret = remove_experiment(dir);
-		goto out;
-	}
-	if (store_open(&st, db, 0)) {
-		ret = -1;
-		goto out;
-	}
-	old = store_get_meta(st, "plan_key");
-	if (old && !strcmp(old, key)) {
-		ret = 1;
-	} else if (old || store_count_runs(st) > 0) {
-		ret = error("'%s' holds an experiment with other inputs (source, baseline, "
-			    "options or designs); give --new to start over there, or another --dir",
-			    dir);
-	}
-out:
-	store_close(st);
-	free(db);
-	free(old);
-	return ret;
-}
-
-static int write_report(const struct analyze_model *m, const char *dir, const char *name,
-			report_fn *fn)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *path = experiment_path(dir, name);
-	int ret;
-
-	fn(&sb, m);
-	ret = strbuf_write_file(&sb, path);
-	free(path);
-	strbuf_release(&sb);
-	return ret;
-}
-
-static int report(struct store *st, const char *dir, double noise)
-{
-	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
-	struct analyze_model m;
-	struct strbuf text = STRBUF_INIT;
-	int ret = 0;
-
-	ao.stats.noise = noise;
-	if (analyze_load(&m, st, &ao))
-		return -1;
-	report_text(&text, &m);
-	fputs(text.buf, stdout);
-	if (write_report(&m, dir, "report.html", report_html) ||
-	    write_report(&m, dir, "report.json", report_json))
-		ret = -1;
-	else
-		note("report: %s/report.html (and report.json)", dir);
-	analyze_release(&m);
-	strbuf_release(&text);
-	return ret;
-}
-
 int cmd_sweep(int argc, const char **argv)
 {
 	struct plan_args pa = PLAN_ARGS_INIT;
@@ -181,7 +88,7 @@ int cmd_sweep(int argc, const char **argv)
 	pa.o.jobs = jobs;
 	if (plan_input_key(&pa.o, key))
 		goto out;
-	resume = existing_plan(dir, key, start_new);
+	resume = experiment_check_plan(dir, key, start_new);
 	if (resume < 0 || experiment_open(&st, dir, 1))
 		goto out;
 
@@ -214,7 +121,7 @@ int cmd_sweep(int argc, const char **argv)
 		goto out;
 
 	/* report */
-	if (report(st, dir_opt, noise))
+	if (report_experiment(st, dir_opt, noise))
 		goto out;
 	note("sweep took %.0f s", now_seconds() - start);
 	ret = (sum.failed || measured) ? 1 : 0;

@@ -22,4 +22,18 @@ int experiment_open(struct store **out, const char *dir, int create);
 /* DIR/sub, malloc'd. */
 char *experiment_path(const char *dir, const char *sub);
 
+/*
+ * --new: forgets the experiment in dir (database, runs, logs, reports);
+ * the build cache stays.  Returns 0 or -1 with a message.
+ */
+int experiment_remove(const char *dir);
+
+/*
+ * Whether dir already holds the experiment whose inputs have this key
+ * (stored as meta plan_key): 1 to resume it, 0 when dir holds none, and
+ * an error (-1) when it holds another, unless start_new, which removes it
+ * (experiment_remove()) and returns 0.
+ */
+int experiment_check_plan(const char *dir, const char *key, int start_new);
+
 #endif

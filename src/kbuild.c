@@ -582,6 +582,15 @@ static int record(struct store *st, const struct store_variant *v, const struct 
 	return ret;
 }
 
+int kbuild_variant(const struct kbuild_options *o, struct store *st,
+		   const struct store_variant *v, const char *seed_key, int keep_tree,
+		   struct kbuild_result *out)
+{
+	if (kbuild_build(o, v->config, v->name, seed_key, keep_tree, out))
+		return -1;
+	return record(st, v, out);
+}
+
 static void format_duration(char *buf, size_t size, double s)
 {
 	if (s >= 3600)
@@ -646,9 +655,8 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 			seed = is_base ? NULL : seed_for(&v[i], base_key, *all_key ? all_key : NULL);
 			progress(++done, total, v[i].name, now_seconds() - start,
 				 seeded_built ? seeded_seconds / seeded_built : scratch_seconds / 2);
-			if (kbuild_build(o, v[i].config, v[i].name, seed && *seed ? seed : NULL,
-					 is_base || (is_all && has_loo), &r) ||
-			    record(st, &v[i], &r)) {
+			if (kbuild_variant(o, st, &v[i], seed && *seed ? seed : NULL,
+					   is_base || (is_all && has_loo), &r)) {
 				kbuild_result_release(&r);
 				return -1;
 			}

@@ -91,6 +91,15 @@ struct kbuild_summary {
 int kbuild_variant_needs_build(const struct store_variant *v);
 
 /*
+ * kbuild_build() of a planned variant's config, its result recorded in the
+ * store's build table.  Returns as kbuild_build() does; *out must be
+ * released either way.
+ */
+int kbuild_variant(const struct kbuild_options *o, struct store *st,
+		   const struct store_variant *v, const char *seed_key, int keep_tree,
+		   struct kbuild_result *out);
+
+/*
  * Builds every variant of a stored plan that needs a kernel, the baseline
  * first (its tree is kept to seed the rest), then all (kept when loo
  * variants follow: they differ from it by one option), then the others in

@@ -45,7 +45,9 @@ struct state {
 	struct store_variant *variants;
 	size_t nr_variants;
 	struct measured *measured;
-	size_t nr_measured;
+	size_t nr_measured, alloc_measured;
+	/* A session (measure_session_open()): runs are asked for one by one. */
+	int session;
 	int skipped;			/* variants that should run but cannot */
 	struct strvec specs;		/* canonical workload specs, as stored */
 	char *initramfs;
@@ -309,6 +311,7 @@ static int load_variants(struct state *s)
 		goto out;
 	}
 	s->measured = xcalloc(s->nr_variants, sizeof(*s->measured));
+	s->alloc_measured = s->nr_variants;
 	for (i = 0; i < s->nr_variants; i++) {
 		const struct store_variant *v = &s->variants[i];
 		struct measured *m = &s->measured[s->nr_measured];
@@ -624,12 +627,25 @@ static void add_duration(struct strbuf *sb, double seconds)
 /* "hackbench round 2/5 baseline" or "hackbench warm-up 1/1 baseline". */
 static void describe_run(struct strbuf *sb, const struct state *s, const struct schedule_run *r)
 {
-	if (r->warmup)
+	if (s->session)
+		strbuf_addf(sb, "%s %s %d %s", s->specs.v[r->workload],
+			    r->warmup ? "warm-up" : "run", r->warmup ? -r->round : r->round + 1,
+			    s->measured[r->variant].v->name);
+	else if (r->warmup)
 		strbuf_addf(sb, "%s warm-up %d/%d %s", s->specs.v[r->workload], -r->round,
 			    s->o->warmup, s->measured[r->variant].v->name);
 	else
 		strbuf_addf(sb, "%s round %d/%d %s", s->specs.v[r->workload], r->round + 1,
 			    s->o->runs, s->measured[r->variant].v->name);
+}
+
+/* "[3/40] ", or "[3] " when the total is not known (a session). */
+static void add_count(struct strbuf *sb, const struct progress *p, size_t n)
+{
+	if (p->total)
+		strbuf_addf(sb, "[%zu/%zu] ", n, p->total);
+	else
+		strbuf_addf(sb, "[%zu] ", n);
 }
 
 static void progress_show(struct progress *p, const struct state *s,
@@ -641,11 +657,11 @@ static void progress_show(struct progress *p, const struct state *s,
 
 	if (!p->tty || quiet)
 		return;
-	strbuf_addf(&sb, "[%zu/%zu] ", p->done + 1, p->total);
+	add_count(&sb, p, p->done + 1);
 	describe_run(&sb, s, r);
 	strbuf_addstr(&sb, "  elapsed ");
 	add_duration(&sb, elapsed);
-	if (p->done) {
+	if (p->done && p->total) {
 		strbuf_addstr(&sb, "  eta ");
 		add_duration(&sb, p->run_seconds / (double)p->done * (double)(p->total - p->done));
 	}
@@ -681,7 +697,7 @@ static void progress_done(struct progress *p, const struct state *s,
 
 	p->done++;
 	p->run_seconds += seconds;
-	strbuf_addf(&sb, "[%zu/%zu] ", p->done, p->total);
+	add_count(&sb, p, p->done);
 	describe_run(&sb, s, r);
 	if (res->status != VM_OK) {
 		progress_clear(p);
@@ -798,9 +814,11 @@ static int is_stored(const struct schedule_run *r, void *data)
 }
 
 /* Common setup of measure_runs() and measure_print_command(). */
-static int prepare(struct state *s, struct store *st, const struct measure_options *o)
+static int prepare(struct state *s, struct store *st, const struct measure_options *o,
+		   int session)
 {
 	memset(s, 0, sizeof(*s));
+	s->session = session;
 	s->st = st;
 	s->o = o;
 	s->lock_fd = -1;
@@ -808,7 +826,7 @@ static int prepare(struct state *s, struct store *st, const struct measure_optio
 	strvec_init(&s->specs);
 	if (!o->nr_workloads)
 		return error("no --workload given");
-	if (parse_workloads(s) || load_variants(s) || make_initramfs(s))
+	if (parse_workloads(s) || (!s->session && load_variants(s)) || make_initramfs(s))
 		return -1;
 	base_config(s);
 	return 0;
@@ -826,7 +844,7 @@ int measure_runs(struct store *st, const struct measure_options *o)
 	size_t i;
 	int failed = 0, ok = 0, ret = -1;
 
-	if (prepare(&s, st, o) || lock_experiment(&s) || choose_seed(&s, &seed))
+	if (prepare(&s, st, o, 0) || lock_experiment(&s) || choose_seed(&s, &seed))
 		goto out;
 	/* A missing qemu is said as such, before the KVM probe blames KVM for it. */
 	if (!o->runner && qemu_version(&version, o->qemu ? o->qemu : VM_DEFAULT_QEMU))
@@ -894,7 +912,7 @@ int measure_print_command(struct store *st, const struct measure_options *o,
 	size_t i, k;
 	int ret = -1;
 
-	if (prepare(&s, st, o))
+	if (prepare(&s, st, o, 0))
 		goto out;
 	/* A no-op or same-as variant runs as the one it equals. */
 	for (k = 0; k < 8; k++) {
@@ -933,4 +951,111 @@ out:
 	free(run_dir);
 	state_release(&s);
 	return ret;
+}
+
+struct measure_session {
+	struct state s;
+	uint64_t seed;
+	struct strbuf qemu_version;
+};
+
+/* The index in s->measured of variant v, added when new: >= 0, or -1 (why set). */
+static long session_variant(struct state *s, const struct store_variant *v,
+			    struct strbuf *why)
+{
+	struct measured m;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < s->nr_measured; i++)
+		if (s->measured[i].v->id == v->id)
+			return (long)i;
+	rc = find_kernel(s, v, &m, why);
+	if (rc <= 0) {
+		if (!rc && !why->len)
+			strbuf_addstr(why, "no kernel");
+		return -1;
+	}
+	ALLOC_GROW(s->measured, s->nr_measured + 1, s->alloc_measured);
+	s->measured[s->nr_measured] = m;
+	if (write_config(s, &s->measured[s->nr_measured])) {
+		free(m.image);
+		return -1;
+	}
+	return (long)s->nr_measured++;
+}
+
+int measure_session_open(struct measure_session **out, struct store *st,
+			 const struct measure_options *o, const struct store_variant *probe)
+{
+	struct measure_session *ms = xcalloc(1, sizeof(*ms));
+	struct strbuf why = STRBUF_INIT;
+	enum vm_accel accel;
+
+	*out = NULL;
+	strbuf_init(&ms->qemu_version, 0);
+	if (prepare(&ms->s, st, o, 1))
+		goto fail;
+	if (lock_experiment(&ms->s) || choose_seed(&ms->s, &ms->seed))
+		goto fail;
+	if (!o->runner && qemu_version(&ms->qemu_version, o->qemu ? o->qemu : VM_DEFAULT_QEMU))
+		goto fail;
+	if (session_variant(&ms->s, probe, &why) < 0) {
+		error("cannot run %s: %s", probe->name, why.len ? why.buf : "no kernel");
+		goto fail;
+	}
+	accel = resolve_accel(&ms->s);
+	if (record_conditions(&ms->s, accel, ms->seed, ms->qemu_version.buf))
+		goto fail;
+	memset(&progress, 0, sizeof(progress));
+	progress.tty = isatty(2);
+	progress.start = now_seconds();
+	sigchain_push_cleanup(progress_cleanup, &progress);
+	strbuf_release(&why);
+	*out = ms;
+	return 0;
+fail:
+	strbuf_release(&why);
+	strbuf_release(&ms->qemu_version);
+	state_release(&ms->s);
+	free(ms);
+	return -1;
+}
+
+uint64_t measure_session_seed(const struct measure_session *ms)
+{
+	return ms->seed;
+}
+
+int measure_session_run(struct measure_session *ms, const struct store_variant *v,
+			int round, int warmup)
+{
+	struct schedule_run r = { 0 };
+	struct strbuf why = STRBUF_INIT;
+	long idx = session_variant(&ms->s, v, &why);
+	int ret;
+
+	if (idx < 0) {
+		ret = error("cannot run %s: %s", v->name, why.len ? why.buf : "no kernel");
+		strbuf_release(&why);
+		return ret;
+	}
+	strbuf_release(&why);
+	r.variant = (size_t)idx;
+	r.round = round;
+	r.warmup = warmup;
+	ret = run_one(&ms->s, &r);
+	progress_clear(&progress);
+	return ret;
+}
+
+void measure_session_close(struct measure_session *ms)
+{
+	if (!ms)
+		return;
+	progress_clear(&progress);
+	sigchain_pop_cleanup(progress_cleanup, &progress);
+	strbuf_release(&ms->qemu_version);
+	state_release(&ms->s);
+	free(ms);
 }

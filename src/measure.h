@@ -4,6 +4,7 @@
 #define MEASURE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "vm.h"
 
@@ -89,5 +90,28 @@ int measure_runs(struct store *st, const struct measure_options *o);
  */
 int measure_print_command(struct store *st, const struct measure_options *o,
 			  const char *variant, struct strbuf *out);
+
+/*
+ * A session runs what a caller asks for, one run at a time, instead of a
+ * schedule: screen decides after each round which variants need more runs.
+ * measure_session_open() does steps 1, 3 and 4 above (the accelerator is
+ * probed with probe's kernel, which must be built), takes the
+ * experiment's lock and keeps it until measure_session_close().
+ */
+struct measure_session;
+struct store_variant;
+int measure_session_open(struct measure_session **out, struct store *st,
+			 const struct measure_options *o, const struct store_variant *probe);
+/* The experiment's seed (--seed, stored, or new), for the caller's orders. */
+uint64_t measure_session_seed(const struct measure_session *ms);
+/*
+ * Runs variant v (planned and built; o->workloads[0]) once as round
+ * `round` (a warm-up when warmup, rounds -1, -2 ...) and stores it as
+ * measure_runs() does.  Returns 1 when the run was ok, 0 when it failed
+ * (stored, and warned about), -1 on an error that stops the experiment.
+ */
+int measure_session_run(struct measure_session *ms, const struct store_variant *v,
+			int round, int warmup);
+void measure_session_close(struct measure_session *ms);
 
 #endif

@@ -309,6 +309,7 @@ static void classify(struct plan *p, struct plan_variant *v, size_t index)
 		}
 		break;
 	}
+	v->unmet = failed;
 	if (!v->status)
 		v->status = failed ? "partial" : "ok";
 	if (failures.len)
@@ -601,19 +602,19 @@ static struct plan_variant *new_variant(struct plan *p, size_t *alloc, const cha
 
 static void make_variants(struct plan *p, unsigned designs)
 {
-	size_t alloc = 0, i, j;
+	size_t *alloc = &p->alloc_variants, i, j;
 	struct plan_variant *v;
 
-	new_variant(p, &alloc, "baseline", "baseline");
+	new_variant(p, alloc, "baseline", "baseline");
 	if (designs & PLAN_OAT || p->nr_options == 1) {
 		for (i = 0; i < p->nr_options; i++) {
-			v = new_variant(p, &alloc, p->options[i].label, "oat");
+			v = new_variant(p, alloc, p->options[i].label, "oat");
 			add_option_settings(v->requested, &p->options[i]);
 			strvec_push(&v->options, p->options[i].label);
 		}
 	}
 	if (designs & (PLAN_ALL | PLAN_LOO) && p->nr_options > 1) {
-		v = new_variant(p, &alloc, "all", "all");
+		v = new_variant(p, alloc, "all", "all");
 		for (i = 0; i < p->nr_options; i++) {
 			add_option_settings(v->requested, &p->options[i]);
 			strvec_push(&v->options, p->options[i].label);
@@ -623,7 +624,7 @@ static void make_variants(struct plan *p, unsigned designs)
 		for (i = 0; i < p->nr_options; i++) {
 			char *name = xstrfmt("all-%s", p->options[i].label);
 
-			v = new_variant(p, &alloc, name, "loo");
+			v = new_variant(p, alloc, name, "loo");
 			free(name);
 			for (j = 0; j < p->nr_options; j++) {
 				if (j == i)
@@ -733,6 +734,51 @@ fail:
 	return -1;
 }
 
+void plan_store_variant(const struct plan_variant *pv, int position, struct store_variant *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	out->name = xstrdup(pv->name);
+	out->kind = xstrdup(pv->kind);
+	for (k = 0; k < pv->options.nr; k++)
+		strbuf_addf(&sb, "%s\n", pv->options.v[k]);
+	out->options = strbuf_detach(&sb, NULL);
+	kconfig_write(pv->requested, &sb);
+	out->requested = strbuf_detach(&sb, NULL);
+	out->effective_diff = xstrdup(pv->diff.buf);
+	kconfig_write(pv->effective, &sb);
+	out->config = strbuf_detach(&sb, NULL);
+	out->config_hash = xstrdup(pv->hash);
+	out->status = xstrdup(pv->status);
+	out->same_as = pv->same_as ? xstrdup(pv->same_as) : NULL;
+	out->reason = pv->reason.len ? xstrdup(pv->reason.buf) : NULL;
+	out->added = pv->added;
+	out->removed = pv->removed;
+	out->changed = pv->changed;
+	out->position = position;
+}
+
+long plan_add_variant(struct plan *p, const struct plan_options *o, const char *name,
+		      const char *kind, const size_t *opts, size_t nr)
+{
+	struct plan_variant *v;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (opts[i] >= p->nr_options)
+			return error("plan_add_variant: no option %zu", opts[i]);
+	v = new_variant(p, &p->alloc_variants, name, kind);
+	for (i = 0; i < nr; i++) {
+		add_option_settings(v->requested, &p->options[opts[i]]);
+		strvec_push(&v->options, p->options[opts[i]].label);
+	}
+	if (resolve_all(p, o, p->nr_variants - 1))
+		return -1;
+	return (long)(p->nr_variants - 1);
+}
+
 int plan_save(const struct plan *p, struct store *st)
 {
 	size_t i;
@@ -743,29 +789,9 @@ int plan_save(const struct plan *p, struct store *st)
 	if (store_clear_variants(st))
 		goto fail;
 	for (i = 0; i < p->nr_variants; i++) {
-		const struct plan_variant *pv = &p->variants[i];
 		struct store_variant v = STORE_VARIANT_INIT;
-		struct strbuf sb = STRBUF_INIT;
-		size_t k;
 
-		v.name = xstrdup(pv->name);
-		v.kind = xstrdup(pv->kind);
-		for (k = 0; k < pv->options.nr; k++)
-			strbuf_addf(&sb, "%s\n", pv->options.v[k]);
-		v.options = strbuf_detach(&sb, NULL);
-		kconfig_write(pv->requested, &sb);
-		v.requested = strbuf_detach(&sb, NULL);
-		v.effective_diff = xstrdup(pv->diff.buf);
-		kconfig_write(pv->effective, &sb);
-		v.config = strbuf_detach(&sb, NULL);
-		v.config_hash = xstrdup(pv->hash);
-		v.status = xstrdup(pv->status);
-		v.same_as = pv->same_as ? xstrdup(pv->same_as) : NULL;
-		v.reason = pv->reason.len ? xstrdup(pv->reason.buf) : NULL;
-		v.added = pv->added;
-		v.removed = pv->removed;
-		v.changed = pv->changed;
-		v.position = (int)i;
+		plan_store_variant(&p->variants[i], (int)i, &v);
 		ret = store_put_variant(st, &v);
 		store_variant_release(&v);
 		if (ret)

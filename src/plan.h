@@ -79,7 +79,8 @@ struct plan_variant {
 	char hash[SHA256_HEX_SIZE];	/* kconfig_hash(effective) */
 	const char *status;
 	char *same_as;
-	struct strbuf reason;
+	struct strbuf reason;		/* why partial, no-op or same-as; unmet settings explained */
+	int unmet;			/* requested settings that did not take */
 	struct strbuf diff;		/* diffconfig of baseline -> effective */
 	int added, removed, changed;
 };
@@ -89,7 +90,7 @@ struct plan {
 	struct plan_option *options;
 	size_t nr_options;
 	struct plan_variant *variants;
-	size_t nr_variants;
+	size_t nr_variants, alloc_variants;
 	struct kconfig_index *index;
 	char key[SHA256_HEX_SIZE];	/* identity of the inputs */
 	double seconds;			/* time taken to resolve */
@@ -119,6 +120,22 @@ int plan_make(struct plan *out, const struct plan_options *o);
  * Returns 0, or -1 with a message when the options cannot be read.
  */
 int plan_input_key(const struct plan_options *o, char key[SHA256_HEX_SIZE]);
+
+/*
+ * Adds a variant to a made plan (screen asks for groups of options as it
+ * goes): named name, of kind kind, the baseline plus the options
+ * p->options[opts[0..nr)] (with what --with-deps added for them), resolved
+ * with olddefconfig and classified against the variants before it as
+ * plan_make() does.  o is what plan_make() was given.  Returns the new
+ * variant's index (pointers into p->variants may move), or -1 with a
+ * message.
+ */
+long plan_add_variant(struct plan *p, const struct plan_options *o, const char *name,
+		      const char *kind, const size_t *opts, size_t nr);
+
+struct store_variant;
+/* A plan variant as a store row at position (its strings copied). */
+void plan_store_variant(const struct plan_variant *pv, int position, struct store_variant *out);
 
 /* Stores the plan's variants (replacing any earlier plan) and its key. */
 int plan_save(const struct plan *p, struct store *st);

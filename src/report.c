@@ -2,11 +2,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyze.h"
+#include "experiment.h"
 #include "report.h"
 #include "strbuf.h"
+#include "usage.h"
+#include "wrapper.h"
 
 const struct report_format report_formats[] = {
 	{ "text", report_text, "txt" },
@@ -146,4 +151,41 @@ void report_add_product_blockers(struct strbuf *sb, const struct analyze_model *
 	}
 	for (i = 0; i < t->product_k; i++)
 		blocker(sb, start, m, t, t->product_variants[i], t->product_rows[i]);
+}
+
+static int write_report(const struct analyze_model *m, const char *dir, const char *name,
+			report_fn *fn)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = experiment_path(dir, name);
+	int ret;
+
+	fn(&sb, m);
+	ret = strbuf_write_file(&sb, path);
+	free(path);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int report_experiment(struct store *st, const char *dir, double noise)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	struct strbuf text = STRBUF_INIT;
+	int ret = 0;
+
+	ao.stats.noise = noise;
+	if (analyze_load(&m, st, &ao))
+		return -1;
+	report_text(&text, &m);
+	fputs(text.buf, stdout);
+	fflush(stdout);
+	if (write_report(&m, dir, "report.html", report_html) ||
+	    write_report(&m, dir, "report.json", report_json))
+		ret = -1;
+	else
+		note("report: %s/report.html (and report.json)", dir);
+	analyze_release(&m);
+	strbuf_release(&text);
+	return ret;
 }

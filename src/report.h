@@ -38,6 +38,14 @@ struct report_format {
 	const char *extension;
 };
 
+struct store;
+/*
+ * What sweep and screen end with: the text report of the experiment in
+ * st on stdout, and dir/report.html and dir/report.json written.  noise
+ * is the +-percent band of no effect.  Returns 0 or -1 with a message.
+ */
+int report_experiment(struct store *st, const char *dir, double noise);
+
 /* The formats, in the order --help lists them; ends with a NULL name. */
 extern const struct report_format report_formats[];
 /* The format called name, or NULL. */

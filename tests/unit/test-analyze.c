@@ -199,6 +199,49 @@ static void test_sample_metric_is_run_mean(void)
 	analyze_release(&m);
 }
 
+/* analyze_run_value() is what screen decides on: the same numbers as the tables. */
+static void test_run_value_matches_tables(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct store_run fake = STORE_RUN_INIT;
+	struct analyze_model m;
+	const struct analyze_table *tt, *wt;
+	const struct analyze_row *rt, *rw;
+	size_t i, k = 0, it;
+	double v;
+
+	if (!check_int(load_path(&m, fixture_path(), &ao), ==, 0))
+		return;
+	tt = table(&m, "time");
+	wt = table(&m, "wall");
+	rt = row(&m, tt, "baseline");
+	rw = row(&m, wt, "baseline");
+	for (i = 0; i < m.nr_runs && k < rt->n; i++) {
+		const struct store_run *run = &m.runs[i];
+
+		if (run->warmup || analyze_run_variant(&m, run) != variant(&m, "baseline"))
+			continue;
+		/* Every sample of the model is passed: only the run's own count. */
+		check_int(analyze_run_value("time", run, m.samples, m.nr_samples, &v, &it), ==, 0);
+		check_double(v, rt->values[k], 1e-12);
+		check_int(it, ==, 3);
+		check_int(analyze_run_value("wall", run, m.samples, m.nr_samples, &v, &it), ==, 0);
+		check_double(v, rw->values[k], 1e-12);
+		check_int(it, ==, 0);
+		check_int(analyze_run_value("throughput", run, m.samples, m.nr_samples, &v, &it),
+			  ==, -1);
+		k++;
+	}
+	check_int(k, ==, rt->n);
+	/* A run without boot time lacks the boot metric. */
+	fake.id = -5;
+	fake.wall_s = 1;
+	fake.boot_s = NAN;
+	check_int(analyze_run_value("boot", &fake, NULL, 0, &v, &it), ==, -1);
+	check_int(analyze_run_value("time", &fake, m.samples, m.nr_samples, &v, &it), ==, -1);
+	analyze_release(&m);
+}
+
 static void test_comparisons_are_stats(void)
 {
 	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
@@ -752,6 +795,7 @@ int main(int argc, char **argv)
 	TEST(test_states);
 	TEST(test_runs_counted_and_excluded);
 	TEST(test_sample_metric_is_run_mean);
+	TEST(test_run_value_matches_tables);
 	TEST(test_comparisons_are_stats);
 	TEST(test_display_order);
 	TEST(test_interactions_in_progress);
