@@ -1,33 +1,58 @@
-/* cmd-screen.c: `kconfperf screen`, sequential bifurcation; for now on a table of costs (--simulate). */
+/* cmd-screen.c: `kconfperf screen`: sequential bifurcation on kernels, or on a table of costs (--simulate). */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cmd-options.h"
 #include "commands.h"
+#include "experiment.h"
 #include "json.h"
+#include "kbuild.h"
 #include "parse-options.h"
+#include "report.h"
 #include "screen-report.h"
+#include "screen-run.h"
 #include "screen-sim.h"
 #include "screen.h"
+#include "source.h"
+#include "store.h"
 #include "strbuf.h"
 #include "usage.h"
+#include "workload-spec.h"
+#include "workload-table.h"
 #include "wrapper.h"
 
 static const char *const screen_usage[] = {
-	"kconfperf screen --simulate EFFECTS.csv [--noise PCT] [--threshold PCT]\n"
-	"                        [--zero-below PCT] [--order random|table|related]\n"
-	"                        [--seed N] [--seeds N [--detect PCT]] [--format text|json]",
+	"kconfperf screen --source SRC --base BASE [--base-add FRAG|CONFIG_X=y]...\n"
+	"                        (--options FILE|LIST | --options-from-diff OLD NEW)\n"
+	"                        --workload NAME[:k=v,...] [--metric NAME] [--threshold PCT]\n"
+	"                        [--runs N] [--max-runs N] [--confirm-runs N] [--dir DIR] [--new]\n"
+	"                        [run and build options as for sweep]",
 	"",
 	"Finds the few options that cost more than --threshold among many, building",
 	"groups of them (sequential bifurcation): the baseline and all options, then",
 	"each group whose cost is above the threshold split in two, each group below",
 	"it dropped, runs added while undecided; then the found options are measured",
-	"alone and together.  See src/screen.h for the decision rule.",
+	"alone and together.  Options are ordered so that every group is a closed",
+	"config (an option that selects or depends on another comes after it);",
+	"no-ops are left out with their reason.  Everything is stored in DIR and the",
+	"same command resumes.  Prints the bifurcation tree and the usual report;",
+	"writes DIR/screen.json, DIR/report.html and DIR/report.json.  One workload",
+	"and one of its metrics decide (default: the workload's own; or wall, boot).",
+	"See src/screen.h for the decision rule, and 'kconfperf screen --simulate -h'",
+	"for planning a screen on a table of costs.",
+	NULL,
+};
+
+static const char *const simulate_usage[] = {
+	"kconfperf screen --simulate EFFECTS.csv [--noise PCT] [--threshold PCT]\n"
+	"                        [--zero-below PCT] [--order random|table|related]\n"
+	"                        [--seed N] [--seeds N [--detect PCT]] [--format text|json]",
 	"",
-	"Screening real kernels needs the sweep stage and is not there yet.  With",
-	"--simulate, the same engine runs against a table of true option costs",
-	"(lines CONFIG_X=y,COST_PERCENT, or hyperfine-style variant,mean_s,sd_s rows",
+	"The screen's engine against a table of true option costs (lines",
+	"CONFIG_X=y,COST_PERCENT, or hyperfine-style variant,mean_s,sd_s rows",
 	"with a NO_DEBUG baseline), each run drawn as baseline x prod(1 + cost) x",
 	"log-normal noise: that is how to plan a screen.  With --seeds N it runs N",
 	"seeds from --seed and prints mean and largest builds and runs, how often",
@@ -219,7 +244,7 @@ static int many_seeds(const struct screen_effects *fx, const char *path,
 	return 0;
 }
 
-/* Whether argv asks for --simulate (or for help): else the real-kernel screen was meant. */
+/* Whether argv asks for --simulate: the engine on a table instead of kernels. */
 static int wants_simulation(int argc, const char **argv)
 {
 	int i;
@@ -227,11 +252,132 @@ static int wants_simulation(int argc, const char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			break;
-		if (!strcmp(argv[i], "--simulate") || starts_with(argv[i], "--simulate=") ||
-		    !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+		if (!strcmp(argv[i], "--simulate") || starts_with(argv[i], "--simulate="))
 			return 1;
 	}
 	return 0;
+}
+
+static int screen_kernels(int argc, const char **argv)
+{
+	struct plan_args pa = PLAN_ARGS_INIT;
+	struct run_args ra = RUN_ARGS_INIT;
+	struct kbuild_options ko = KBUILD_OPTIONS_INIT;
+	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct screen_run_options ro = { 0 };
+	struct screen *s = NULL;
+	struct store *st = NULL;
+	const char *dir_opt = EXPERIMENT_DEFAULT_DIR;
+	char *dir = NULL, *cache = NULL, *work = NULL, *logs = NULL;
+	char key[SHA256_HEX_SIZE];
+	double noise = 1.0, start = now_seconds();
+	int jobs = 0, start_new = 0, resume, rc, ret = 1;
+	int runs_max, runs_confirm;
+	const struct workload_info *wi;
+	const struct option opts[] = {
+		OPT_GROUP("what to screen:"),
+		OPT_PLAN_ARGS(&pa),
+		OPT_STRING(0, "metric", &ro.metric, "NAME",
+			   "the workload's metric that decides (default its own; or wall, boot)"),
+		OPT_DOUBLE(0, "threshold", &ro.screen.threshold, "PCT",
+			   "a group costing more is split, less dropped (3)"),
+		OPT_INTEGER(0, "max-runs", &runs_max, "N",
+			    "runs of a variant at which a group is decided anyway (60)"),
+		OPT_INTEGER(0, "confirm-runs", &runs_confirm, "N",
+			    "runs of each found option alone, all found and the baseline (10)"),
+		OPT_GROUP("how to build:"),
+		OPT_INTEGER('j', "jobs", &jobs, "N", "make -j and parallel olddefconfig (default: CPUs)"),
+		OPT_STRING(0, "cc-wrapper", &ko.cc_wrapper, "CMD", "ccache, distcc or icecc"),
+		OPT_GROUP("how to run (--runs: runs of a new variant before it is judged, 5):"),
+		OPT_RUN_ARGS(&ra),
+		OPT_GROUP("where and how to report:"),
+		OPT_STRING(0, "dir", &dir_opt, "DIR", "experiment directory (default kconfperf-results)"),
+		OPT_BOOL(0, "new", &start_new, "start over in DIR if it holds another experiment"),
+		OPT_DOUBLE(0, "noise", &noise, "PCT",
+			   "in the report, changes within +-PCT% count as no effect (default 1)"),
+		OPT_BOOL('q', "quiet", &quiet, "print no progress"),
+		OPT_END(),
+	};
+
+	ro.screen = (struct screen_options)SCREEN_OPTIONS_INIT;
+	ra.o.runs = (int)ro.screen.runs_initial;
+	runs_max = (int)ro.screen.runs_max;
+	runs_confirm = (int)ro.screen.runs_confirm;
+	argc = parse_options(argc, argv, opts, screen_usage);
+	if (strcmp(pa.designs, "oat"))
+		usage_error("screen chooses its own variants: --design is for sweep and plan");
+	plan_args_finish(&pa, &argc, &argv, "screen");
+	if (argc)
+		usage_error("unexpected argument '%s'", argv[0]);
+	run_args_finish(&ra, 0);
+	if (ra.nr_specs != 1)
+		usage_error("screen decides on one workload; give one --workload");
+	if (jobs < 0)
+		usage_error("-j cannot be negative");
+	if (!(noise >= 0) || noise >= 100)
+		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
+	if (!(ro.screen.threshold > 0) || ro.screen.threshold >= 100)
+		usage_error("--threshold must be a percentage above 0 and below 100");
+	if (ra.o.runs < 3 || runs_max < ra.o.runs || runs_confirm < 3)
+		usage_error("--runs and --confirm-runs must be at least 3, --max-runs at least --runs");
+	wi = &workload_table[ra.specs[0].id];
+	if (ro.metric && strcmp(ro.metric, "wall") && strcmp(ro.metric, "boot") &&
+	    strcmp(ro.metric, wi->metric))
+		usage_error("--metric '%s': the %s workload measures '%s' (or use wall, boot)",
+			    ro.metric, wi->name, wi->metric);
+	ro.screen.runs_initial = (size_t)ra.o.runs;
+	ro.screen.runs_step = (size_t)ra.o.runs;
+	ro.screen.runs_max = (size_t)runs_max;
+	ro.screen.runs_confirm = (size_t)runs_confirm;
+
+	dir = absolute_path(dir_opt);
+	cache = pa.cache ? absolute_path(pa.cache) : default_cache_dir();
+	work = experiment_path(dir, "work");
+	logs = experiment_path(dir, "logs");
+	if (kernel_source_open(&ks, pa.source, cache))
+		goto out;
+	pa.o.source = &ks;
+	pa.o.work_dir = work;
+	pa.o.jobs = jobs;
+	ko.source = &ks;
+	ko.cache_dir = cache;
+	ko.log_dir = logs;
+	ko.jobs = jobs;
+	ra.o.dir = dir;
+	ro.plan = &pa.o;
+	ro.build = &ko;
+	ro.measure = &ra.o;
+	if (screen_run_key(&ro, key))
+		goto out;
+	resume = experiment_check_plan(dir, key, start_new);
+	if (resume < 0 || experiment_open(&st, dir, 1) || kbuild_prepare(&ko))
+		goto out;
+	if (resume)
+		note("resuming the screen in '%s'", dir_opt);
+	else if (plan_save_inputs(st, &ks, &pa.o, cache, "screen") ||
+		 store_set_meta(st, "plan_key", key))
+		goto out;
+
+	rc = screen_run(st, &ro, &s);
+	if (rc < 0)
+		goto out;
+	/* The report starts with the screen's own (stored as meta screen_report). */
+	if (report_experiment(st, dir_opt, noise))
+		goto out;
+	note("screen took %.0f s", now_seconds() - start);
+	ret = rc;
+out:
+	screen_free(s);
+	store_close(st);
+	kbuild_options_release(&ko);
+	kernel_source_release(&ks);
+	plan_args_release(&pa);
+	run_args_release(&ra);
+	free(dir);
+	free(cache);
+	free(work);
+	free(logs);
+	return ret;
 }
 
 int cmd_screen(int argc, const char **argv)
@@ -264,12 +410,9 @@ int cmd_screen(int argc, const char **argv)
 		OPT_END(),
 	};
 
-	if (!wants_simulation(argc, argv)) {
-		error("screening real kernels needs the sweep stage, which is not there yet; "
-		      "use 'kconfperf screen --simulate EFFECTS.csv' to plan a screen");
-		return 2;
-	}
-	if (parse_options(argc, argv, opts, screen_usage))
+	if (!wants_simulation(argc, argv))
+		return screen_kernels(argc, argv);
+	if (parse_options(argc, argv, opts, simulate_usage))
 		usage_error("unexpected argument '%s'", argv[0]);
 	if (!simulate)
 		usage_error("--simulate needs a table of costs");

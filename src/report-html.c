@@ -456,6 +456,8 @@ static void environment(struct strbuf *out, const struct analyze_model *m)
 	strbuf_addstr(out, "<section id=\"environment\">\n<h2>Environment</h2>\n"
 		      "<div class=\"card\"><table class=\"facts\"><tbody>\n");
 	for (i = 0; i + 1 < m->facts.nr; i += 2) {
+		if (!strcmp(m->facts.v[i], "screen_report"))
+			continue;	/* a section of its own */
 		strbuf_addstr(out, "<tr><th>");
 		esc(out, m->facts.v[i]);
 		strbuf_addstr(out, "</th><td>");
@@ -527,6 +529,12 @@ void report_html(struct strbuf *out, const struct analyze_model *m)
 		    "<title>kconfperf report</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n",
 		    KCONFPERF_VERSION, css);
 	header(out, m);
+	if (analyze_fact(m, "screen_report")) {
+		strbuf_addstr(out, "<section id=\"screen\">\n<h2>Screen</h2>\n"
+			      "<div class=\"card\"><pre>");
+		esc(out, analyze_fact(m, "screen_report"));
+		strbuf_addstr(out, "</pre></div>\n</section>\n");
+	}
 	if (!m->nr_tables)
 		strbuf_addstr(out, "<p>No measured runs yet.</p>\n");
 	for (i = 0; i < m->nr_tables; i++)

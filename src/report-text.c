@@ -331,8 +331,12 @@ static void not_measured(struct strbuf *out, const struct analyze_model *m)
 
 void report_text(struct strbuf *out, const struct analyze_model *m)
 {
+	const char *screen = analyze_fact(m, "screen_report");
 	size_t i;
 
+	/* A screen's bifurcation tree comes first: it says how the variants were chosen. */
+	if (screen)
+		strbuf_addf(out, "%s\n\n", screen);
 	if (!m->nr_tables)
 		strbuf_addf(out, "no measured runs yet (%zu variant%s planned)\n",
 			    m->nr_variants, m->nr_variants == 1 ? "" : "s");
