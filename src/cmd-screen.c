@@ -28,6 +28,7 @@ static const char *const screen_usage[] = {
 	"kconfperf screen --source SRC --base BASE [--base-add FRAG|CONFIG_X=y]...\n"
 	"                        (--options FILE|LIST | --options-from-diff OLD NEW)\n"
 	"                        --workload NAME[:k=v,...] [--metric NAME] [--threshold PCT]\n"
+	"                        [--order given|related]\n"
 	"                        [--runs N] [--max-runs N] [--confirm-runs N] [--dir DIR] [--new]\n"
 	"                        [run and build options as for sweep]",
 	"",
@@ -273,6 +274,7 @@ static int screen_kernels(int argc, const char **argv)
 	double noise = 1.0, start = now_seconds();
 	int jobs = 0, start_new = 0, resume, rc, ret = 1;
 	int runs_max, runs_confirm;
+	const char *order = "given";
 	const struct workload_info *wi;
 	const struct option opts[] = {
 		OPT_GROUP("what to screen:"),
@@ -281,6 +283,8 @@ static int screen_kernels(int argc, const char **argv)
 			   "the workload's metric that decides (default its own; or wall, boot)"),
 		OPT_DOUBLE(0, "threshold", &ro.screen.threshold, "PCT",
 			   "a group costing more is split, less dropped (3)"),
+		OPT_STRING(0, "order", &order, "given|related",
+			   "options as given, or those changing the same symbols together (given)"),
 		OPT_INTEGER(0, "max-runs", &runs_max, "N",
 			    "runs of a variant at which a group is decided anyway (60)"),
 		OPT_INTEGER(0, "confirm-runs", &runs_confirm, "N",
@@ -310,6 +314,10 @@ static int screen_kernels(int argc, const char **argv)
 	if (argc)
 		usage_error("unexpected argument '%s'", argv[0]);
 	run_args_finish(&ra, 0);
+	if (!strcmp(order, "related"))
+		ro.related_order = 1;
+	else if (strcmp(order, "given"))
+		usage_error("unknown --order '%s' (given or related)", order);
 	if (ra.nr_specs != 1)
 		usage_error("screen decides on one workload; give one --workload");
 	if (jobs < 0)

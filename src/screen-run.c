@@ -16,6 +16,7 @@
 #include "screen-run.h"
 #include "store.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "usage.h"
 #include "workload-spec.h"
 #include "workload-table.h"
@@ -99,9 +100,10 @@ int screen_run_key(const struct screen_run_options *o, char key[SHA256_HEX_SIZE]
 		return -1;
 	strbuf_addf(&sb, "kconfperf-screen-1\n%s\n", plan_key);
 	workload_spec_format(&o->measure->workloads[0], &sb);
-	strbuf_addf(&sb, "\n%s %g %g %g %g %zu %zu %zu %zu %d %d\n", metric, so->threshold,
+	strbuf_addf(&sb, "\n%s %g %g %g %g %zu %zu %zu %zu %d %d %s\n", metric, so->threshold,
 		    so->indifference, so->confidence, so->alpha, so->runs_initial, so->runs_step,
-		    so->runs_max, so->runs_confirm, so->confirm, o->measure->warmup);
+		    so->runs_max, so->runs_confirm, so->confirm, o->measure->warmup,
+		    o->related_order ? "related" : "given");
 	sha256_init(&c);
 	sha256_update(&c, sb.buf, sb.len);
 	sha256_final_hex(&c, key);
@@ -144,6 +146,84 @@ static int put_variant(struct driver *d, struct store_variant *v)
 	if (store_put_variant(d->st, v) || reload_variants(d))
 		return -1;
 	return 0;
+}
+
+static int cmp_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The symbols option i's kernel alone sets differently from the baseline, sorted. */
+static void changed_symbols(const struct plan *p, size_t i, struct strvec *out)
+{
+	struct kconfig_changes ch = KCONFIG_CHANGES_INIT;
+	size_t k;
+
+	kconfig_diff_list(&ch, p->variants[0].effective, p->variants[i + 1].effective);
+	for (k = 0; k < ch.nr; k++)
+		strvec_push(out, ch.v[k].name);
+	kconfig_changes_release(&ch);
+	qsort(out->v, out->nr, sizeof(*out->v), cmp_strings);
+}
+
+static size_t shared(const struct strvec *a, const struct strvec *b)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	while (i < a->nr && j < b->nr) {
+		int c = strcmp(a->v[i], b->v[j]);
+
+		if (!c)
+			n++;
+		i += c <= 0;
+		j += c >= 0;
+	}
+	return n;
+}
+
+/*
+ * --order related: options next to each other when their kernels change
+ * the same symbols (PROVE_LOCKING and LOCK_STAT both turn on LOCKDEP and
+ * DEBUG_LOCK_ALLOC), so that costly relatives fall in one group and the
+ * cheap rest in groups that are dropped whole.  A chain: from the first
+ * option given, each next one is the one sharing most changed symbols with
+ * the last placed (the earliest given on ties, and when none shares any).
+ */
+static int related_order(struct driver *d)
+{
+	size_t n = d->plan.nr_options, i, k, *order = xcalloc(n ? n : 1, sizeof(*order));
+	struct strvec *sym = xcalloc(n ? n : 1, sizeof(*sym));
+	unsigned char *placed = xcalloc(n ? n : 1, 1);
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		strvec_init(&sym[i]);
+		changed_symbols(&d->plan, i, &sym[i]);
+	}
+	for (k = 0; k < n; k++) {
+		size_t best = SIZE_MAX, best_shared = 0;
+
+		for (i = 0; i < n; i++) {
+			size_t c;
+
+			if (placed[i])
+				continue;
+			c = k ? shared(&sym[order[k - 1]], &sym[i]) : 0;
+			if (best == SIZE_MAX || c > best_shared) {
+				best = i;
+				best_shared = c;
+			}
+		}
+		order[k] = best;
+		placed[best] = 1;
+	}
+	ret = screen_prefer_order(d->s, order);
+	for (i = 0; i < n; i++)
+		strvec_clear(&sym[i]);
+	free(sym);
+	free(placed);
+	free(order);
+	return ret;
 }
 
 /*
@@ -200,6 +280,8 @@ static int setup(struct driver *d, int resume)
 			screen_after(d->s, i, j);
 		}
 	}
+	if (d->o->related_order && related_order(d))
+		return -1;
 	return screen_start(d->s);
 }
 

@@ -21,7 +21,8 @@ struct store;
  * option whose kernel alone turns on another candidate option comes after
  * that option in the screen order (it selects or depends on it), so every
  * group the engine builds is closed.  Otherwise the order is the order
- * the options were given in.  The baseline and the left-out options are
+ * the options were given in, or with related_order a chain of options
+ * whose kernels change the same symbols.  The baseline and the left-out options are
  * stored as variants (kinds baseline and oat), so reports list the
  * no-ops with their reasons.
  *
@@ -60,6 +61,12 @@ struct screen_run_options {
 	struct screen_options screen;
 	/* The workload's metric to screen on: a sample metric, wall or boot. */
 	const char *metric;
+	/*
+	 * 0: the options in the order given; 1: related options together
+	 * (sharing the symbols their kernels change).  Either way an option
+	 * comes after the candidates it turns on.
+	 */
+	int related_order;
 };
 
 /*
