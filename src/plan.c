@@ -61,6 +61,9 @@ int plan_parse_designs(unsigned *out, const char *spec)
 			*out |= PLAN_ALL;
 		else if (!strcmp(parts.v[i], "loo"))
 			*out |= PLAN_LOO;
+		else if (!strcmp(parts.v[i], "screen"))
+			ret = error("the screen design chooses its variants as it measures: "
+				    "run 'kconfperf screen' with the same inputs");
 		else
 			ret = error("unknown design '%s' (expected oat, all or loo)", parts.v[i]);
 	}

@@ -142,8 +142,9 @@ static void text_variants(struct strbuf *sb, const struct screen *s)
 		strbuf_addch(sb, '\n');
 	}
 	if (screen_nr_unresolved(s))
-		strbuf_addf(sb, "%zu options in unresolved groups were not screened\n",
-			    screen_nr_unresolved(s));
+		strbuf_addf(sb, "%zu option%s in unresolved groups %s not screened\n",
+			    screen_nr_unresolved(s), screen_nr_unresolved(s) == 1 ? "" : "s",
+			    screen_nr_unresolved(s) == 1 ? "was" : "were");
 }
 
 static void text_node(struct strbuf *sb, const struct screen *s, size_t i)

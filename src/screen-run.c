@@ -473,34 +473,28 @@ static size_t samples_of(const struct driver *d, int64_t run_id, size_t *first)
 }
 
 /*
- * The stored runs of a kernel for the screen's workload: how many measured
- * ones there are (*measured) and warm-ups (*warmups), and the first failed
- * measured run (its index in d->runs) or SIZE_MAX.  Rounds are kept
- * contiguous, so the i-th measured run is round i.
+ * The stored runs of a kernel for the screen's workload: the indices in
+ * d->runs of its measured runs in round order (*measured of them, in a
+ * malloc'd array), and how many warm-ups it had.  Rounds are appended one
+ * at a time, so the k-th measured run is round k.
  */
-static size_t kernel_runs(const struct driver *d, int64_t id, size_t *measured, size_t *warmups,
-			  size_t *first, size_t *failed)
+static size_t *kernel_runs(const struct driver *d, int64_t id, size_t *measured,
+			   size_t *warmups)
 {
-	size_t i;
+	size_t *idx = xmalloc((d->nr_runs ? d->nr_runs : 1) * sizeof(*idx)), i;
 
 	*measured = *warmups = 0;
-	*first = *failed = SIZE_MAX;
 	for (i = 0; i < d->nr_runs; i++) {
 		const struct store_run *r = &d->runs[i];
 
 		if (r->variant_id != id || strcmp(r->workload, d->spec))
 			continue;
-		if (r->warmup) {
+		if (r->warmup)
 			(*warmups)++;
-			continue;
-		}
-		if (*first == SIZE_MAX)
-			*first = i;
-		if (*failed == SIZE_MAX && strcmp(r->status, "ok"))
-			*failed = i;
-		(*measured)++;
+		else
+			idx[(*measured)++] = i;
 	}
-	return *measured;
+	return idx;
 }
 
 /*
@@ -511,32 +505,38 @@ static size_t kernel_runs(const struct driver *d, int64_t id, size_t *measured, 
 static long feed(struct driver *d, size_t v, size_t want, const char *metric)
 {
 	const struct screen_variant *ev = screen_variant(d->s, v);
-	size_t measured, warmups, first, failed, k;
+	size_t measured, warmups, k, *idx;
+	long ret = 0;
 
 	if (d->vars[v].failed || ev->failed)
 		return 0;
-	kernel_runs(d, d->vars[v].twin_id, &measured, &warmups, &first, &failed);
+	idx = kernel_runs(d, d->vars[v].twin_id, &measured, &warmups);
 	for (k = ev->nr_values; k < want && k < measured; k++) {
-		const struct store_run *r = &d->runs[first + k];
+		const struct store_run *r = &d->runs[idx[k]];
 		size_t s0, ns = samples_of(d, r->id, &s0), it;
 		double value;
 
 		if (strcmp(r->status, "ok")) {
-			fail_variant(d, v, "run %zu of %s: %s%s%s (see its console in runs/)",
+			fail_variant(d, v, "run %zu of %s: %s%s%s (its console is under runs/)",
 				     k + 1, d->vars[v].twin, r->status, r->error ? ": " : "",
 				     r->error ? r->error : "");
-			return 0;
+			goto out;
 		}
 		if (analyze_run_value(metric, r, d->samples + s0, ns, &value, &it) ||
 		    !(value > 0)) {
 			fail_variant(d, v, "run %zu of %s has no positive '%s' value", k + 1,
 				     d->vars[v].twin, metric);
-			return 0;
+			goto out;
 		}
-		if (screen_add_run(d->s, v, value))
-			return -1;
+		if (screen_add_run(d->s, v, value)) {
+			ret = -1;
+			goto out;
+		}
 	}
-	return want > ev->nr_values ? (long)(want - ev->nr_values) : 0;
+	ret = want > ev->nr_values ? (long)(want - ev->nr_values) : 0;
+out:
+	free(idx);
+	return ret;
 }
 
 /* One round: each kernel that some want still needs runs once, in a seeded order. */
@@ -548,7 +548,7 @@ static int run_round(struct driver *d, const int64_t *ids, size_t n)
 	schedule_round_order(order, n, measure_session_seed(d->ms), d->spec, (int)d->passes++);
 	for (i = 0; i < n && !ret; i++) {
 		const struct store_variant *sv = NULL;
-		size_t k, measured, warmups, first, failed;
+		size_t k, measured, warmups;
 
 		for (k = 0; k < d->nr_stored; k++)
 			if (d->stored[k].id == ids[order[i]])
@@ -557,7 +557,7 @@ static int run_round(struct driver *d, const int64_t *ids, size_t n)
 			ret = error("screen: a variant is gone from the store");
 			break;
 		}
-		kernel_runs(d, sv->id, &measured, &warmups, &first, &failed);
+		free(kernel_runs(d, sv->id, &measured, &warmups));
 		/* A kernel's first boots are warm-ups. */
 		while (!measured && warmups < (size_t)d->o->measure->warmup && !ret) {
 			if (measure_session_run(d->ms, sv, -(int)++warmups, 1) < 0)

@@ -107,6 +107,17 @@ test_expect_success 'kconfperf report shows the screen and the HTML has its tree
 	test "$(cat n)" = 1
 '
 
+test_expect_success 'runs that fail are results: groups unresolved, exit 1, nothing lost' '
+	# a runner that boots nothing: every run fails (the kernels are cached)
+	test_expect_failure_code 1 screen --runner false --dir failing >out 2>err &&
+	cat out err &&
+	test_grep "variants that failed or resolved differently:" out &&
+	test_grep "run 1 of .*: exit-failed: runner exited with status 1" out &&
+	test_grep "2 options in unresolved groups were not screened" out &&
+	test "$(runs failing)" -ge 2 &&
+	jq -e ".found == [] and .unresolved == 2" failing/screen.json
+'
+
 test_expect_success 'another screen in the same directory is refused' '
 	test_expect_failure_code 1 screen --threshold 10 --dir exp 2>err &&
 	test_grep "other inputs" err
