@@ -9,9 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <utime.h>
 #include <unistd.h>
 
 #include "kbuild.h"
+#include "kconfig.h"
 #include "run-command.h"
 #include "source.h"
 #include "store.h"
@@ -371,9 +374,147 @@ static void take_cached(struct kbuild_result *out, const char *dir)
 	read_meta(dir, out);
 }
 
+/* A meta line "name=value" of a finished build, malloc'd, or NULL. */
+static char *meta_value(const struct kbuild_options *o, const char *key, const char *name)
+{
+	char *path = xstrfmt("%s/builds/%s/meta", o->cache_dir, key);
+	struct strbuf sb = STRBUF_INIT;
+	char *ret = NULL;
+	const char *line, *v;
+
+	if (strbuf_read_file(&sb, path, 0) >= 0) {
+		for (line = sb.buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+			if (skip_prefix(line, name, &v) && *v == '=') {
+				v++;
+				ret = xstrndup(v, strcspn(v, "\n"));
+				break;
+			}
+		}
+	}
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+/* Whether tree `key` was built from this source with this compiler. */
+static int tree_fits(const struct kbuild_options *o, const char *key)
+{
+	char *source = meta_value(o, key, "source");
+	char *cc = meta_value(o, key, "compiler");
+	int ret = source && cc && !strcmp(source, o->source->id) &&
+		  !strcmp(cc, o->compiler_version ? o->compiler_version : "");
+
+	free(source);
+	free(cc);
+	return ret;
+}
+
+long kbuild_tree_distance(const char *a_text, const char *b_text)
+{
+	struct kconfig *a = kconfig_new(), *b = kconfig_new();
+	struct kconfig_changes ch = KCONFIG_CHANGES_INIT;
+	long ret = -1;
+
+	if (!kconfig_parse(a, "a", a_text, strlen(a_text), 0) &&
+	    !kconfig_parse(b, "b", b_text, strlen(b_text), 0)) {
+		kconfig_diff_list(&ch, a, b);
+		ret = (long)ch.nr;
+	}
+	kconfig_changes_release(&ch);
+	kconfig_free(a);
+	kconfig_free(b);
+	return ret;
+}
+
+/*
+ * The kept tree to seed a build of config_text from: the one of this
+ * source and compiler whose .config differs from it in the fewest symbols
+ * (prefer on ties).  kbuild's fixdep rebuilds what those symbols touch, in
+ * either direction, so a nearer tree rebuilds less: a group of options
+ * seeded from a tree with most of them compiles only the rest.  Returns a
+ * malloc'd key, or NULL when no tree fits.
+ */
+static char *nearest_tree(const struct kbuild_options *o, const char *config_text,
+			  const char *prefer)
+{
+	char *dir = xstrfmt("%s/trees", o->cache_dir), *best = NULL;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	long best_distance = -1;
+
+	while (d && (e = readdir(d))) {
+		struct strbuf config = STRBUF_INIT;
+		char *path;
+		long distance;
+
+		if (e->d_name[0] == '.' || !kbuild_has_tree(o, e->d_name) || !tree_fits(o, e->d_name))
+			continue;
+		path = xstrfmt("%s/%s/.config", dir, e->d_name);
+		distance = strbuf_read_file(&config, path, 0) < 0 ? -1
+			 : kbuild_tree_distance(config.buf, config_text);
+		free(path);
+		strbuf_release(&config);
+		if (distance < 0)
+			continue;
+		if (!best || distance < best_distance ||
+		    (distance == best_distance && prefer && !strcmp(e->d_name, prefer))) {
+			free(best);
+			best = xstrdup(e->d_name);
+			best_distance = distance;
+		}
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return best;
+}
+
+/*
+ * Keeps at most KBUILD_KEEP_TREES object trees, the most recently built
+ * or used (a tree's directory time is set when it seeds a build).
+ */
+static void evict_trees(const struct kbuild_options *o)
+{
+	char *dir = xstrfmt("%s/trees", o->cache_dir);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct { char *name; time_t t; } *v = NULL;
+	size_t nr = 0, alloc = 0, i, k;
+
+	while (d && (e = readdir(d))) {
+		char *path;
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		path = xstrfmt("%s/%s", dir, e->d_name);
+		if (!stat(path, &st)) {
+			ALLOC_GROW(v, nr + 1, alloc);
+			v[nr].name = path;
+			v[nr++].t = st.st_mtime;
+		} else {
+			free(path);
+		}
+	}
+	if (d)
+		closedir(d);
+	/* Remove the oldest while there are too many. */
+	while (nr > KBUILD_KEEP_TREES) {
+		for (k = 0, i = 1; i < nr; i++)
+			if (v[i].t < v[k].t)
+				k = i;
+		remove_tree(v[k].name);
+		free(v[k].name);
+		v[k] = v[--nr];
+	}
+	for (i = 0; i < nr; i++)
+		free(v[i].name);
+	free(v);
+	free(dir);
+}
+
 int kbuild_build(const struct kbuild_options *o, const char *config_text,
-		 const char *name, const char *seed_key, int keep_tree,
-		 struct kbuild_result *out)
+		 const char *name, const char *seed_key, struct kbuild_result *out)
 {
 	char *final = NULL, *tmp = NULL, *entry_tmp = NULL, *tree = NULL;
 	char *config_path = NULL, *p = NULL;
@@ -410,16 +551,17 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 	tmp = xstrfmt("%s/tmp/objtree", o->cache_dir);
 	if (remove_tree(tmp))
 		goto out;
-	if (seed_key && kbuild_has_tree(o, seed_key)) {
-		char *seed = cache_path(o, "trees", seed_key);
+	out->seeded_from = nearest_tree(o, config_text, seed_key);
+	if (out->seeded_from) {
+		char *seed = cache_path(o, "trees", out->seeded_from);
 		const char *argv[] = { "cp", "-a", "--reflink=auto", seed, tmp, NULL };
 
 		ret = run_quiet(argv, "cannot copy the seed tree");
+		utime(seed, NULL);	/* recently used: kept longest */
 		free(seed);
 		if (ret)
 			goto fail;
 		ret = -1;
-		out->seeded_from = xstrdup(seed_key);
 	} else if (mkdir_p(tmp, 0755)) {
 		goto fail;
 	}
@@ -502,16 +644,17 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 		}
 		remove_tree(entry_tmp);	/* someone else finished the same build */
 	}
-	if (keep_tree) {
-		free(tree);
-		tree = cache_path(o, "trees", out->key);
-		if (mkdir_cache(o, "trees"))
-			goto fail;
-		if (rename(tmp, tree) && errno != ENOTEMPTY && errno != EEXIST) {
-			error_errno("cannot keep the object tree '%s'", tree);
-			goto fail;
-		}
+	/* Every tree is kept to seed later builds; the least recently used go. */
+	free(tree);
+	tree = cache_path(o, "trees", out->key);
+	if (mkdir_cache(o, "trees"))
+		goto fail;
+	if (rename(tmp, tree) && errno != ENOTEMPTY && errno != EEXIST) {
+		error_errno("cannot keep the object tree '%s'", tree);
+		goto fail;
 	}
+	utime(tree, NULL);
+	evict_trees(o);
 	remove_tree(tmp);
 	out->ok = 1;
 	ret = 0;
@@ -583,10 +726,10 @@ static int record(struct store *st, const struct store_variant *v, const struct 
 }
 
 int kbuild_variant(const struct kbuild_options *o, struct store *st,
-		   const struct store_variant *v, const char *seed_key, int keep_tree,
+		   const struct store_variant *v, const char *seed_key,
 		   struct kbuild_result *out)
 {
-	if (kbuild_build(o, v->config, v->name, seed_key, keep_tree, out))
+	if (kbuild_build(o, v->config, v->name, seed_key, out))
 		return -1;
 	return record(st, v, out);
 }
@@ -623,7 +766,7 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 {
 	char base_key[SHA256_HEX_SIZE] = "", all_key[SHA256_HEX_SIZE] = "";
 	int64_t base_size = 0;
-	int has_loo = 0, width = 7, pass, total = 0, done = 0;
+	int width = 7, pass, total = 0, done = 0;
 	double start = now_seconds(), scratch_seconds = 0, seeded_seconds = 0;
 	int seeded_built = 0;
 	size_t i;
@@ -635,8 +778,6 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 		if (!kbuild_variant_needs_build(&v[i]))
 			continue;
 		total++;
-		if (!strcmp(v[i].kind, "loo"))
-			has_loo = 1;
 	}
 	if (table)
 		fprintf(table, "%-*s  %-7s  %10s  %10s  %9s\n", width, "variant", "build", "time",
@@ -655,8 +796,7 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 			seed = is_base ? NULL : seed_for(&v[i], base_key, *all_key ? all_key : NULL);
 			progress(++done, total, v[i].name, now_seconds() - start,
 				 seeded_built ? seeded_seconds / seeded_built : scratch_seconds / 2);
-			if (kbuild_variant(o, st, &v[i], seed && *seed ? seed : NULL,
-					   is_base || (is_all && has_loo), &r)) {
+			if (kbuild_variant(o, st, &v[i], seed && *seed ? seed : NULL, &r)) {
 				kbuild_result_release(&r);
 				return -1;
 			}

@@ -24,10 +24,14 @@ struct strbuf;
  * into builds/ only when complete, so an interrupted or failed build is
  * never taken for a finished one and the next attempt starts clean.
  *
- * A build seeded from a kept tree starts from a copy of it (reflinked where
- * the filesystem can), so kbuild's fixdep rebuilds only what the changed
- * symbols touch.
+ * Every build is seeded from the nearest kept tree of the same source and
+ * compiler (the one whose .config differs in the fewest symbols): it
+ * starts from a copy (reflinked where the filesystem can), and kbuild's
+ * fixdep rebuilds only what the changed symbols touch, in either
+ * direction.  Every finished build's tree is kept; beyond
+ * KBUILD_KEEP_TREES the least recently built or used are removed.
  */
+#define KBUILD_KEEP_TREES 8
 struct kbuild_options {
 	const struct kernel_source *source;
 	const char *cache_dir;
@@ -70,15 +74,20 @@ int kbuild_has_tree(const struct kbuild_options *o, const char *key);
 
 /*
  * Builds config_text (a resolved .config) unless its key is already in the
- * cache.  name labels the log file.  seed_key, when it names a kept tree,
- * seeds the build; keep_tree keeps this build's object tree as a seed.
+ * cache.  name labels the log file.  The build is seeded from the nearest
+ * kept tree (see above); seed_key, when not NULL, wins ties.
  * Returns 0 when the result (ok or a recorded failure) is in *out; -1 for
  * errors that are not the kernel's fault (no disk space, cannot write the
  * cache), with a message, leaving the cache consistent.
  */
 int kbuild_build(const struct kbuild_options *o, const char *config_text,
-		 const char *name, const char *seed_key, int keep_tree,
-		 struct kbuild_result *out);
+		 const char *name, const char *seed_key, struct kbuild_result *out);
+
+/*
+ * How many symbols two .config texts set differently (kconfig_diff_list()),
+ * the distance by which the seed tree is chosen; -1 when one does not parse.
+ */
+long kbuild_tree_distance(const char *a_text, const char *b_text);
 
 struct store;
 struct store_variant;
@@ -96,14 +105,13 @@ int kbuild_variant_needs_build(const struct store_variant *v);
  * released either way.
  */
 int kbuild_variant(const struct kbuild_options *o, struct store *st,
-		   const struct store_variant *v, const char *seed_key, int keep_tree,
+		   const struct store_variant *v, const char *seed_key,
 		   struct kbuild_result *out);
 
 /*
  * Builds every variant of a stored plan that needs a kernel, the baseline
- * first (its tree is kept to seed the rest), then all (kept when loo
- * variants follow: they differ from it by one option), then the others in
- * plan order; records each result in the store's build table and, when
+ * first, then all (a near seed for loo variants and for costly options
+ * whose companions are cheap), then the others in plan order; records each result in the store's build table and, when
  * table is not NULL, prints a row per variant (build, time, bzImage size and
  * delta to the baseline).  Counts go to *sum.  Returns 0, or -1 for errors
  * that stop the whole stage (see kbuild_build()); failed builds are results.

@@ -39,7 +39,7 @@ struct driver {
 	struct dvar *vars;
 	size_t nr_vars;
 	char *spec;			/* the workload, canonical */
-	char base_key[SHA256_HEX_SIZE];	/* the baseline's build: every build's seed */
+	char base_key[SHA256_HEX_SIZE];	/* the baseline's build: the seed on ties */
 	struct measure_session *ms;
 	enum screen_decision *seen;	/* decisions already printed, per node */
 	size_t nr_seen;
@@ -424,8 +424,7 @@ static int prepare_variant(struct driver *d, size_t v)
 	if (!kbuild_is_cached(d->o->build, key))
 		note("screen: building %s (%zu option%s)", sv->name, ev->nr_options,
 		     ev->nr_options == 1 ? "" : "s");
-	ret = kbuild_variant(d->o->build, d->st, sv, is_base || !*d->base_key ? NULL : d->base_key,
-			     is_base, &r);
+	ret = kbuild_variant(d->o->build, d->st, sv, *d->base_key ? d->base_key : NULL, &r);
 	if (!ret && r.ok) {
 		if (r.cached)
 			note("screen: %s was in the cache (built in %.0f s)", sv->name, r.seconds);
