@@ -74,7 +74,8 @@ test_expect_success 'the tree shows each group, its cost and the decision' '
 	test_grep "bifurcation tree" report.txt &&
 	test_grep "^    1-2 .*split: interval above the threshold" report.txt &&
 	test_grep "CONFIG_PROVE_LOCKING=y .*found" report.txt &&
-	test_grep "CONFIG_PRINTK_TIME=y .*dropped" report.txt &&
+	# not found either way; undecided only if the host is noisier than 35% per run
+	test_grep "CONFIG_PRINTK_TIME=y .*\(dropped\|undecided\)" report.txt &&
 	jq -e ".tree | length == 3" exp/screen.json
 '
 
