@@ -77,10 +77,27 @@ static void test_cache_lookup(void)
 	kbuild_options_release(&o);
 }
 
+/* The seed tree is the one whose .config differs in the fewest symbols. */
+static void test_tree_distance(void)
+{
+	const char *base = "CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=\"x\"\n";
+
+	check_int(kbuild_tree_distance(base, base), ==, 0);
+	/* one changed, in either direction */
+	check_int(kbuild_tree_distance(base, "CONFIG_A=y\nCONFIG_B=y\nCONFIG_C=\"x\"\n"), ==, 1);
+	check_int(kbuild_tree_distance("CONFIG_A=y\nCONFIG_B=y\nCONFIG_C=\"x\"\n", base), ==, 1);
+	/* added and removed symbols count too */
+	check_int(kbuild_tree_distance(base, "CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_D=y\n"), ==, 2);
+	check_int(kbuild_tree_distance(base, "CONFIG_A=m\nCONFIG_B=y\nCONFIG_C=\"y\"\n"), ==, 3);
+	/* a file that does not parse is no seed */
+	check_int(kbuild_tree_distance(base, "CONFIG_A=\"open\n"), ==, -1);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_key_depends_on_every_input);
 	TEST(test_cache_lookup);
+	TEST(test_tree_distance);
 	return test_done();
 }
