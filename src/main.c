@@ -26,7 +26,7 @@ struct command {
 /* The one list of commands: dispatch, --help and suggestions all read it. */
 static const struct command commands[] = {
 	{ "sweep", cmd_sweep, "the whole experiment in one resumable command" },
-	{ "screen", cmd_screen, "find the few costly options among many with few builds (--simulate for now)" },
+	{ "screen", cmd_screen, "find the few costly options among many with few builds (sequential bifurcation)" },
 	{ "plan", cmd_plan, "resolve each variant with the kernel's own Kconfig" },
 	{ "build", cmd_build, "build each distinct kernel once, in a shared cache" },
 	{ "run", cmd_run, "boot each kernel with the workloads, many times, and keep every run" },
