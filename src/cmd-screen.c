@@ -420,6 +420,13 @@ int cmd_screen(int argc, const char **argv)
 
 	if (!wants_simulation(argc, argv))
 		return screen_kernels(argc, argv);
+	/* "--simulate -h": help, not a table called -h. */
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--simulate") &&
+		    (!strcmp(argv[i + 1], "-h") || !strcmp(argv[i + 1], "--help"))) {
+			print_usage(stdout, simulate_usage, opts);
+			return 0;
+		}
 	if (parse_options(argc, argv, opts, simulate_usage))
 		usage_error("unexpected argument '%s'", argv[0]);
 	if (!simulate)

@@ -89,22 +89,25 @@ test_expect_failure_code 1 'a missing table exits 1' '
 	kconfperf screen --simulate no-such.csv
 '
 
-test_expect_failure_code 2 'without --simulate: not pretending to screen kernels' '
+test_expect_failure_code 2 'without --simulate, screen wants the inputs of a sweep' '
 	kconfperf screen --source x --base tinyconfig 2>err
 '
 
-test_expect_success 'and saying so' '
+test_expect_success 'and says which' '
+	test_grep "screen needs --options or --options-from-diff" err &&
 	! kconfperf screen 2>err &&
-	test_grep "screening real kernels needs the sweep stage" err
+	test_grep "screen needs --source and --base" err
 '
 
 test_expect_failure_code 2 'an unknown --format is a usage error' '
 	kconfperf screen --simulate "$TABLE" --format yaml
 '
 
-test_expect_success '--help lists the options' '
+test_expect_success '--help lists the options, --simulate ones with --simulate' '
 	kconfperf screen --help >help &&
-	test_grep "simulate" help &&
+	test_grep "threshold" help &&
+	test_grep "screen --simulate -h" help &&
+	kconfperf screen --simulate -h >help &&
 	test_grep "zero-below" help
 '
 
