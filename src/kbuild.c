@@ -380,15 +380,15 @@ static char *meta_value(const struct kbuild_options *o, const char *key, const c
 	char *path = xstrfmt("%s/builds/%s/meta", o->cache_dir, key);
 	struct strbuf sb = STRBUF_INIT;
 	char *ret = NULL;
-	const char *line, *v;
+	const char *line, *next, *v;
 
 	if (strbuf_read_file(&sb, path, 0) >= 0) {
-		for (line = sb.buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-			if (skip_prefix(line, name, &v) && *v == '=') {
-				v++;
-				ret = xstrndup(v, strcspn(v, "\n"));
-				break;
-			}
+		for (line = sb.buf; *line && !ret; line = next) {
+			size_t len = strcspn(line, "\n");
+
+			next = line + len + (line[len] == '\n');
+			if (skip_prefix(line, name, &v) && *v == '=')
+				ret = xstrndup(v + 1, (size_t)(line + len - v - 1));
 		}
 	}
 	strbuf_release(&sb);
