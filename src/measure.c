@@ -33,6 +33,7 @@
 /* A variant that is run: the store's row and where its kernel is. */
 struct measured {
 	const struct store_variant *v;
+	struct store_variant *own;	/* a session's copy of the variant, which v points to */
 	char *image;		/* the bzImage in the build cache */
 	char *config;		/* DIR/runs/<variant>/config, for a runner's KCP_CONFIG */
 };
@@ -63,6 +64,10 @@ static void state_release(struct state *s)
 	for (i = 0; i < s->nr_measured; i++) {
 		free(s->measured[i].image);
 		free(s->measured[i].config);
+		if (s->measured[i].own) {
+			store_variant_release(s->measured[i].own);
+			free(s->measured[i].own);
+		}
 	}
 	free(s->measured);
 	store_variants_free(s->variants, s->nr_variants);
@@ -967,22 +972,28 @@ static long session_variant(struct state *s, const struct store_variant *v,
 	size_t i;
 	int rc;
 
+	struct store_variant *own;
+
 	for (i = 0; i < s->nr_measured; i++)
 		if (s->measured[i].v->id == v->id)
 			return (long)i;
-	rc = find_kernel(s, v, &m, why);
+	/* The caller's row may not outlive this call: the session keeps a copy. */
+	own = xmalloc(sizeof(*own));
+	store_variant_copy(own, v);
+	rc = find_kernel(s, own, &m, why);
 	if (rc <= 0) {
 		if (!rc && !why->len)
 			strbuf_addstr(why, "no kernel");
+		store_variant_release(own);
+		free(own);
 		return -1;
 	}
+	m.own = own;
 	ALLOC_GROW(s->measured, s->nr_measured + 1, s->alloc_measured);
-	s->measured[s->nr_measured] = m;
-	if (write_config(s, &s->measured[s->nr_measured])) {
-		free(m.image);
+	s->measured[s->nr_measured++] = m;
+	if (write_config(s, &s->measured[s->nr_measured - 1]))
 		return -1;
-	}
-	return (long)s->nr_measured++;
+	return (long)s->nr_measured - 1;
 }
 
 int measure_session_open(struct measure_session **out, struct store *st,

@@ -265,6 +265,26 @@ void store_variant_release(struct store_variant *v)
 	memset(v, 0, sizeof(*v));
 }
 
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void store_variant_copy(struct store_variant *dst, const struct store_variant *src)
+{
+	*dst = *src;
+	dst->name = dup_or_null(src->name);
+	dst->kind = dup_or_null(src->kind);
+	dst->options = dup_or_null(src->options);
+	dst->requested = dup_or_null(src->requested);
+	dst->effective_diff = dup_or_null(src->effective_diff);
+	dst->config = dup_or_null(src->config);
+	dst->config_hash = dup_or_null(src->config_hash);
+	dst->status = dup_or_null(src->status);
+	dst->same_as = dup_or_null(src->same_as);
+	dst->reason = dup_or_null(src->reason);
+}
+
 int store_put_variant(struct store *st, struct store_variant *v)
 {
 	sqlite3_stmt *s;

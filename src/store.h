@@ -54,6 +54,8 @@ struct store_variant {
 };
 #define STORE_VARIANT_INIT { 0 }
 void store_variant_release(struct store_variant *v);
+/* A deep copy: dst owns its strings (release it with store_variant_release()). */
+void store_variant_copy(struct store_variant *dst, const struct store_variant *src);
 
 /* Inserts or replaces by name; sets v->id. */
 int store_put_variant(struct store *st, struct store_variant *v);
