@@ -191,6 +191,30 @@ static void test_builds(void)
 	free(path);
 }
 
+/* A copy owns its strings: it outlives the row it was made from. */
+static void test_variant_copy(void)
+{
+	struct store_variant v = STORE_VARIANT_INIT, c;
+
+	v.id = 7;
+	v.name = xstrdup("first 3");
+	v.kind = xstrdup("group");
+	v.config = xstrdup("CONFIG_A=y\n");
+	v.config_hash = xstrdup("abc");
+	v.status = xstrdup("ok");
+	v.position = 4;
+	store_variant_copy(&c, &v);
+	store_variant_release(&v);
+	check_int(c.id, ==, 7);
+	check_int(c.position, ==, 4);
+	check_str(c.name, "first 3");
+	check_str(c.kind, "group");
+	check_str(c.config, "CONFIG_A=y\n");
+	check(c.same_as == NULL);
+	check(c.reason == NULL);
+	store_variant_release(&c);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -200,5 +224,6 @@ int main(int argc, char **argv)
 	TEST(test_variants_roundtrip);
 	TEST(test_runs_never_duplicate);
 	TEST(test_builds);
+	TEST(test_variant_copy);
 	return test_done();
 }
