@@ -45,6 +45,8 @@ struct screen {
 
 	struct screen_confirmation *confirm;
 	size_t nr_confirm;
+	/* The baseline's runs before the confirmations: theirs start after. */
+	size_t base_start;
 	struct stats_interaction interaction;
 	int has_interaction;
 
@@ -383,8 +385,11 @@ static size_t add_node(struct screen *s, size_t lo, size_t hi, size_t parent)
 	n->cost = n->cost_lo = n->cost_hi = NAN;
 	n->from = get_prefix(s, lo);
 	n->to = get_prefix(s, hi);
-	want_runs(s, n->from, s->opts.runs_initial);
-	want_runs(s, n->to, s->opts.runs_initial);
+	/* Fresh runs of both ends, taken together: older runs saw another host. */
+	n->from_start = s->variants[n->from].nr_values;
+	n->to_start = s->variants[n->to].nr_values;
+	want_runs(s, n->from, n->from_start + s->opts.runs_initial);
+	want_runs(s, n->to, n->to_start + s->opts.runs_initial);
 	return s->nr_nodes++;
 }
 
@@ -478,8 +483,8 @@ static void evaluate(struct screen *s, size_t i)
 		return;
 	}
 	n->looks++;
-	stats_compare(&n->cmp, from->values, from->nr_values,
-		      to->values, to->nr_values, &so);
+	stats_compare(&n->cmp, from->values + n->from_start, from->nr_values - n->from_start,
+		      to->values + n->to_start, to->nr_values - n->to_start, &so);
 	set_cost(s, &n->cmp, &n->cost, &n->cost_lo, &n->cost_hi);
 	bounded = n->cmp.ci.state == STATS_CI_BOUNDED;
 
@@ -492,14 +497,14 @@ static void evaluate(struct screen *s, size_t i)
 		n->why = SCREEN_WHY_BELOW;
 		return;
 	}
-	fewer = from->nr_values < to->nr_values ? from->nr_values : to->nr_values;
+	fewer = n->cmp.n_base < n->cmp.n_variant ? n->cmp.n_base : n->cmp.n_variant;
 	if (fewer < s->opts.runs_max) {
 		size_t target = fewer + s->opts.runs_step;
 
 		if (target > s->opts.runs_max)
 			target = s->opts.runs_max;
-		want_runs(s, n->from, target);
-		want_runs(s, n->to, target);
+		want_runs(s, n->from, n->from_start + target);
+		want_runs(s, n->to, n->to_start + target);
 		return;
 	}
 	if (bounded && n->cost_hi - n->cost_lo <= 2 * s->opts.indifference) {
@@ -562,7 +567,6 @@ static size_t confirmation_variant(struct screen *s, const size_t *opts, size_t 
 		add_closure(s, in, opts[i]);
 	pos = positions_of(s, in, &nr);
 	v = get_variant(s, pos, nr, name);
-	want_runs(s, v, s->opts.runs_confirm);
 	free(in);
 	return v;
 }
@@ -603,7 +607,15 @@ static void start_confirmation(struct screen *s)
 		c->variant = confirmation_variant(s, s->found, s->nr_found, "all found");
 	}
 	s->nr_confirm = n;
-	want_runs(s, get_prefix(s, 0), s->opts.runs_confirm);
+	/* As for groups: fresh runs of the baseline and of each confirmation, together. */
+	s->base_start = s->variants[get_prefix(s, 0)].nr_values;
+	want_runs(s, get_prefix(s, 0), s->base_start + s->opts.runs_confirm);
+	for (i = 0; i < n; i++) {
+		struct screen_confirmation *c = &s->confirm[i];
+
+		c->start = s->variants[c->variant].nr_values;
+		want_runs(s, c->variant, c->start + s->opts.runs_confirm);
+	}
 }
 
 /* Each confirmation against the baseline, q by Benjamini-Hochberg over them all. */
@@ -615,9 +627,11 @@ static void compare_confirmations(struct screen *s, const struct screen_variant 
 
 	for (i = 0; i < s->nr_confirm; i++) {
 		const struct screen_variant *v = &s->variants[s->confirm[i].variant];
+		size_t start = s->confirm[i].start;
 
-		stats_compare(&c[i], base->values, base->failed ? 0 : base->nr_values,
-			      v->values, v->failed ? 0 : v->nr_values, &so);
+		stats_compare(&c[i], base->values + s->base_start,
+			      base->failed ? 0 : base->nr_values - s->base_start,
+			      v->values + start, v->failed ? 0 : v->nr_values - start, &so);
 	}
 	stats_adjust(c, s->nr_confirm, &so);
 	for (i = 0; i < s->nr_confirm; i++) {
@@ -629,9 +643,11 @@ static void compare_confirmations(struct screen *s, const struct screen_variant 
 	free(c);
 }
 
-static void describe_variant(struct stats_summary *out, const struct screen_variant *v)
+/* The runs of v from start on (the confirmation's own). */
+static void describe_variant(struct stats_summary *out, const struct screen_variant *v,
+			     size_t start)
 {
-	stats_describe(out, v->values, v->nr_values, NULL);
+	stats_describe(out, v->values + start, v->nr_values - start, NULL);
 }
 
 static void finish_confirmation(struct screen *s)
@@ -648,10 +664,12 @@ static void finish_confirmation(struct screen *s)
 		if (s->variants[s->confirm[i].variant].failed)
 			return;
 	alone = xcalloc(s->nr_found, sizeof(*alone));
-	describe_variant(&sb, base);
+	describe_variant(&sb, base, s->base_start);
 	for (i = 0; i < s->nr_found; i++)
-		describe_variant(&alone[i], &s->variants[s->confirm[i].variant]);
-	describe_variant(&sall, &s->variants[s->confirm[s->nr_found].variant]);
+		describe_variant(&alone[i], &s->variants[s->confirm[i].variant],
+				 s->confirm[i].start);
+	describe_variant(&sall, &s->variants[s->confirm[s->nr_found].variant],
+			 s->confirm[s->nr_found].start);
 	stats_multiplicative(&s->interaction, &sb, &sall, alone, s->nr_found, &so);
 	s->has_interaction = 1;
 	free(alone);

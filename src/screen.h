@@ -57,7 +57,18 @@
  *      apart, neither found nor cleared.  (Large noise thus costs builds,
  *      which is the honest answer: screen with more runs.)
  *
- * A new variant gets runs_initial runs before its first decision.  Runs are
+ * Drift.  A group is judged only on runs of its two variants taken after
+ * it was made: it asks runs_initial new runs of both (and runs_step more
+ * of both while undecided), so a caller that interleaves a step's runs
+ * compares the two under the same host conditions.  Reusing the older runs
+ * of one end (the baseline has many) would set runs from a quiet host
+ * against runs from a busy one, and a real screen did exactly that: a
+ * cheap group came out -51% and the next +141% when a neighbour's build
+ * ended between their runs.  The same holds for the confirmations: the
+ * baseline and each of them get runs_confirm new runs together.  This
+ * costs runs, which are cheap, and no builds.
+ *
+ * A new group gets runs_initial runs of each end before its first decision.  Runs are
  * asked for in pairs of variants compared with each other, so a caller can
  * interleave them (randomized blocks) and keep drift out of the comparison.
  * The intervals are not widened for the repeated looks: with the threshold
@@ -171,6 +182,11 @@ struct screen_node {
 	size_t lo, hi;
 	/* Variants P_lo and P_hi. */
 	size_t from, to;
+	/*
+	 * Their runs when the group was made: it is judged on the runs after
+	 * these, which the engine asks for together (see "Drift").
+	 */
+	size_t from_start, to_start;
 	/* Node indices; SCREEN_NONE for the root's parent and unsplit children. */
 	size_t parent, child[2];
 	unsigned depth;
@@ -191,6 +207,8 @@ struct screen_confirmation {
 	/* The found leaf, SCREEN_NONE for "all found". */
 	size_t node;
 	size_t variant;
+	/* Its runs before the confirmation; it is judged on those after. */
+	size_t start;
 	/* Against the baseline; q is Benjamini-Hochberg's over all confirmations. */
 	struct stats_comparison cmp;
 	double cost, cost_lo, cost_hi;

@@ -541,6 +541,49 @@ static void test_related_order(void)
 	screen_effects_release(&fx);
 }
 
+/*
+ * The host slows by 30% after the root is judged.  A group that reused the
+ * baseline's old runs would charge that to option A; the engine asks for
+ * fresh runs of both ends instead, so A is dropped and only B is found.
+ */
+static void test_groups_judge_fresh_runs(void)
+{
+	static const char *const names[] = { "CONFIG_A=y", "CONFIG_B=y" };
+	struct screen_options o = SCREEN_OPTIONS_INIT;
+	struct screen *s;
+	struct screen_step step;
+	double host = 1.0;
+	unsigned k = 0;
+	size_t i;
+
+	o.threshold = 10;
+	o.confirm = 0;
+	s = screen_new(names, 2, &o);
+	check_int(screen_start(s), ==, 0);
+	for (;;) {
+		check_int(screen_next(s, &step), ==, 0);
+		if (step.done)
+			break;
+		if (screen_nr_nodes(s) > 1)
+			host = 1.3;	/* after the root */
+		for (i = 0; i < step.nr; i++) {
+			const struct screen_variant *v = screen_variant(s, step.wants[i].variant);
+			int has_b = v->nr_options && v->options[v->nr_options - 1] == 1;
+
+			while (screen_variant(s, step.wants[i].variant)->nr_values < step.wants[i].runs)
+				check_int(screen_add_run(s, step.wants[i].variant,
+							 host * (has_b ? 1.5 : 1.0) *
+							 (1 + 0.002 * (k++ % 5))), ==, 0);
+		}
+	}
+	check_int(screen_nr_found(s), ==, 1);
+	check(found(s, 1));
+	check(!found(s, 0));
+	/* the baseline got fresh runs for the group it starts */
+	check_int(screen_variant(s, 0)->nr_values, >=, 10);
+	screen_free(s);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -558,6 +601,7 @@ int main(int argc, char **argv)
 	TEST(test_effects_formats);
 	TEST(test_effects_errors);
 	TEST(test_related_order);
+	TEST(test_groups_judge_fresh_runs);
 	strbuf_release(&test_messages);
 	return test_done();
 }
