@@ -61,21 +61,7 @@ const struct analyze_variant *analyze_row_variant(const struct analyze_model *m,
 
 size_t analyze_run_samples(const struct analyze_model *m, int64_t run_id, size_t *first)
 {
-	size_t lo = 0, hi = m->nr_samples, n = 0;
-
-	/* The first sample with run_id >= the one asked for. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->samples[mid].run_id < run_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*first = lo;
-	while (lo + n < m->nr_samples && m->samples[lo + n].run_id == run_id)
-		n++;
-	return n;
+	return store_samples_of_run(m->samples, m->nr_samples, run_id, first);
 }
 
 static size_t variant_by_id(const struct analyze_model *m, int64_t id)

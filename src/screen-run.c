@@ -452,24 +452,6 @@ static int reload_runs(struct driver *d)
 	return 0;
 }
 
-/* The first sample of run_id in d->samples (they are ordered by run id), and how many. */
-static size_t samples_of(const struct driver *d, int64_t run_id, size_t *first)
-{
-	size_t lo = 0, hi = d->nr_samples, n = 0;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->samples[mid].run_id < run_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*first = lo;
-	while (lo + n < d->nr_samples && d->samples[lo + n].run_id == run_id)
-		n++;
-	return n;
-}
 
 /*
  * The stored runs of a kernel for the screen's workload: the indices in
@@ -512,7 +494,7 @@ static long feed(struct driver *d, size_t v, size_t want, const char *metric)
 	idx = kernel_runs(d, d->vars[v].twin_id, &measured, &warmups);
 	for (k = ev->nr_values; k < want && k < measured; k++) {
 		const struct store_run *r = &d->runs[idx[k]];
-		size_t s0, ns = samples_of(d, r->id, &s0), it;
+		size_t s0, ns = store_samples_of_run(d->samples, d->nr_samples, r->id, &s0), it;
 		double value;
 
 		if (strcmp(r->status, "ok")) {

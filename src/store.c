@@ -265,6 +265,26 @@ void store_variant_release(struct store_variant *v)
 	memset(v, 0, sizeof(*v));
 }
 
+size_t store_samples_of_run(const struct store_sample_row *s, size_t nr, int64_t run_id,
+			    size_t *first)
+{
+	size_t lo = 0, hi = nr, n = 0;
+
+	/* The first sample with run_id >= the one asked for. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s[mid].run_id < run_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	while (lo + n < nr && s[lo + n].run_id == run_id)
+		n++;
+	return n;
+}
+
 static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;

@@ -159,5 +159,12 @@ struct store_sample_row {
  */
 int store_get_samples(struct store *st, struct store_sample_row **out, size_t *nr);
 void store_sample_rows_free(struct store_sample_row *s, size_t nr);
+/*
+ * The samples of one run among s[0..nr) as store_get_samples() orders
+ * them (by run id): sets *first to the index of its first and returns how
+ * many it has.
+ */
+size_t store_samples_of_run(const struct store_sample_row *s, size_t nr, int64_t run_id,
+			    size_t *first);
 
 #endif
