@@ -74,20 +74,57 @@ test_expect_success 'failed builds leave nothing in the cache that looks finishe
 	test -z "$(ls "$KCP_TEST_CACHE/tmp" 2>/dev/null)"
 '
 
+# Processes whose working directory is in the cache's scratch space: a build.
+build_processes () {
+	for p in /proc/[0-9]*; do readlink "$p/cwd"; done 2>/dev/null |
+	grep -c "^$KCP_TEST_CACHE/tmp" || :
+}
+
 test_expect_success 'an interrupted build is never taken for a finished one' '
 	kconfperf build --dir bad --make-var KCP_INTERRUPTED=1 >/dev/null 2>&1 &
 	pid=$! &&
 	sleep 8 &&
 	kill -9 $pid; wait $pid;
-	# its make runs on in its own process group until it notices; stop it
-	pkill -9 -f "KCP_INTERRUPTED=1" ; sleep 1;
+	# make dies with kconfperf, but the sub-makes and compilers it
+	# started run on in their process group, holding the build lock
+	test "$(build_processes)" -gt 0 &&
 	test -n "$(ls "$KCP_TEST_CACHE/tmp")" &&
 	{ kconfperf build --dir bad --make-var KCP_INTERRUPTED=1 --timeout 5 >out 2>err; rc=$?; } &&
 	cat out err &&
 	test "$rc" = 1 &&
+	test_grep "stopping the build that kconfperf (pid $pid) left running" err &&
 	test_grep "timed out after 5" err &&
+	test "$(build_processes)" = 0 &&
 	test -z "$(ls "$KCP_TEST_CACHE/tmp" 2>/dev/null)" &&
 	test "$(sqlite3 bad/kconfperf.db "SELECT count(*) FROM build WHERE status = \"ok\"")" = 0
+'
+
+test_expect_success 'a build waits while a live kconfperf holds the build lock' '
+	lock=$KCP_TEST_CACHE/build.lock &&
+	{ sleep 30 & } &&
+	holder=$! &&
+	printf "%s 0\n" $holder >"$lock" &&
+	{ flock -o "$lock" sleep 4 & } &&
+	sleep 1 &&
+	{ kconfperf build --dir bad --make-var KCP_INTERRUPTED=1 --timeout 5 >out 2>err; rc=$?; } &&
+	kill $holder; cat err &&
+	test "$rc" = 1 &&
+	test_grep "waiting for another kconfperf build in .* (pid $holder)" err &&
+	test_grep "timed out after 5" err
+'
+
+test_expect_success 'a lock held by something that is not a build is an error, not a hang' '
+	lock=$KCP_TEST_CACHE/build.lock &&
+	{ sleep 60 & } &&
+	dead=$! &&
+	kill $dead && wait $dead;
+	printf "%s 0\n" $dead >"$lock" &&
+	{ flock -o "$lock" sleep 30 & } &&
+	sleep 1 &&
+	{ kconfperf build --dir bad --make-var KCP_INTERRUPTED=1 >out 2>err; rc=$?; } &&
+	pkill -f "flock -o $lock" ; cat err &&
+	test "$rc" = 1 &&
+	test_grep "build.lock. is held by a process that outlived kconfperf (pid $dead) and is not a build" err
 '
 
 test_expect_failure_code 1 'build without a plan is a clear error' '
