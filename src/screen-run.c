@@ -98,7 +98,7 @@ int screen_run_key(const struct screen_run_options *o, char key[SHA256_HEX_SIZE]
 	po.designs = PLAN_OAT;
 	if (plan_input_key(&po, plan_key))
 		return -1;
-	strbuf_addf(&sb, "kconfperf-screen-1\n%s\n", plan_key);
+	strbuf_addf(&sb, "kconfperf-screen-2\n%s\n", plan_key);
 	workload_spec_format(&o->measure->workloads[0], &sb);
 	strbuf_addf(&sb, "\n%s %g %g %g %g %zu %zu %zu %zu %d %d %s\n", metric, so->threshold,
 		    so->indifference, so->confidence, so->alpha, so->runs_initial, so->runs_step,
@@ -166,62 +166,22 @@ static void changed_symbols(const struct plan *p, size_t i, struct strvec *out)
 	qsort(out->v, out->nr, sizeof(*out->v), cmp_strings);
 }
 
-static size_t shared(const struct strvec *a, const struct strvec *b)
-{
-	size_t i = 0, j = 0, n = 0;
-
-	while (i < a->nr && j < b->nr) {
-		int c = strcmp(a->v[i], b->v[j]);
-
-		if (!c)
-			n++;
-		i += c <= 0;
-		j += c >= 0;
-	}
-	return n;
-}
-
-/*
- * --order related: options next to each other when their kernels change
- * the same symbols (PROVE_LOCKING and LOCK_STAT both turn on LOCKDEP and
- * DEBUG_LOCK_ALLOC), so that costly relatives fall in one group and the
- * cheap rest in groups that are dropped whole.  A chain: from the first
- * option given, each next one is the one sharing most changed symbols with
- * the last placed (the earliest given on ties, and when none shares any).
- */
+/* --order related: see screen_related_order(). */
 static int related_order(struct driver *d)
 {
-	size_t n = d->plan.nr_options, i, k, *order = xcalloc(n ? n : 1, sizeof(*order));
+	size_t n = d->plan.nr_options, i, *order = xcalloc(n ? n : 1, sizeof(*order));
 	struct strvec *sym = xcalloc(n ? n : 1, sizeof(*sym));
-	unsigned char *placed = xcalloc(n ? n : 1, 1);
 	int ret;
 
 	for (i = 0; i < n; i++) {
 		strvec_init(&sym[i]);
 		changed_symbols(&d->plan, i, &sym[i]);
 	}
-	for (k = 0; k < n; k++) {
-		size_t best = SIZE_MAX, best_shared = 0;
-
-		for (i = 0; i < n; i++) {
-			size_t c;
-
-			if (placed[i])
-				continue;
-			c = k ? shared(&sym[order[k - 1]], &sym[i]) : 0;
-			if (best == SIZE_MAX || c > best_shared) {
-				best = i;
-				best_shared = c;
-			}
-		}
-		order[k] = best;
-		placed[best] = 1;
-	}
+	screen_related_order(sym, n, order);
 	ret = screen_prefer_order(d->s, order);
 	for (i = 0; i < n; i++)
 		strvec_clear(&sym[i]);
 	free(sym);
-	free(placed);
 	free(order);
 	return ret;
 }
@@ -693,6 +653,7 @@ int screen_run(struct store *st, const struct screen_run_options *o, struct scre
 	const char *metric;
 	int resume, ret = -1;
 	size_t i, screened;
+	const size_t *order;
 
 	*out = NULL;
 	memset(&d, 0, sizeof(d));
@@ -714,7 +675,11 @@ int screen_run(struct store *st, const struct screen_run_options *o, struct scre
 	d.s = screen_new(names, d.plan.nr_options, &so);
 	if (setup(&d, resume))
 		goto out;
-	screen_order(d.s, &screened);
+	order = screen_order(d.s, &screened);
+	for (i = 0; i < screened; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "", names[order[i]]);
+	note("screen: order (%s): %s", o->related_order ? "related" : "given", sb.buf);
+	strbuf_reset(&sb);
 	for (i = 0; i < d.nr_stored; i++)
 		if (d.stored[i].position >= d.position)
 			d.position = d.stored[i].position + 1;

@@ -1,11 +1,13 @@
 /* screen.c: the sequential bifurcation engine, a state machine that says what to build and run next. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "screen.h"
 #include "strbuf.h"
+#include "strvec.h"
 #include "usage.h"
 #include "wrapper.h"
 
@@ -921,4 +923,55 @@ const char *screen_why_text(enum screen_why why)
 		return "a variant it needs failed";
 	}
 	return "?";
+}
+
+static size_t shared_symbols(const struct strvec *a, const struct strvec *b)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	while (i < a->nr && j < b->nr) {
+		int c = strcmp(a->v[i], b->v[j]);
+
+		if (!c)
+			n++;
+		i += c <= 0;
+		j += c >= 0;
+	}
+	return n;
+}
+
+void screen_related_order(const struct strvec *sym, size_t n, size_t *order)
+{
+	unsigned char *placed = xcalloc(n ? n : 1, 1);
+	size_t i, k;
+
+	for (k = 0; k < n; k++) {
+		size_t best = SIZE_MAX, best_shared = 0;
+
+		for (i = 0; i < n; i++) {
+			size_t c;
+
+			if (placed[i])
+				continue;
+			c = k ? shared_symbols(&sym[order[k - 1]], &sym[i]) : 0;
+			if (best == SIZE_MAX || c > best_shared) {
+				best = i;
+				best_shared = c;
+			}
+		}
+		order[k] = best;
+		placed[best] = 1;
+	}
+	/* Each swap removes one inversion of the sizes, so this ends. */
+	for (k = 1; k < n; k++) {
+		size_t a = order[k - 1], b = order[k];
+
+		if (sym[b].nr < sym[a].nr && shared_symbols(&sym[a], &sym[b])) {
+			order[k - 1] = b;
+			order[k] = a;
+			if (k > 1)
+				k -= 2;	/* b may go further forward */
+		}
+	}
+	free(placed);
 }

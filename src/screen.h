@@ -230,6 +230,25 @@ void screen_free(struct screen *s);
  * 0..nr-1 (copied).  Returns 0, or -1 when order is not a permutation.
  */
 int screen_prefer_order(struct screen *s, const size_t *order);
+
+/*
+ * A preferred order for options whose kernels change the symbols sym[i]
+ * (each sorted), for `--order related`: options next to each other when
+ * they change the same symbols (PROVE_LOCKING and LOCK_STAT both turn on
+ * LOCKDEP and DEBUG_LOCK_ALLOC), so that costly relatives fall in one group
+ * and the cheap rest in groups that are dropped whole.  A chain: from
+ * option 0, each next one is the one sharing most symbols with the last
+ * placed (the lowest index on ties, and when none shares any).
+ *
+ * Then, of two neighbours that share symbols, the one changing fewer goes
+ * first.  The screen measures each option on top of those before it, so
+ * the later of two overlapping options shows only what it adds: LOCK_STAT
+ * after PROVE_LOCKING adds 13% (its LOCKDEP is already there), where
+ * PROVE_LOCKING after LOCK_STAT adds 60%.  Smaller first lets both show.
+ * Writes a permutation of 0..n-1 to order.
+ */
+struct strvec;
+void screen_related_order(const struct strvec *sym, size_t n, size_t *order);
 /* Before screen_start(): option `later` must come after option `earlier`. */
 int screen_after(struct screen *s, size_t later, size_t earlier);
 /*

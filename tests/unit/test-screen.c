@@ -6,6 +6,7 @@
 
 #include "screen-sim.h"
 #include "screen.h"
+#include "strvec.h"
 #include "strbuf.h"
 #include "test-lib.h"
 #include "wrapper.h"
@@ -542,6 +543,41 @@ static void test_related_order(void)
 }
 
 /*
+ * The kernels' changed symbols, as the real screen sees them: PROVE_LOCKING
+ * changes a superset of what LOCK_STAT does, PRINTK_TIME nothing of theirs.
+ * Chained: PROVE_LOCKING first (given first), LOCK_STAT next to it, and
+ * then, the smaller first, LOCK_STAT before PROVE_LOCKING.
+ */
+static void test_related_order_by_symbols(void)
+{
+	static const char *const syms[][6] = {
+		{ "DEBUG_LOCK_ALLOC", "LOCKDEP", "PROVE_LOCKING", "TRACE_IRQFLAGS", NULL },
+		{ "PRINTK_TIME", NULL },
+		{ "DEBUG_KOBJECT", NULL },
+		{ "DEBUG_LOCK_ALLOC", "LOCKDEP", "LOCK_STAT", NULL },
+	};
+	struct strvec sym[4];
+	size_t order[4], i, j;
+
+	for (i = 0; i < 4; i++) {
+		strvec_init(&sym[i]);
+		for (j = 0; syms[i][j]; j++)
+			strvec_push(&sym[i], syms[i][j]);
+	}
+	screen_related_order(sym, 4, order);
+	check_int(order[0], ==, 3);
+	check_int(order[1], ==, 0);
+	check_int(order[2], ==, 1);
+	check_int(order[3], ==, 2);
+	/* Nothing shared: the given order. */
+	screen_related_order(sym + 1, 2, order);
+	check_int(order[0], ==, 0);
+	check_int(order[1], ==, 1);
+	for (i = 0; i < 4; i++)
+		strvec_clear(&sym[i]);
+}
+
+/*
  * The host slows by 30% after the root is judged.  A group that reused the
  * baseline's old runs would charge that to option A; the engine asks for
  * fresh runs of both ends instead, so A is dropped and only B is found.
@@ -601,6 +637,7 @@ int main(int argc, char **argv)
 	TEST(test_effects_formats);
 	TEST(test_effects_errors);
 	TEST(test_related_order);
+	TEST(test_related_order_by_symbols);
 	TEST(test_groups_judge_fresh_runs);
 	strbuf_release(&test_messages);
 	return test_done();
