@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "cmd-options.h"
+#include "experiment.h"
 #include "usage.h"
 #include "vm.h"
 #include "workload-spec.h"
@@ -73,4 +74,34 @@ void run_args_release(struct run_args *a)
 	a->specs = NULL;
 	a->nr_specs = 0;
 	strvec_clear(&a->workloads);
+}
+
+int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
+			   struct run_args *ra, const char *dir_opt, int jobs)
+{
+	e->dir = absolute_path(dir_opt);
+	e->cache = pa->cache ? absolute_path(pa->cache) : default_cache_dir();
+	e->work = experiment_path(e->dir, "work");
+	e->logs = experiment_path(e->dir, "logs");
+	if (kernel_source_open(&e->source, pa->source, e->cache))
+		return -1;
+	pa->o.source = &e->source;
+	pa->o.work_dir = e->work;
+	pa->o.jobs = jobs;
+	e->build.source = &e->source;
+	e->build.cache_dir = e->cache;
+	e->build.log_dir = e->logs;
+	e->build.jobs = jobs;
+	ra->o.dir = e->dir;
+	return 0;
+}
+
+void experiment_inputs_release(struct experiment_inputs *e)
+{
+	kbuild_options_release(&e->build);
+	kernel_source_release(&e->source);
+	free(e->dir);
+	free(e->cache);
+	free(e->work);
+	free(e->logs);
 }

@@ -5,9 +5,11 @@
 
 #include <stddef.h>
 
+#include "kbuild.h"
 #include "measure.h"
 #include "parse-options.h"
 #include "plan.h"
+#include "source.h"
 #include "strvec.h"
 
 /*
@@ -87,5 +89,26 @@ int parse_accel_option(const struct option *opt, const char *arg);
  */
 void run_args_finish(struct run_args *a, int allow_none);
 void run_args_release(struct run_args *a);
+
+/*
+ * What sweep and screen open from their arguments: the experiment
+ * directory and its work and log directories, the cache, the kernel source,
+ * and the build options (--cc-wrapper fills build.cc_wrapper while parsing).
+ */
+struct experiment_inputs {
+	struct kernel_source source;
+	struct kbuild_options build;
+	char *dir, *cache, *work, *logs;
+};
+#define EXPERIMENT_INPUTS_INIT { .source = KERNEL_SOURCE_INIT, .build = KBUILD_OPTIONS_INIT }
+
+/*
+ * Opens the kernel source and points pa's plan, ra's runs and e->build at
+ * dir_opt, the cache and the source, with make -j jobs.  Returns 0, or -1
+ * (with a message) when the source cannot be opened.
+ */
+int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
+			   struct run_args *ra, const char *dir_opt, int jobs);
+void experiment_inputs_release(struct experiment_inputs *e);
 
 #endif

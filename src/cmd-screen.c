@@ -263,13 +263,11 @@ static int screen_kernels(int argc, const char **argv)
 {
 	struct plan_args pa = PLAN_ARGS_INIT;
 	struct run_args ra = RUN_ARGS_INIT;
-	struct kbuild_options ko = KBUILD_OPTIONS_INIT;
-	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct experiment_inputs e = EXPERIMENT_INPUTS_INIT;
 	struct screen_run_options ro = { 0 };
 	struct screen *s = NULL;
 	struct store *st = NULL;
 	const char *dir_opt = EXPERIMENT_DEFAULT_DIR;
-	char *dir = NULL, *cache = NULL, *work = NULL, *logs = NULL;
 	char key[SHA256_HEX_SIZE];
 	double noise = 1.0, start = now_seconds();
 	int jobs = 0, start_new = 0, resume, rc, ret = 1;
@@ -291,7 +289,7 @@ static int screen_kernels(int argc, const char **argv)
 			    "runs of each found option alone, all found and the baseline (10)"),
 		OPT_GROUP("how to build:"),
 		OPT_INTEGER('j', "jobs", &jobs, "N", "make -j and parallel olddefconfig (default: CPUs)"),
-		OPT_STRING(0, "cc-wrapper", &ko.cc_wrapper, "CMD", "ccache, distcc or icecc"),
+		OPT_STRING(0, "cc-wrapper", &e.build.cc_wrapper, "CMD", "ccache, distcc or icecc"),
 		OPT_GROUP("how to run (--runs: runs of a new variant before it is judged, 5):"),
 		OPT_RUN_ARGS(&ra),
 		OPT_GROUP("where and how to report:"),
@@ -338,31 +336,19 @@ static int screen_kernels(int argc, const char **argv)
 	ro.screen.runs_max = (size_t)runs_max;
 	ro.screen.runs_confirm = (size_t)runs_confirm;
 
-	dir = absolute_path(dir_opt);
-	cache = pa.cache ? absolute_path(pa.cache) : default_cache_dir();
-	work = experiment_path(dir, "work");
-	logs = experiment_path(dir, "logs");
-	if (kernel_source_open(&ks, pa.source, cache))
+	if (experiment_inputs_open(&e, &pa, &ra, dir_opt, jobs))
 		goto out;
-	pa.o.source = &ks;
-	pa.o.work_dir = work;
-	pa.o.jobs = jobs;
-	ko.source = &ks;
-	ko.cache_dir = cache;
-	ko.log_dir = logs;
-	ko.jobs = jobs;
-	ra.o.dir = dir;
 	ro.plan = &pa.o;
-	ro.build = &ko;
+	ro.build = &e.build;
 	ro.measure = &ra.o;
 	if (screen_run_key(&ro, key))
 		goto out;
-	resume = experiment_check_plan(dir, key, start_new);
-	if (resume < 0 || experiment_open(&st, dir, 1) || kbuild_prepare(&ko))
+	resume = experiment_check_plan(e.dir, key, start_new);
+	if (resume < 0 || experiment_open(&st, e.dir, 1) || kbuild_prepare(&e.build))
 		goto out;
 	if (resume)
 		note("resuming the screen in '%s'", dir_opt);
-	else if (plan_save_inputs(st, &ks, &pa.o, cache, "screen") ||
+	else if (plan_save_inputs(st, &e.source, &pa.o, e.cache, "screen") ||
 		 store_set_meta(st, "plan_key", key))
 		goto out;
 
@@ -377,14 +363,9 @@ static int screen_kernels(int argc, const char **argv)
 out:
 	screen_free(s);
 	store_close(st);
-	kbuild_options_release(&ko);
-	kernel_source_release(&ks);
+	experiment_inputs_release(&e);
 	plan_args_release(&pa);
 	run_args_release(&ra);
-	free(dir);
-	free(cache);
-	free(work);
-	free(logs);
 	return ret;
 }
 

@@ -39,15 +39,13 @@ int cmd_sweep(int argc, const char **argv)
 {
 	struct plan_args pa = PLAN_ARGS_INIT;
 	struct run_args ra = RUN_ARGS_INIT;
-	struct kbuild_options ko = KBUILD_OPTIONS_INIT;
-	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct experiment_inputs e = EXPERIMENT_INPUTS_INIT;
 	struct kbuild_summary sum;
 	struct plan p = PLAN_INIT;
 	struct store *st = NULL;
 	struct store_variant *v = NULL;
 	size_t nr = 0;
 	const char *dir_opt = EXPERIMENT_DEFAULT_DIR;
-	char *dir = NULL, *cache = NULL, *work = NULL, *logs = NULL;
 	char key[SHA256_HEX_SIZE];
 	double noise = 1.0, start = now_seconds();
 	int jobs = 0, start_new = 0, resume, measured, ret = 1;
@@ -56,7 +54,7 @@ int cmd_sweep(int argc, const char **argv)
 		OPT_PLAN_ARGS(&pa),
 		OPT_GROUP("how to build:"),
 		OPT_INTEGER('j', "jobs", &jobs, "N", "make -j and parallel olddefconfig (default: CPUs)"),
-		OPT_STRING(0, "cc-wrapper", &ko.cc_wrapper, "CMD", "ccache, distcc or icecc"),
+		OPT_STRING(0, "cc-wrapper", &e.build.cc_wrapper, "CMD", "ccache, distcc or icecc"),
 		OPT_GROUP("how to run:"),
 		OPT_RUN_ARGS(&ra),
 		OPT_GROUP("where and how to report:"),
@@ -77,27 +75,20 @@ int cmd_sweep(int argc, const char **argv)
 	if (!(noise >= 0) || noise >= 100)
 		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
 
-	dir = absolute_path(dir_opt);
-	cache = pa.cache ? absolute_path(pa.cache) : default_cache_dir();
-	work = experiment_path(dir, "work");
-	logs = experiment_path(dir, "logs");
-	if (kernel_source_open(&ks, pa.source, cache))
+	if (experiment_inputs_open(&e, &pa, &ra, dir_opt, jobs))
 		goto out;
-	pa.o.source = &ks;
-	pa.o.work_dir = work;
-	pa.o.jobs = jobs;
 	if (plan_input_key(&pa.o, key))
 		goto out;
-	resume = experiment_check_plan(dir, key, start_new);
-	if (resume < 0 || experiment_open(&st, dir, 1))
+	resume = experiment_check_plan(e.dir, key, start_new);
+	if (resume < 0 || experiment_open(&st, e.dir, 1))
 		goto out;
 
 	/* plan */
 	if (resume) {
 		note("resuming the experiment in '%s'", dir_opt);
 	} else {
-		note("plan: resolving variants with %s's Kconfig", ks.version);
-		if (plan_make(&p, &pa.o) || plan_save_inputs(st, &ks, &pa.o, cache, pa.designs) ||
+		note("plan: resolving variants with %s's Kconfig", e.source.version);
+		if (plan_make(&p, &pa.o) || plan_save_inputs(st, &e.source, &pa.o, e.cache, pa.designs) ||
 		    plan_save(&p, st))
 			goto out;
 		if (!quiet)
@@ -107,15 +98,10 @@ int cmd_sweep(int argc, const char **argv)
 	/* build */
 	if (store_get_variants(st, &v, &nr))
 		goto out;
-	ko.source = &ks;
-	ko.cache_dir = cache;
-	ko.log_dir = logs;
-	ko.jobs = jobs;
-	if (kbuild_prepare(&ko) || kbuild_variants(&ko, st, v, nr, quiet ? NULL : stderr, &sum))
+	if (kbuild_prepare(&e.build) || kbuild_variants(&e.build, st, v, nr, quiet ? NULL : stderr, &sum))
 		goto out;
 
 	/* run */
-	ra.o.dir = dir;
 	measured = measure_runs(st, &ra.o);
 	if (measured < 0)
 		goto out;
@@ -129,13 +115,8 @@ out:
 	plan_release(&p);
 	store_variants_free(v, nr);
 	store_close(st);
-	kbuild_options_release(&ko);
-	kernel_source_release(&ks);
+	experiment_inputs_release(&e);
 	plan_args_release(&pa);
 	run_args_release(&ra);
-	free(dir);
-	free(cache);
-	free(work);
-	free(logs);
 	return ret;
 }
