@@ -425,6 +425,7 @@ static void fill_row(const struct analyze_model *m, struct analyze_table *t,
 	}
 	row->outlier = xcalloc(row->n ? row->n : 1, 1);
 	stats_describe(&row->summary, row->values, row->n, row->outlier);
+	stats_two_clusters(&row->clusters, row->values, row->n);
 	row->too_few = row->n < ANALYZE_MIN_RUNS;
 }
 
@@ -668,6 +669,7 @@ static void copy_twin(struct analyze_table *t, struct analyze_row *row)
 	row->missing = twin->missing;
 	row->first_error = twin->first_error ? xstrdup(twin->first_error) : NULL;
 	row->summary = twin->summary;
+	row->clusters = twin->clusters;
 	row->compared = twin->compared;
 	row->cmp = twin->cmp;
 	row->too_few = twin->too_few;

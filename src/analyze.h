@@ -115,6 +115,13 @@ struct analyze_row {
 	char *first_error;		/* "status: error" of the first failed run, or NULL */
 	struct stats_summary summary;
 	/*
+	 * Whether the values fall in two clusters (stats_two_clusters()):
+	 * under TCG a boot can settle a workload in a fast or a slow mode,
+	 * and two kernels' means then differ by how many runs fell in each.
+	 * Reports note it; the comparison is left as it is.
+	 */
+	struct stats_clusters clusters;
+	/*
 	 * Against the baseline: set when compared (not for the baseline's
 	 * own row, nor when either side has no values).
 	 */

@@ -293,6 +293,13 @@ static void notes(struct strbuf *out, const struct analyze_model *m,
 	}
 	if (sb.len)
 		strbuf_addf(out, "<ul class=\"notes\">\n%s</ul>\n", sb.buf);
+	strbuf_reset(&sb);
+	report_add_bimodal(&sb, m, t);
+	if (sb.len) {
+		strbuf_addstr(out, "<pre class=\"notes\">");
+		esc_buf(out, &sb);
+		strbuf_addstr(out, "</pre>\n");
+	}
 	strbuf_release(&sb);
 }
 

@@ -133,6 +133,21 @@ static void result(struct json_writer *jw, const struct analyze_model *m,
 	jw_int(jw, r->n);
 	jw_key(jw, "too_few_runs");
 	jw_bool(jw, r->too_few);
+	jw_key(jw, "two_clusters");
+	if (r->clusters.bimodal) {
+		jw_object_begin(jw);
+		jw_key(jw, "low");
+		jw_number(jw, r->clusters.low);
+		jw_key(jw, "n_low");
+		jw_int(jw, r->clusters.n_low);
+		jw_key(jw, "high");
+		jw_number(jw, r->clusters.high);
+		jw_key(jw, "p");
+		jw_number(jw, r->clusters.p);
+		jw_object_end(jw);
+	} else {
+		jw_null(jw);
+	}
 	jw_key(jw, "warmups_excluded");
 	jw_int(jw, r->warmups);
 	jw_key(jw, "failed_excluded");

@@ -97,6 +97,23 @@ static void table(struct strbuf *out, const struct analyze_model *m,
 	strbuf_addf(out, "\n%s\n",
 		    "\\* significant and outside the noise band, ~ significant but within it, "
 		    "? too few runs or the tests disagree.");
+	strbuf_reset(&sb);
+	report_add_bimodal(&sb, m, t);
+	if (sb.len) {
+		struct strbuf line = STRBUF_INIT;
+		const char *p = sb.buf, *nl;
+
+		/* One paragraph, a hard line break ("  ") after each line. */
+		strbuf_addch(out, '\n');
+		for (; (nl = strchr(p, '\n')); p = nl + 1) {
+			strbuf_reset(&line);
+			strbuf_add(&line, p, (size_t)(nl - p));
+			strbuf_trim(&line);
+			strbuf_add_markdown(out, line.buf);
+			strbuf_addstr(out, nl[1] ? "  \n" : "\n");
+		}
+		strbuf_release(&line);
+	}
 	strbuf_release(&sb);
 }
 

@@ -294,6 +294,10 @@ static void notes(struct strbuf *out, const struct analyze_model *m,
 			    "are marked ?\n", ANALYZE_MIN_RUNS, few.buf);
 	if (pending.len)
 		strbuf_addf(out, "\nnot run yet: %s\n", pending.buf);
+	strbuf_reset(&pending);
+	report_add_bimodal(&pending, m, t);
+	if (pending.len)
+		strbuf_addf(out, "\nnote: %s", pending.buf);
 	strbuf_release(&few);
 	strbuf_release(&pending);
 	strbuf_release(&failed);

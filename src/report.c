@@ -93,6 +93,30 @@ void report_add_same_as(struct strbuf *sb, const struct analyze_model *m,
 		strbuf_addf(sb, "(= %s, same kernel)", twin->v.name);
 }
 
+void report_add_bimodal(struct strbuf *sb, const struct analyze_model *m,
+			const struct analyze_table *t)
+{
+	int decimals = analyze_decimals(t);
+	size_t i, start = sb->len;
+
+	for (i = 0; i < t->nr_rows; i++) {
+		const struct analyze_row *r = &t->rows[i];
+		const struct stats_clusters *c = &r->clusters;
+
+		if (!c->bimodal || r->twin != SIZE_MAX)
+			continue;
+		if (sb->len == start)
+			strbuf_addstr(sb, "runs in two clusters (a fast and a slow mode, "
+				      "p < 0.001): a difference in\nmeans may be how many runs "
+				      "fell in each, not the kernel; more runs settle it.\n");
+		strbuf_addf(sb, "  %s: %zu runs near ", analyze_row_variant(m, r)->v.name, c->n_low);
+		report_add_value(sb, c->low, decimals);
+		strbuf_addf(sb, " %s, %zu near ", t->unit, r->n - c->n_low);
+		report_add_value(sb, c->high, decimals);
+		strbuf_addf(sb, " %s\n", t->unit);
+	}
+}
+
 const char *report_marker(const struct analyze_table *t, size_t row)
 {
 	const struct analyze_row *r = &t->rows[row];

@@ -86,6 +86,13 @@ void report_add_product_blockers(struct strbuf *sb, const struct analyze_model *
  */
 void report_add_same_as(struct strbuf *sb, const struct analyze_model *m,
 			const struct analyze_row *r);
+/*
+ * Rows whose runs fall in two clusters (analyze_row.clusters), one line
+ * each, "  NAME: 6 runs near 0.155 s, 4 near 0.371 s\n", after a sentence
+ * on what that means; nothing when no row does.  Raw text.
+ */
+void report_add_bimodal(struct strbuf *sb, const struct analyze_model *m,
+			const struct analyze_table *t);
 /* The marker of a row as a string: "*", "~", "?" or "" (also for the baseline). */
 const char *report_marker(const struct analyze_table *t, size_t row);
 

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -80,6 +82,92 @@ void stats_describe(struct stats_summary *out, const double *x, size_t n,
 	}
 	free(sorted);
 	free(work);
+}
+
+/*
+ * The best cut of sorted[0..n-1] into a low and a high run of values, each
+ * at least min long: the share of the variance it explains, and the length
+ * of the low run.  0 when all values are equal.
+ */
+static double best_cut(const double *sorted, size_t n, size_t min, size_t *n_low)
+{
+	double total = 0, mean = gsl_stats_mean(sorted, 1, n), sum_low = 0, sum = 0, best = 0;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		total += (sorted[i] - mean) * (sorted[i] - mean);
+		sum += sorted[i];
+	}
+	*n_low = 0;
+	if (!(total > 0))
+		return 0;
+	/* The between-cluster sum of squares of a cut after k values. */
+	for (k = 1; k + min <= n; k++) {
+		double ml, mh, between;
+
+		sum_low += sorted[k - 1];
+		if (k < min)
+			continue;
+		ml = sum_low / k;
+		mh = (sum - sum_low) / (n - k);
+		between = k * (ml - mean) * (ml - mean) + (n - k) * (mh - mean) * (mh - mean);
+		if (between / total > best) {
+			best = between / total;
+			*n_low = k;
+		}
+	}
+	return best;
+}
+
+static size_t cluster_min(size_t n)
+{
+	size_t min = (size_t)ceil(STATS_CLUSTER_MIN_SHARE * n);
+
+	return min < 2 ? 2 : min;
+}
+
+void stats_two_clusters(struct stats_clusters *out, const double *x, size_t n)
+{
+	double *v, *sim;
+	size_t i, s, k, min = cluster_min(n), as_good = 0, unused;
+	gsl_rng *rng;
+
+	out->r2 = out->p = out->low = out->high = NAN;
+	out->n_low = 0;
+	out->bimodal = 0;
+	if (n < STATS_CLUSTER_MIN_N)
+		return;
+	for (i = 0; i < n; i++)
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return;
+	v = xmalloc(n * sizeof(*v));
+	for (i = 0; i < n; i++)
+		v[i] = log(x[i]);
+	gsl_sort(v, 1, n);
+	out->r2 = best_cut(v, n, min, &k);
+	if (!k) {
+		free(v);
+		return;
+	}
+	out->n_low = k;
+	out->low = exp(gsl_stats_mean(v, 1, k));
+	out->high = exp(gsl_stats_mean(v + k, 1, n - k));
+
+	sim = xmalloc(n * sizeof(*sim));
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 20261130);
+	for (s = 0; s < STATS_CLUSTER_SIMULATIONS; s++) {
+		for (i = 0; i < n; i++)
+			sim[i] = gsl_ran_ugaussian(rng);
+		gsl_sort(sim, 1, n);
+		if (best_cut(sim, n, min, &unused) >= out->r2)
+			as_good++;
+	}
+	gsl_rng_free(rng);
+	out->p = (as_good + 1.0) / (STATS_CLUSTER_SIMULATIONS + 1.0);
+	out->bimodal = out->p < STATS_CLUSTER_ALPHA;
+	free(sim);
+	free(v);
 }
 
 double stats_t_quantile(double p, double df)

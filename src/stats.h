@@ -67,6 +67,38 @@ void stats_describe(struct stats_summary *out, const double *x, size_t n,
 		    unsigned char *outlier);
 
 /*
+ * Two clusters.  Under TCG some workloads are bimodal: a boot settles
+ * hackbench in a fast or a slow mode (0.13-0.19 s or 0.3-0.45 s per
+ * iteration here) for the whole run, so ten runs of one kernel may be six
+ * fast and four slow and ten of another all slow, and their means then
+ * differ by the draw, not by the kernel.
+ *
+ * stats_two_clusters() cuts the sorted log values where the cut explains
+ * the largest share r2 of their variance, each side holding at least
+ * STATS_CLUSTER_MIN_SHARE of them (and at least two), and p is the chance
+ * that n values from one normal distribution explain as much, estimated
+ * from STATS_CLUSTER_SIMULATIONS simulated samples with a fixed seed (the
+ * same data always gives the same p).  r2 does not depend on location or
+ * scale, so one normal stands for all.  With a cluster of at least a fifth
+ * of the values, a few slow outliers are not a cluster.  The values are
+ * bimodal when p < STATS_CLUSTER_ALPHA.  Needs n >= STATS_CLUSTER_MIN_N
+ * positive values; otherwise everything is NaN (and n_low 0).
+ */
+#define STATS_CLUSTER_MIN_N 8
+#define STATS_CLUSTER_MIN_SHARE 0.2
+#define STATS_CLUSTER_SIMULATIONS 2000
+#define STATS_CLUSTER_ALPHA 0.001
+
+struct stats_clusters {
+	double r2, p;
+	size_t n_low;		/* values in the lower cluster */
+	double low, high;	/* each cluster's geometric mean */
+	int bimodal;		/* p < STATS_CLUSTER_ALPHA */
+};
+
+void stats_two_clusters(struct stats_clusters *out, const double *x, size_t n);
+
+/*
  * Quantile of Student's t distribution: P(T <= value) = p, for p in (0, 1)
  * and df > 0 (df need not be an integer; df == INFINITY gives the standard
  * normal).  NaN for arguments outside those ranges.

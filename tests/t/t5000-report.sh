@@ -168,6 +168,30 @@ test_expect_failure_code 1 'importing into an existing experiment is refused' '
 	grep -q "already holds an experiment" err || exit 9; exit $rc
 '
 
+# hackbench under TCG, as measured here: a boot settles it in a fast or a
+# slow mode; the baseline drew only slow runs, the other kernel six fast.
+test_expect_success 'runs in two clusters are noted in text, html and json' '
+	cat >modes.json <<-EOF &&
+	{"results": [
+	 {"command": "baseline", "times": [0.36, 0.41, 0.39, 0.33, 0.38, 0.40, 0.35, 0.42, 0.37, 0.39]},
+	 {"command": "CONFIG_DEBUG_NOTIFIERS=y", "times": [0.15, 0.17, 0.14, 0.36, 0.16, 0.41, 0.18, 0.39, 0.13, 0.33]}
+	]}
+	EOF
+	kconfperf import -q hyperfine modes.json --dir modes &&
+	kconfperf report --dir modes >out5 &&
+	kconfperf report --dir modes --format html -o modes.html &&
+	kconfperf report --dir modes --format json -o modes.json.out &&
+	cat out5 &&
+	test_grep "^note: runs in two clusters (a fast and a slow mode, p < 0.001)" out5 &&
+	test_grep "^  CONFIG_DEBUG_NOTIFIERS=y: 6 runs near 0\.15[0-9]* s, 4 near 0\.37[0-9]* s$" out5 &&
+	! grep -q "^  baseline:" out5 &&
+	test_grep "<pre class=\"notes\">runs in two clusters" modes.html &&
+	kconfperf report --dir modes --format markdown >modes.md &&
+	test_grep "NOTIFIERS=y: 6 runs near" modes.md &&
+	test "$(jq -r ".results[] | select(.command == \"CONFIG_DEBUG_NOTIFIERS=y\") | .kconfperf.two_clusters.n_low" modes.json.out)" = 6 &&
+	test "$(jq -r ".results[] | select(.command == \"baseline\") | .kconfperf.two_clusters" modes.json.out)" = null
+'
+
 test_expect_success 'a failed run (exit code) is stored and excluded' '
 	jq ".results[2].exit_codes[0] = 1" "$HF" >failed.json &&
 	kconfperf import -q hyperfine failed.json --dir failexp &&

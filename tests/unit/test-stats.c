@@ -616,6 +616,47 @@ static void test_compare_edges(void)
 	}
 }
 
+/*
+ * hackbench per iteration under TCG, as measured here: a run lands in a
+ * fast mode (0.13-0.19 s) or a slow one (0.3-0.45 s).  Ten runs of one
+ * kernel, six fast and four slow, are two clusters; ten spread as one
+ * normal sample is are not, nor are two slow outliers among fifteen (a
+ * cluster needs a fifth of the runs).
+ */
+static void test_two_clusters(void)
+{
+	static const double modes[] = { 0.15, 0.17, 0.14, 0.36, 0.16, 0.41,
+					0.18, 0.39, 0.13, 0.33 };
+	/* exp of the normal quantiles (i - 0.5) / 10 times 0.25: one mode */
+	static const double one[] = { 0.6192, 0.7106, 0.7735, 0.8266, 0.8770,
+				      0.9275, 0.9813, 1.0429, 1.1224, 1.2891 };
+	static const double outliers[] = { 0.40, 0.41, 0.40, 0.42, 0.39, 0.40, 0.41, 0.40,
+					   0.43, 0.41, 0.40, 0.39, 1.20, 1.30, 0.42 };
+	struct stats_clusters c, again;
+
+	stats_two_clusters(&c, modes, 10);
+	check(c.bimodal);
+	check(c.p < STATS_CLUSTER_ALPHA);
+	check(c.r2 > 0.9);
+	check_int(c.n_low, ==, 6);
+	check_double(c.low, 0.1547, 0.01);
+	check_double(c.high, 0.3713, 0.01);
+	stats_two_clusters(&again, modes, 10);
+	check_double(again.p, c.p, 0);		/* a fixed seed: the same p */
+
+	stats_two_clusters(&c, one, 10);
+	check(!c.bimodal);
+	check(c.p > 0.05);
+
+	stats_two_clusters(&c, outliers, 15);
+	check(!c.bimodal);
+
+	stats_two_clusters(&c, modes, STATS_CLUSTER_MIN_N - 1);
+	check(isnan(c.p) && isnan(c.r2));
+	check_int(c.n_low, ==, 0);
+	check(!c.bimodal);
+}
+
 static void test_format(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -676,6 +717,7 @@ int main(int argc, char **argv)
 	TEST(test_marker_rules);
 	TEST(test_compare_edges);
 	TEST(test_format);
+	TEST(test_two_clusters);
 	printf("# largest relative difference from the reference: %.3g\n", worst);
 	free_reference();
 	return test_done();
