@@ -81,15 +81,17 @@ build_processes () {
 }
 
 test_expect_success 'an interrupted build is never taken for a finished one' '
-	kconfperf build --dir bad --make-var KCP_INTERRUPTED=1 >/dev/null 2>&1 &
+	kconfperf build --dir bad --make-var KCFLAGS=-DKCP_INTERRUPTED >/dev/null 2>&1 &
 	pid=$! &&
-	sleep 8 &&
+	# kill it mid-build (a new KCFLAGS rebuilds every file)
+	i=0 && while test "$(build_processes)" = 0 && test $i -lt 120; do sleep 1; i=$((i + 1)); done &&
+	sleep 3 &&
 	kill -9 $pid; wait $pid;
 	# make dies with kconfperf, but the sub-makes and compilers it
 	# started run on in their process group, holding the build lock
 	test "$(build_processes)" -gt 0 &&
 	test -n "$(ls "$KCP_TEST_CACHE/tmp")" &&
-	{ kconfperf build --dir bad --make-var KCP_INTERRUPTED=1 --timeout 5 >out 2>err; rc=$?; } &&
+	{ kconfperf build --dir bad --make-var KCFLAGS=-DKCP_INTERRUPTED --timeout 5 >out 2>err; rc=$?; } &&
 	cat out err &&
 	test "$rc" = 1 &&
 	test_grep "stopping the build that kconfperf (pid $pid) left running" err &&
@@ -106,7 +108,7 @@ test_expect_success 'a build waits while a live kconfperf holds the build lock' 
 	printf "%s 0\n" $holder >"$lock" &&
 	{ flock -o "$lock" sleep 4 & } &&
 	sleep 1 &&
-	{ kconfperf build --dir bad --make-var KCP_INTERRUPTED=1 --timeout 5 >out 2>err; rc=$?; } &&
+	{ kconfperf build --dir bad --make-var KCFLAGS=-DKCP_INTERRUPTED --timeout 5 >out 2>err; rc=$?; } &&
 	kill $holder; cat err &&
 	test "$rc" = 1 &&
 	test_grep "waiting for another kconfperf build in .* (pid $holder)" err &&
@@ -121,7 +123,7 @@ test_expect_success 'a lock held by something that is not a build is an error, n
 	printf "%s 0\n" $dead >"$lock" &&
 	{ flock -o "$lock" sleep 30 & } &&
 	sleep 1 &&
-	{ kconfperf build --dir bad --make-var KCP_INTERRUPTED=1 >out 2>err; rc=$?; } &&
+	{ kconfperf build --dir bad --make-var KCFLAGS=-DKCP_INTERRUPTED >out 2>err; rc=$?; } &&
 	pkill -f "flock -o $lock" ; cat err &&
 	test "$rc" = 1 &&
 	test_grep "build.lock. is held by a process that outlived kconfperf (pid $dead) and is not a build" err
