@@ -257,7 +257,8 @@ static int lock_cache(const struct kbuild_options *o, int *fd_out)
 				note("waiting for another kconfperf build in '%s' (pid %ld)",
 				     o->cache_dir, owner);
 			waited = 1;
-		} else if (pgid > 0 && !kill((pid_t)-pgid, stopped ? 0 : SIGKILL)) {
+		} else if (pgid > 0 && pgid != (long)getpgrp() &&
+			   !kill((pid_t)-pgid, stopped ? 0 : SIGKILL)) {
 			if (!stopped)
 				note("stopping the build that kconfperf (pid %ld) left running", owner);
 			stopped = 1;
