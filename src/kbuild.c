@@ -185,8 +185,8 @@ static void remove_stale_tmp(const struct kbuild_options *o)
  * so the lock is held as long as any part of a build runs: a kconfperf
  * killed with -9 cannot let the next build into an object tree its
  * orphaned compilers are still writing.  The holder writes "PID PGID" into
- * the file (PGID 0 outside make) so that a waiter can tell a live build
- * from one whose kconfperf is gone.
+ * the file (PGID 0 while neither make nor the seed copy runs) so that a
+ * waiter can tell a live build from one whose kconfperf is gone.
  */
 static void lock_record(int fd, pid_t pgid)
 {
@@ -209,9 +209,8 @@ static int read_lock_record(int fd, long *pid, long *pgid)
 }
 
 /*
- * Reads who holds the lock: 0 when its kconfperf is alive (a build to wait
- * for), else the process group of the build it left running (0 if none).
- * The record is read twice, 100 ms apart, so that a kconfperf that has just
+ * Whether the lock's holder is a dead kconfperf, with *owner and *pgid as it
+ * recorded them (*pgid 0: no make or copy was running).  The record is read twice, 100 ms apart, so that a kconfperf that has just
  * taken the lock has written its own record and an old one is not acted on.
  */
 static int dead_owner(int fd, long *owner, long *pgid)
@@ -363,8 +362,10 @@ static char *failure_summary(const char *log_path)
 	return strbuf_detach(&sb, NULL);
 }
 
-/* Runs argv quietly; on failure prints "what: how it ended: stderr". */
-/* Runs argv with its output dropped; an error quoting its stderr if it fails. */
+/*
+ * Runs argv quietly (holding the build lock when lock_fd >= 0); on failure
+ * prints "what: how it ended: stderr".
+ */
 static int run_quiet(const char **argv, int lock_fd, const char *what)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
