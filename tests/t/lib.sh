@@ -25,7 +25,8 @@ FIXTURES=$SRC_DIR/tests/fixtures
 KCP_TEST_CACHE=${KCP_TEST_CACHE:-$KCP_BUILD/test-cache}
 KSRC_TARBALL=${KSRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 export KCP_TEST_CACHE KSRC_TARBALL
-SHARED_DATA=${SHARED_DATA:-$SRC_DIR/../shared/data}
+# Real data vendored from ../shared/data, so a clone tests itself.
+DATA=$FIXTURES/data
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/kcp-$TEST_NAME.XXXXXX")
 mkdir -p "$TRASH/bin"
 ln -s "$KCP_BIN" "$TRASH/bin/kconfperf"

@@ -5,8 +5,7 @@
 # and unsuitable input.
 . "$(dirname "$0")/lib.sh"
 
-HF=$SHARED_DATA/example-hyperfine-1.15-export.json
-[ -r "$HF" ] || test_skip_all "no $HF"
+HF=$DATA/example-hyperfine-1.15-export.json
 
 test_expect_success 'import the hyperfine export' '
 	kconfperf import hyperfine "$HF" --dir exp 2>err &&

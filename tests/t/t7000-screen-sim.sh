@@ -4,8 +4,7 @@
 # text output, the issue's three figures over 100 seeds, determinism, bad input.
 . "$(dirname "$0")/lib.sh"
 
-TABLE=$SHARED_DATA/fedora-rawhide-5.19-debug-options.csv
-[ -r "$TABLE" ] || test_skip_all "no $TABLE"
+TABLE=$DATA/fedora-rawhide-5.19-debug-options.csv
 command -v jq >/dev/null || test_skip_all "no jq"
 
 test_expect_success 'one seed as JSON: builds, runs and the five costly options' '
