@@ -16,6 +16,7 @@
 #include "strvec.h"
 #include "usage.h"
 #include "wrapper.h"
+#include "write-file.h"
 
 static const char *const import_usage[] = {
 	"kconfperf import hyperfine FILE.json... [--dir DIR] [--baseline COMMAND]",
@@ -252,7 +253,8 @@ static int import_hyperfine(const char *dir, const char *baseline,
 	struct stat sb;
 	size_t base = 0, i;
 	char *db = experiment_path(dir, "kconfperf.db"), *tmp = NULL;
-	int ret = -1;
+	struct strbuf target = STRBUF_INIT;
+	int fd, ret = -1;
 
 	for (i = 0; i < (size_t)argc; i++) {
 		if (read_file(&im, argv[i]))
@@ -280,14 +282,19 @@ static int import_hyperfine(const char *dir, const char *baseline,
 	}
 	if (mkdir_p(dir, 0755))
 		goto out;
-	tmp = xstrfmt("%s.import-%ld", db, (long)getpid());
+	/* A kconfperf.db that is a dangling link is created where it points. */
+	if (write_target_resolve(&target, &fd, db) != WRITE_REPLACE) {
+		error("cannot create the database '%s': not a regular file", db);
+		goto out;
+	}
+	tmp = xstrfmt("%s.import-%ld", target.buf, (long)getpid());
 	remove_db(tmp);
 	if (store_open(&st, tmp, 1) || store_import(st, &im, base, &files))
 		goto out;
 	store_close(st);
 	st = NULL;
-	if (rename(tmp, db)) {
-		error_errno("cannot rename '%s' to '%s'", tmp, db);
+	if (rename(tmp, target.buf)) {
+		error_errno("cannot rename '%s' to '%s'", tmp, target.buf);
 		goto out;
 	}
 	if (!quiet)
@@ -301,6 +308,7 @@ out:
 		remove_db(tmp);
 	free(tmp);
 	free(db);
+	strbuf_release(&target);
 	strvec_clear(&files);
 	import_release(&im);
 	return ret;

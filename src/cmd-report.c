@@ -32,17 +32,6 @@ static const char *const report_usage[] = {
 	NULL,
 };
 
-/* -o FILE, or "-" for standard output. */
-static int write_output(const struct strbuf *sb, const char *path)
-{
-	if (!strcmp(path, "-")) {
-		if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len)
-			return error_errno("cannot write to standard output");
-		return 0;
-	}
-	return strbuf_write_file(sb, path);
-}
-
 int cmd_report(int argc, const char **argv)
 {
 	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
@@ -89,7 +78,7 @@ int cmd_report(int argc, const char **argv)
 		goto out;
 	fmt->write(&out, &m);
 	analyze_release(&m);
-	if (write_output(&out, output ? output : "-"))
+	if (strbuf_write_file(&out, output ? output : "-"))
 		goto out;
 	ret = 0;
 out:

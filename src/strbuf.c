@@ -11,6 +11,7 @@
 
 #include "strbuf.h"
 #include "usage.h"
+#include "write-file.h"
 #include "wrapper.h"
 
 char strbuf_slopbuf[1];
@@ -213,52 +214,26 @@ int strbuf_getline(struct strbuf *sb, FILE *fp)
 	return 0;
 }
 
-/* Writes into an existing non-regular file (a FIFO, a device, a terminal). */
-static int write_in_place(const struct strbuf *sb, const char *path)
+int strbuf_readlink(struct strbuf *sb, const char *path)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	int ret = 0;
+	size_t size = 256;
 
-	if (fd < 0)
-		return error_errno("cannot open '%s'", path);
-	if (xwrite_all(fd, sb->buf, sb->len) < 0)
-		ret = error_errno("cannot write '%s'", path);
-	if (close(fd) && !ret)
-		ret = error_errno("cannot write '%s'", path);
-	return ret;
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(sb, size);
+		n = readlink(path, sb->buf, size);
+		if (n < 0)
+			return -1;
+		if ((size_t)n < size) {
+			strbuf_setlen(sb, n);
+			return 0;
+		}
+		size *= 2;
+	}
 }
 
 int strbuf_write_file(const struct strbuf *sb, const char *path)
 {
-	char *tmp;
-	int fd, ret = 0;
-	struct stat st;
-
-	/* Never rename over a FIFO or a device such as /dev/null. */
-	if (!stat(path, &st) && !S_ISREG(st.st_mode))
-		return write_in_place(sb, path);
-	tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = error_errno("cannot create '%s'", tmp);
-		goto out;
-	}
-	if (xwrite_all(fd, sb->buf, sb->len) < 0) {
-		ret = error_errno("cannot write '%s'", tmp);
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	if (close(fd)) {
-		ret = error_errno("cannot write '%s'", tmp);
-		unlink(tmp);
-		goto out;
-	}
-	if (rename(tmp, path)) {
-		ret = error_errno("cannot rename '%s' to '%s'", tmp, path);
-		unlink(tmp);
-	}
-out:
-	free(tmp);
-	return ret;
+	return write_file(path, sb->buf, sb->len);
 }

@@ -57,11 +57,10 @@ ssize_t strbuf_read_file_max(struct strbuf *sb, const char *path, size_t max);
 /* Appends one line from fp without its '\n'; returns 0, or EOF at end of file. */
 int strbuf_getline(struct strbuf *sb, FILE *fp);
 
-/*
- * Writes the buffer to path: a regular (or new) file is replaced atomically
- * (temp file + rename), so a reader never sees half of it; an existing FIFO,
- * device or terminal is written in place.  0 or -1 with an error printed.
- */
+/* Replaces sb with the target of the symbolic link path; 0, or -1 and errno. */
+int strbuf_readlink(struct strbuf *sb, const char *path);
+
+/* write_file() of the buffer (write-file.h: links followed, devices written in place). */
 int strbuf_write_file(const struct strbuf *sb, const char *path);
 
 #endif
