@@ -36,7 +36,7 @@ ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SAN_FLAGS) $(PKG_C
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 LIBS = $(PKG_LIBS) -lm
 
-LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SRC := $(filter-out src/cmd/main.c,$(wildcard src/*/*.c))
 LIB_OBJ := $(patsubst %.c,$(B)/%.o,$(LIB_SRC))
 LIB := $(B)/libkconfperf.a
 PROGRAM := $(B)/kconfperf
@@ -48,7 +48,7 @@ INTEGRATION := $(sort $(wildcard tests/t/t[0-9]*.sh))
 # The guest runs as /init inside the test kernels: static, no sanitizers.
 GUEST_SRC := $(wildcard guest/*.c)
 GUEST := $(if $(GUEST_SRC),$(B)/kcp-guest)
-GUEST_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g $(WARNINGS) -Iguest -MMD -MP
+GUEST_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g $(WARNINGS) -Iguest -Isrc -MMD -MP
 
 FUZZ_SECONDS ?= 60
 
@@ -80,7 +80,7 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(PROGRAM): $(B)/src/main.o $(LIB)
+$(PROGRAM): $(B)/src/cmd/main.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
 $(B)/tests/unit/%.o: tests/unit/%.c $(B)/FLAGS

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kconfig.h"
-#include "strbuf.h"
-#include "usage.h"
-#include "wrapper.h"
+#include "kconfig/kconfig.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,8 +5,8 @@
 
 #include <stddef.h>
 
-#include "../src/protocol.h"
-#include "../src/workload-table.h"
+#include "../src/run/protocol.h"
+#include "../src/run/workload-table.h"
 
 #define PRINTF(f, a) __attribute__((__format__(__printf__, f, a)))
 
@@ -20,7 +20,7 @@
  */
 #define WORKLOAD(id, metric, unit, better, flags, summary) int run_##id(void);
 #define PARAM(id, name, type, def, min, max, choices, help)
-#include "../src/workloads.def"
+#include "../src/run/workloads.def"
 #undef WORKLOAD
 #undef PARAM
 

@@ -433,7 +433,7 @@ static int run_workload(void)
 	static int (*const runners[NR_WORKLOADS])(void) = {
 #define WORKLOAD(id, metric, unit, better, flags, summary) [WORKLOAD_##id] = run_##id,
 #define PARAM(id, name, type, def, min, max, choices, help)
-#include "../src/workloads.def"
+#include "../src/run/workloads.def"
 #undef WORKLOAD
 #undef PARAM
 	};

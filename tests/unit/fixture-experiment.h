@@ -30,8 +30,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store.h"
-#include "strbuf.h"
+#include "store/store.h"
+#include "util/strbuf.h"
 
 #define FIXTURE_WORKLOAD "hackbench:groups=2"
 #define FIXTURE_SCRIPT "CONFIG_CMDLINE=\"<script>alert('x')</script> & \\\"q\\\"\""

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
+#include "stats/analyze.h"
 #include "fixture-experiment.h"
-#include "stats.h"
-#include "store.h"
+#include "stats/stats.h"
+#include "store/store.h"
 #include "test-lib.h"
-#include "usage.h"
-#include "wrapper.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
 
 static int load_path(struct analyze_model *m, const char *path,
 		     const struct analyze_options *ao)

@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "initramfs.h"
-#include "strbuf.h"
+#include "run/initramfs.h"
+#include "util/strbuf.h"
 #include "test-lib.h"
-#include "wrapper.h"
+#include "util/wrapper.h"
 
 static unsigned long hexfield(const char *hdr, int i)
 {

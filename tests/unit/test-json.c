@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "strbuf.h"
+#include "util/json.h"
+#include "util/strbuf.h"
 #include "test-lib.h"
-#include "usage.h"
-#include "wrapper.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
 
 static struct json *parse(const char *text)
 {

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kbuild.h"
-#include "source.h"
-#include "strbuf.h"
+#include "kbuild/kbuild.h"
+#include "plan/source.h"
+#include "util/strbuf.h"
 #include "test-lib.h"
-#include "wrapper.h"
+#include "util/wrapper.h"
 
 static void test_key_depends_on_every_input(void)
 {

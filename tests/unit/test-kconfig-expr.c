@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kconfig-expr.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "kconfig/kconfig-expr.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
 #include "test-lib.h"
-#include "wrapper.h"
+#include "util/wrapper.h"
 
 /*
  * A .config for the lookup callback: a NULL-terminated list of

@@ -5,11 +5,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kconfig-index.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "kconfig/kconfig-index.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
 #include "test-lib.h"
-#include "wrapper.h"
+#include "util/wrapper.h"
 
 /*
  * A .config for the lookup callback: a NULL-terminated list of

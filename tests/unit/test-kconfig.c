@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kconfig.h"
-#include "sha256.h"
-#include "strbuf.h"
+#include "kconfig/kconfig.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
 #include "test-lib.h"
-#include "wrapper.h"
+#include "util/wrapper.h"
 
 /* Parses text as file "t.config"; NULL (messages in test_messages) on error. */
 static struct kconfig *parse_flags(const char *text, unsigned flags)

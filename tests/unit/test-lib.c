@@ -9,10 +9,10 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 #include "test-lib.h"
-#include "usage.h"
-#include "wrapper.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
 
 static int passed, failed, number;
 static int current_failed;

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse-options.h"
-#include "strvec.h"
+#include "util/parse-options.h"
+#include "util/strvec.h"
 #include "test-lib.h"
 
 static int runs, verbose;

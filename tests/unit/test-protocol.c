@@ -3,11 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "protocol.h"
-#include "strbuf.h"
+#include "run/protocol.h"
+#include "util/strbuf.h"
 #include "test-lib.h"
-#include "workload-spec.h"
-#include "workload-table.h"
+#include "run/workload-spec.h"
+#include "run/workload-table.h"
 
 static int parse(struct protocol_result *r, const char *text)
 {

@@ -4,14 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
-#include "escape.h"
+#include "stats/analyze.h"
+#include "util/escape.h"
 #include "fixture-experiment.h"
-#include "json.h"
-#include "report.h"
-#include "strbuf.h"
+#include "util/json.h"
+#include "report/report.h"
+#include "util/strbuf.h"
 #include "test-lib.h"
-#include "wrapper.h"
+#include "util/wrapper.h"
 
 /*
  * Golden files live in tests/fixtures/report/ (the tests run from the top

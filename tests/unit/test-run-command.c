@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "run-command.h"
-#include "strbuf.h"
+#include "util/run-command.h"
+#include "util/strbuf.h"
 #include "test-lib.h"
-#include "wrapper.h"
+#include "util/wrapper.h"
 
 static void cmd(struct child_process *cp, const char *prog, const char *arg1,
 		const char *arg2)

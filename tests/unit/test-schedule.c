@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "schedule.h"
+#include "run/schedule.h"
 #include "test-lib.h"
-#include "usage.h"
-#include "wrapper.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
 
 static const char *const two_workloads[] = { "hackbench", "syscall:calls=1000" };
 

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen-sim.h"
-#include "screen.h"
-#include "strvec.h"
-#include "strbuf.h"
+#include "screen/screen-sim.h"
+#include "screen/screen.h"
+#include "util/strvec.h"
+#include "util/strbuf.h"
 #include "test-lib.h"
-#include "wrapper.h"
+#include "util/wrapper.h"
 
 /* A table of n options CONFIG_OPT<i>=y, all free but those in costs[]. */
 static void make_table(struct screen_effects *fx, size_t n, const double *costs)

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sha256.h"
-#include "strbuf.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
 #include "test-lib.h"
-#include "wrapper.h"
+#include "util/wrapper.h"
 
 static void hex_of(const char *data, size_t len, char hex[SHA256_HEX_SIZE])
 {

@@ -8,10 +8,10 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
-#include "run-command.h"
-#include "sigchain.h"
+#include "util/run-command.h"
+#include "util/sigchain.h"
 #include "test-lib.h"
-#include "wrapper.h"
+#include "util/wrapper.h"
 
 /*
  * Each test forks a "kconfperf" process that starts children and registers

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "stats/stats.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
 #include "test-lib.h"
-#include "wrapper.h"
+#include "util/wrapper.h"
 
 /*
  * tests/fixtures/stats/reference.txt is written by gen-reference.py beside

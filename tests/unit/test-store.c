@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "store.h"
+#include "store/store.h"
 #include "test-lib.h"
-#include "usage.h"
-#include "wrapper.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
 
 static char *db_path(const char *name)
 {

@@ -5,9 +5,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 #include "test-lib.h"
-#include "wrapper.h"
+#include "util/wrapper.h"
 
 static void test_init_is_empty(void)
 {

@@ -2,8 +2,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <string.h>
 
-#include "levenshtein.h"
-#include "strvec.h"
+#include "util/levenshtein.h"
+#include "util/strvec.h"
 #include "test-lib.h"
 
 static void test_push_and_terminate(void)

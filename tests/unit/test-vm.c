@@ -7,14 +7,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "run-command.h"
-#include "strbuf.h"
-#include "strvec.h"
+#include "util/run-command.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
 #include "test-lib.h"
-#include "usage.h"
-#include "vm.h"
-#include "workload-spec.h"
-#include "wrapper.h"
+#include "util/usage.h"
+#include "run/vm.h"
+#include "run/workload-spec.h"
+#include "util/wrapper.h"
 
 static struct strbuf messages = STRBUF_INIT;
 

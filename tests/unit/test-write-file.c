@@ -9,10 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "strbuf.h"
+#include "util/strbuf.h"
 #include "test-lib.h"
-#include "wrapper.h"
-#include "write-file.h"
+#include "util/wrapper.h"
+#include "util/write-file.h"
 
 static char *tmp_path(const char *name)
 {

@@ -1,0 +1,96 @@
+/* cmd-build.c: kconfperf build: build each distinct variant once, cached by content. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+#include "store/experiment.h"
+#include "kbuild/kbuild.h"
+#include "util/parse-options.h"
+#include "plan/source.h"
+#include "store/store.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
+
+static const char *const build_usage[] = {
+	"kconfperf build [--dir DIR] [-j N] [--cc-wrapper ccache|distcc|icecc]\n"
+	"                       [--timeout SEC] [--cache DIR]",
+	"",
+	"Builds the bzImage of every distinct effective config in the plan, the baseline",
+	"first.  Builds are cached by (source, config, compiler, make variables): a",
+	"config built before, by any experiment, is not built again.  Variants start",
+	"from a copy of the baseline's object tree (loo variants from all's), so kbuild",
+	"rebuilds only what their symbols touch.  A failed build is recorded with the",
+	"end of its log and the others go on.",
+	NULL,
+};
+
+int cmd_build(int argc, const char **argv)
+{
+	struct kbuild_options o = KBUILD_OPTIONS_INIT;
+	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct store *st = NULL;
+	struct store_variant *v = NULL;
+	size_t nr = 0;
+	const char *dir = EXPERIMENT_DEFAULT_DIR, *cache_opt = NULL;
+	char *cache = NULL, *source = NULL, *logs = NULL;
+	struct kbuild_summary sum = { 0 };
+	int ret = 1;
+	const struct option opts[] = {
+		OPT_STRING(0, "dir", &dir, "DIR", "experiment directory (default kconfperf-results)"),
+		OPT_INTEGER('j', "jobs", &o.jobs, "N", "make -j (default: CPUs)"),
+		OPT_STRING(0, "cc-wrapper", &o.cc_wrapper, "CMD", "ccache, distcc or icecc"),
+		OPT_DOUBLE(0, "timeout", &o.timeout, "SEC", "give up on a build after SEC seconds"),
+		OPT_STRING(0, "cache", &cache_opt, "DIR", "build cache (default: the plan's)"),
+		OPT_STRING_LIST(0, "make-var", &o.make_vars, "VAR=VALUE",
+				"pass a variable to make (part of the cache key)"),
+		OPT_BOOL('q', "quiet", &quiet, "print no progress"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, build_usage);
+	if (argc)
+		usage_error("unexpected argument '%s'", argv[0]);
+	if (experiment_open(&st, dir, 0))
+		goto out;
+	if (store_get_variants(st, &v, &nr))
+		goto out;
+	if (!nr) {
+		error("'%s' has no plan yet (run 'kconfperf plan')", dir);
+		goto out;
+	}
+	source = store_get_meta(st, "source");
+	cache = cache_opt ? absolute_path(cache_opt) : store_get_meta(st, "cache");
+	if (!source || !cache) {
+		error("'%s': the plan does not say which source it used; plan again", dir);
+		goto out;
+	}
+	if (kernel_source_open(&ks, source, cache))
+		goto out;
+	{
+		char *abs = absolute_path(dir);
+
+		logs = experiment_path(abs, "logs");
+		free(abs);
+	}
+	o.source = &ks;
+	o.cache_dir = cache;
+	o.log_dir = logs;
+	if (kbuild_prepare(&o))
+		goto out;
+
+	if (kbuild_variants(&o, st, v, nr, stdout, &sum))
+		goto out;
+	note("%d built, %d cached, %d failed", sum.built, sum.cached, sum.failed);
+	ret = sum.failed ? 1 : 0;
+out:
+	store_variants_free(v, nr);
+	store_close(st);
+	kbuild_options_release(&o);
+	kernel_source_release(&ks);
+	free(cache);
+	free(source);
+	free(logs);
+	return ret;
+}

@@ -1,0 +1,107 @@
+/* cmd-options.c: option tables and checks that several commands share. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
+
+#include "cmd/cmd-options.h"
+#include "store/experiment.h"
+#include "util/usage.h"
+#include "run/vm.h"
+#include "run/workload-spec.h"
+#include "util/wrapper.h"
+
+void plan_args_finish(struct plan_args *a, int *argc, const char ***argv, const char *command)
+{
+	if (a->o.diff_old) {
+		if (*argc < 1)
+			usage_error("--options-from-diff needs two files: OLD.config NEW.config");
+		a->o.diff_new = (*argv)[0];
+		(*argc)--;
+		(*argv)++;
+	}
+	if (!a->source || !a->o.base)
+		usage_error("%s needs --source and --base", command);
+	if (!a->o.options && !a->o.diff_old)
+		usage_error("%s needs --options or --options-from-diff", command);
+	if (a->o.options && a->o.diff_old)
+		usage_error("--options and --options-from-diff cannot be combined");
+	if (plan_parse_designs(&a->o.designs, a->designs))
+		usage_error("bad --design '%s'", a->designs);
+	if (a->o.jobs < 0)
+		usage_error("-j cannot be negative");
+}
+
+void plan_args_release(struct plan_args *a)
+{
+	plan_options_release(&a->o);
+}
+
+int parse_accel_option(const struct option *opt, const char *arg)
+{
+	return vm_accel_parse(opt->value, arg);
+}
+
+void run_args_finish(struct run_args *a, int allow_none)
+{
+	size_t i;
+
+	if (!a->workloads.nr && !allow_none)
+		usage_error("a --workload is needed (see 'kconfperf workloads')");
+	if (a->o.runs < 0 || a->o.warmup < 0 || a->o.smp < 0 || a->o.mem_mb < 0 ||
+	    a->o.timeout < 0)
+		usage_error("--runs, --warmup, --smp, --mem and --timeout cannot be negative");
+	a->specs = xcalloc(a->workloads.nr ? a->workloads.nr : 1, sizeof(*a->specs));
+	for (i = 0; i < a->workloads.nr; i++) {
+		struct workload_spec blank = WORKLOAD_SPEC_INIT;
+
+		a->specs[i] = blank;
+		if (workload_spec_parse(&a->specs[i], a->workloads.v[i])) {
+			a->nr_specs = i;
+			exit(2);
+		}
+	}
+	a->nr_specs = a->workloads.nr;
+	a->o.workloads = a->specs;
+	a->o.nr_workloads = a->nr_specs;
+}
+
+void run_args_release(struct run_args *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_specs; i++)
+		workload_spec_release(&a->specs[i]);
+	free(a->specs);
+	a->specs = NULL;
+	a->nr_specs = 0;
+	strvec_clear(&a->workloads);
+}
+
+int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
+			   struct run_args *ra, const char *dir_opt, int jobs)
+{
+	e->dir = absolute_path(dir_opt);
+	e->cache = pa->cache ? absolute_path(pa->cache) : default_cache_dir();
+	e->work = experiment_path(e->dir, "work");
+	e->logs = experiment_path(e->dir, "logs");
+	if (kernel_source_open(&e->source, pa->source, e->cache))
+		return -1;
+	pa->o.source = &e->source;
+	pa->o.work_dir = e->work;
+	pa->o.jobs = jobs;
+	e->build.source = &e->source;
+	e->build.cache_dir = e->cache;
+	e->build.log_dir = e->logs;
+	e->build.jobs = jobs;
+	ra->o.dir = e->dir;
+	return 0;
+}
+
+void experiment_inputs_release(struct experiment_inputs *e)
+{
+	kbuild_options_release(&e->build);
+	kernel_source_release(&e->source);
+	free(e->dir);
+	free(e->cache);
+	free(e->work);
+	free(e->logs);
+}

@@ -1,0 +1,114 @@
+/* cmd-options.h: option tables and checks that several commands share. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef CMD_OPTIONS_H
+#define CMD_OPTIONS_H
+
+#include <stddef.h>
+
+#include "kbuild/kbuild.h"
+#include "run/measure.h"
+#include "util/parse-options.h"
+#include "plan/plan.h"
+#include "plan/source.h"
+#include "util/strvec.h"
+
+/*
+ * plan and sweep take the same inputs; run and sweep the same measuring
+ * options.  Each group is a struct, a list of OPT_*() entries to put in a
+ * command's table, and a function that checks and completes the group after
+ * parse_options().  The finish functions exit 2 on usage errors.
+ */
+
+struct plan_args {
+	struct plan_options o;
+	const char *source;
+	const char *cache;
+	const char *designs;
+};
+#define PLAN_ARGS_INIT { .o = PLAN_OPTIONS_INIT, .designs = "oat" }
+
+#define OPT_PLAN_ARGS(a) \
+	OPT_STRING(0, "source", &(a)->source, "SRC", "kernel tree or .tar.xz/.tar.gz of one"), \
+	OPT_STRING(0, "base", &(a)->o.base, "BASE", "make config target or .config file"), \
+	OPT_STRING_LIST(0, "base-add", &(a)->o.base_add, "FRAG|CONFIG_X=y", \
+			"merge a fragment or setting into the baseline"), \
+	OPT_STRING(0, "options", &(a)->o.options, "FILE|LIST", \
+		   "candidate options: a fragment file or A,B=m,..."), \
+	OPT_STRING(0, "options-from-diff", &(a)->o.diff_old, "OLD NEW", \
+		   "every symbol NEW.config sets differently from OLD.config"), \
+	OPT_STRING(0, "design", &(a)->designs, "D,...", "oat, all, loo (default oat)"), \
+	OPT_BOOL(0, "with-deps", &(a)->o.with_deps, \
+		 "also enable visible symbols that meet unmet dependencies"), \
+	OPT_STRING(0, "cache", &(a)->cache, "DIR", \
+		   "cache of sources and builds (default ~/.cache/kconfperf)")
+
+/*
+ * Takes NEW of --options-from-diff OLD NEW from the arguments left after
+ * parse_options() (*argc, *argv are advanced past it), checks that the
+ * inputs make a plan, and parses --design.  command names the caller in
+ * messages.
+ */
+void plan_args_finish(struct plan_args *a, int *argc, const char ***argv, const char *command);
+void plan_args_release(struct plan_args *a);
+
+struct run_args {
+	struct measure_options o;
+	struct strvec workloads;
+	struct workload_spec *specs;
+	size_t nr_specs;
+};
+#define RUN_ARGS_INIT { .o = MEASURE_OPTIONS_INIT, .workloads = STRVEC_INIT }
+
+/* For OPT_RUN_ARGS' --accel: opt->value is an enum vm_accel *. */
+int parse_accel_option(const struct option *opt, const char *arg);
+
+#define OPT_RUN_ARGS(a) \
+	OPT_STRING_LIST('w', "workload", &(a)->workloads, "NAME[:k=v,...]", \
+			"a guest workload (repeatable; see 'kconfperf workloads')"), \
+	OPT_INTEGER(0, "runs", &(a)->o.runs, "N", "measured rounds per workload (default 10)"), \
+	OPT_INTEGER(0, "warmup", &(a)->o.warmup, "N", "warm-up rounds per workload (default 1)"), \
+	OPT_CALLBACK(0, "accel", &(a)->o.accel, "auto|kvm|tcg", \
+		     "accelerator; auto probes KVM with a bounded boot (default auto)", \
+		     parse_accel_option), \
+	OPT_INTEGER(0, "smp", &(a)->o.smp, "N", "guest CPUs (default 1: the least noise)"), \
+	OPT_INTEGER(0, "mem", &(a)->o.mem_mb, "MB", "guest memory (default 512)"), \
+	OPT_DOUBLE(0, "timeout", &(a)->o.timeout, "SEC", \
+		   "kill a run after SEC seconds and record a timeout (default 120)"), \
+	OPT_STRING(0, "seed", &(a)->o.seed, "N", \
+		   "seed of the run order (default: the stored one, else random)"), \
+	OPT_STRING(0, "cpu", &(a)->o.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU ")"), \
+	OPT_STRING(0, "qemu", &(a)->o.qemu, "PROGRAM", "qemu binary (default " VM_DEFAULT_QEMU ")"), \
+	OPT_STRING(0, "runner", &(a)->o.runner, "CMD", "run CMD instead of qemu (see 'kconfperf vm')"), \
+	OPT_STRING(0, "workload-exec", &(a)->o.workload_exec, "FILE", \
+		   "a static program for the exec workload, copied to /workload")
+
+/*
+ * Checks the numbers and parses every --workload into a->specs; exits 2
+ * on a usage error (a bad workload spec names what exists).  allow_none:
+ * no --workload is fine (run --print-command).
+ */
+void run_args_finish(struct run_args *a, int allow_none);
+void run_args_release(struct run_args *a);
+
+/*
+ * What sweep and screen open from their arguments: the experiment
+ * directory and its work and log directories, the cache, the kernel source,
+ * and the build options (--cc-wrapper fills build.cc_wrapper while parsing).
+ */
+struct experiment_inputs {
+	struct kernel_source source;
+	struct kbuild_options build;
+	char *dir, *cache, *work, *logs;
+};
+#define EXPERIMENT_INPUTS_INIT { .source = KERNEL_SOURCE_INIT, .build = KBUILD_OPTIONS_INIT }
+
+/*
+ * Opens the kernel source and points pa's plan, ra's runs and e->build at
+ * dir_opt, the cache and the source, with make -j jobs.  Returns 0, or -1
+ * (with a message) when the source cannot be opened.
+ */
+int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
+			   struct run_args *ra, const char *dir_opt, int jobs);
+void experiment_inputs_release(struct experiment_inputs *e);
+
+#endif

@@ -1,0 +1,75 @@
+/* cmd-run.c: kconfperf run: boot every built variant with each workload, many times, and keep every run. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd/cmd-options.h"
+#include "cmd/commands.h"
+#include "store/experiment.h"
+#include "run/measure.h"
+#include "util/parse-options.h"
+#include "store/store.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
+#include "util/usage.h"
+#include "run/vm.h"
+#include "run/workload-spec.h"
+#include "util/wrapper.h"
+
+static const char *const run_usage[] = {
+	"kconfperf run [--dir DIR] --workload NAME[:k=v,...]... [--runs N] [--warmup N]\n"
+	"                     [--accel auto|kvm|tcg] [--smp N] [--mem MB] [--timeout SEC]\n"
+	"                     [--seed N] [--runner CMD] [--workload-exec FILE]",
+	"kconfperf run [--dir DIR] --workload NAME[:k=v,...] --print-command VARIANT",
+	"",
+	"Boots each built variant under qemu (or --runner) with each workload: first",
+	"--warmup rounds, kept but marked as warm-ups, then --runs rounds.  Each round",
+	"runs every variant once in a random order drawn from --seed.  Every run is",
+	"stored the moment it ends, failed ones too (timeout, panic, guest error), so",
+	"an interrupted experiment loses no finished run: the same command again runs",
+	"only what is missing, in the order it would have had.  No-op and same-as",
+	"variants are not run: they are measured as the variant they equal.",
+	"Exit status 0 when every run was ok, 1 when some failed or a variant was skipped.",
+	NULL,
+};
+
+int cmd_run(int argc, const char **argv)
+{
+	struct run_args ra = RUN_ARGS_INIT;
+	struct strbuf command = STRBUF_INIT;
+	struct store *st = NULL;
+	const char *print_command = NULL;
+	int ret = 1;
+	const struct option opts[] = {
+		OPT_STRING(0, "dir", &ra.o.dir, "DIR", "experiment directory (default kconfperf-results)"),
+		OPT_RUN_ARGS(&ra),
+		OPT_STRING(0, "print-command", &print_command, "VARIANT",
+			   "print the shell command of one of VARIANT's runs and exit"),
+		OPT_BOOL('q', "quiet", &quiet, "print no progress"),
+		OPT_END(),
+	};
+
+	ra.o.dir = EXPERIMENT_DEFAULT_DIR;
+	argc = parse_options(argc, argv, opts, run_usage);
+	if (argc)
+		usage_error("unexpected argument '%s'", argv[0]);
+	run_args_finish(&ra, 0);
+	if (ra.o.runs == 0 && ra.o.warmup == 0 && !print_command)
+		usage_error("--runs 0 and --warmup 0: nothing to run");
+
+	if (experiment_open(&st, ra.o.dir, 0))
+		goto out;
+	if (print_command) {
+		if (measure_print_command(st, &ra.o, print_command, &command))
+			goto out;
+		printf("%s\n", command.buf);
+		ret = 0;
+		goto out;
+	}
+	ret = measure_runs(st, &ra.o) ? 1 : 0;
+out:
+	store_close(st);
+	run_args_release(&ra);
+	strbuf_release(&command);
+	return ret;
+}

@@ -1,0 +1,122 @@
+/* cmd-sweep.c: kconfperf sweep: plan, build, run and report in one resumable command. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "stats/analyze.h"
+#include "cmd/cmd-options.h"
+#include "cmd/commands.h"
+#include "store/experiment.h"
+#include "kbuild/kbuild.h"
+#include "run/measure.h"
+#include "plan/plan.h"
+#include "report/report.h"
+#include "plan/source.h"
+#include "store/store.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
+
+static const char *const sweep_usage[] = {
+	"kconfperf sweep --source SRC --base BASE [--base-add FRAG|CONFIG_X=y]...\n"
+	"                       (--options FILE|LIST | --options-from-diff OLD NEW)\n"
+	"                       [--design oat,all,loo] --workload NAME[:k=v,...]...\n"
+	"                       [--runs N] [--warmup N] [--accel auto|kvm|tcg] [--smp N] [--mem MB]\n"
+	"                       [--timeout SEC] [--seed N] [-j N] [--cc-wrapper CMD] [--dir DIR]",
+	"",
+	"The whole experiment in one go, in one directory: resolves the variants with",
+	"the kernel's Kconfig, builds each distinct kernel once, boots each variant",
+	"--runs times per workload in randomized rounds, and prints the text report;",
+	"DIR/report.html and DIR/report.json are written too.  Running the same command",
+	"again resumes: finished builds and runs are reused and only what is missing is",
+	"done.  Other inputs in an existing DIR are refused unless --new is given.",
+	NULL,
+};
+
+int cmd_sweep(int argc, const char **argv)
+{
+	struct plan_args pa = PLAN_ARGS_INIT;
+	struct run_args ra = RUN_ARGS_INIT;
+	struct experiment_inputs e = EXPERIMENT_INPUTS_INIT;
+	struct kbuild_summary sum;
+	struct plan p = PLAN_INIT;
+	struct store *st = NULL;
+	struct store_variant *v = NULL;
+	size_t nr = 0;
+	const char *dir_opt = EXPERIMENT_DEFAULT_DIR;
+	char key[SHA256_HEX_SIZE];
+	double noise = 1.0, start = now_seconds();
+	int jobs = 0, start_new = 0, resume, measured, ret = 1;
+	const struct option opts[] = {
+		OPT_GROUP("what to measure:"),
+		OPT_PLAN_ARGS(&pa),
+		OPT_GROUP("how to build:"),
+		OPT_INTEGER('j', "jobs", &jobs, "N", "make -j and parallel olddefconfig (default: CPUs)"),
+		OPT_STRING(0, "cc-wrapper", &e.build.cc_wrapper, "CMD", "ccache, distcc or icecc"),
+		OPT_GROUP("how to run:"),
+		OPT_RUN_ARGS(&ra),
+		OPT_GROUP("where and how to report:"),
+		OPT_STRING(0, "dir", &dir_opt, "DIR", "experiment directory (default kconfperf-results)"),
+		OPT_BOOL(0, "new", &start_new, "start over in DIR if it holds another experiment"),
+		OPT_DOUBLE(0, "noise", &noise, "PCT", "changes within +-PCT% count as no effect (default 1)"),
+		OPT_BOOL('q', "quiet", &quiet, "print no progress"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, sweep_usage);
+	plan_args_finish(&pa, &argc, &argv, "sweep");
+	if (argc)
+		usage_error("unexpected argument '%s'", argv[0]);
+	run_args_finish(&ra, 0);
+	if (jobs < 0)
+		usage_error("-j cannot be negative");
+	if (!(noise >= 0) || noise >= 100)
+		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
+
+	if (experiment_inputs_open(&e, &pa, &ra, dir_opt, jobs))
+		goto out;
+	if (plan_input_key(&pa.o, key))
+		goto out;
+	resume = experiment_check_plan(e.dir, key, start_new);
+	if (resume < 0 || experiment_open(&st, e.dir, 1))
+		goto out;
+
+	/* plan */
+	if (resume) {
+		note("resuming the experiment in '%s'", dir_opt);
+	} else {
+		note("plan: resolving variants with %s's Kconfig", e.source.version);
+		if (plan_make(&p, &pa.o) || plan_save_inputs(st, &e.source, &pa.o, e.cache, pa.designs) ||
+		    plan_save(&p, st))
+			goto out;
+		if (!quiet)
+			plan_print_table(st, stderr);
+	}
+
+	/* build */
+	if (store_get_variants(st, &v, &nr))
+		goto out;
+	if (kbuild_prepare(&e.build) || kbuild_variants(&e.build, st, v, nr, quiet ? NULL : stderr, &sum))
+		goto out;
+
+	/* run */
+	measured = measure_runs(st, &ra.o);
+	if (measured < 0)
+		goto out;
+
+	/* report */
+	if (report_experiment(st, dir_opt, noise))
+		goto out;
+	note("sweep took %.0f s", now_seconds() - start);
+	ret = (sum.failed || measured) ? 1 : 0;
+out:
+	plan_release(&p);
+	store_variants_free(v, nr);
+	store_close(st);
+	experiment_inputs_release(&e);
+	plan_args_release(&pa);
+	run_args_release(&ra);
+	return ret;
+}

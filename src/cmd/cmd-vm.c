@@ -1,0 +1,110 @@
+/* cmd-vm.c: `kconfperf vm`, boot one kernel once and print the run's result (a developer command). */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/commands.h"
+#include "util/parse-options.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "run/vm.h"
+#include "run/workload-spec.h"
+#include "util/wrapper.h"
+
+static const char *const vm_usage[] = {
+	"kconfperf vm --kernel BZIMAGE --initramfs INITRAMFS.gz [options]",
+	"",
+	"Boot a kernel once under qemu (or --runner), run one guest workload and",
+	"print the result: status, accel, host seconds, boot time, samples, and",
+	"on failure the reason and the end of the console.  The per-run files",
+	"(console.txt, results.txt, qemu.txt) go to --dir.  Exit status 0 only",
+	"for an ok run.",
+	NULL
+};
+
+static enum vm_accel accel_opt = VM_ACCEL_AUTO;
+
+static int parse_accel(const struct option *opt, const char *arg)
+{
+	return vm_accel_parse(&accel_opt, arg);
+}
+
+static void print_result(const struct vm_result *res)
+{
+	size_t i;
+
+	printf("status: %s\n", vm_status_name(res->status));
+	printf("accel: %s\n", vm_accel_name(res->accel));
+	printf("seconds: %.3f\n", res->seconds);
+	if (res->proto.ready)
+		printf("boot_s: %.3f\n", res->proto.boot_seconds);
+	for (i = 0; i < res->proto.nr_samples; i++) {
+		const struct protocol_sample *s = &res->proto.samples[i];
+
+		printf("sample: %s %s %u %.9g %s\n", s->workload, s->metric,
+		       s->iteration, s->value, s->unit);
+	}
+	if (res->reason.len)
+		printf("reason: %s\n", res->reason.buf);
+	if (res->console_tail.len) {
+		printf("console:\n%s", res->console_tail.buf);
+		if (res->console_tail.buf[res->console_tail.len - 1] != '\n')
+			putchar('\n');
+	}
+}
+
+int cmd_vm(int argc, const char **argv)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+	struct vm_result res = VM_RESULT_INIT;
+	struct workload_spec spec = WORKLOAD_SPEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	const char *workload = "boot", *dir = ".";
+	int print_command = 0, ret = 1;
+	const struct option opts[] = {
+		OPT_STRING(0, "kernel", &cfg.kernel, "BZIMAGE", "the kernel to boot"),
+		OPT_STRING(0, "initramfs", &cfg.initramfs, "FILE", "the initramfs (kconfperf initramfs)"),
+		OPT_STRING('w', "workload", &workload, "NAME[:k=v,...]", "the guest workload (default boot)"),
+		OPT_CALLBACK(0, "accel", NULL, "auto|kvm|tcg", "accelerator (default auto)", parse_accel),
+		OPT_STRING(0, "cpu", &cfg.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU ")"),
+		OPT_INTEGER(0, "smp", &cfg.smp, "N", "guest CPUs (default 1)"),
+		OPT_INTEGER(0, "mem", &cfg.mem_mb, "MB", "guest memory (default 512)"),
+		OPT_STRING(0, "disk", &cfg.disk, "IMAGE", "raw image attached read-only as /dev/vda"),
+		OPT_STRING(0, "append", &cfg.extra_append, "PARAMS", "more kernel parameters"),
+		OPT_DOUBLE(0, "timeout", &cfg.timeout, "SEC", "kill the run after SEC seconds (default 120)"),
+		OPT_STRING(0, "qemu", &cfg.qemu, "PROGRAM", "qemu binary (default " VM_DEFAULT_QEMU ")"),
+		OPT_STRING(0, "runner", &cfg.runner, "CMD", "run CMD instead of qemu"),
+		OPT_STRING(0, "dir", &dir, "DIR", "directory for the run's files (default .)"),
+		OPT_BOOL(0, "print-command", &print_command, "print the command line instead of running it"),
+		OPT_END()
+	};
+
+	argc = parse_options(argc, argv, opts, vm_usage);
+	if (argc)
+		usage_error("unexpected argument '%s'", argv[0]);
+	if (!cfg.runner && (!cfg.kernel || !cfg.initramfs))
+		usage_error("vm needs --kernel and --initramfs (or --runner)");
+	if (cfg.smp < 0 || cfg.mem_mb < 0 || cfg.timeout < 0)
+		usage_error("--smp, --mem and --timeout cannot be negative");
+	if (workload_spec_parse(&spec, workload))
+		goto out;
+	cfg.workload = &spec;
+	cfg.accel = accel_opt;
+
+	if (print_command) {
+		if (vm_format_command(&sb, &cfg, dir))
+			goto out;
+		printf("%s\n", sb.buf);
+		ret = 0;
+		goto out;
+	}
+	if (mkdir_p(dir, 0777))
+		goto out;
+	ret = vm_run(&res, &cfg, dir) ? 1 : 0;
+	print_result(&res);
+out:
+	vm_result_release(&res);
+	workload_spec_release(&spec);
+	strbuf_release(&sb);
+	return ret;
+}

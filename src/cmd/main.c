@@ -1,0 +1,137 @@
+/* main.c: kconfperf's command table, dispatch and generated --help. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/commands.h"
+#include "util/levenshtein.h"
+#include "util/usage.h"
+#include "util/version.h"
+
+static int cmd_version(int argc, const char **argv)
+{
+	printf("kconfperf %s\n", KCONFPERF_VERSION);
+	return 0;
+}
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *help;
+};
+
+/* The one list of commands: dispatch, --help and suggestions all read it. */
+static const struct command commands[] = {
+	{ "sweep", cmd_sweep, "the whole experiment in one resumable command" },
+	{ "screen", cmd_screen, "find the few costly options among many with few builds (sequential bifurcation)" },
+	{ "plan", cmd_plan, "resolve each variant with the kernel's own Kconfig" },
+	{ "build", cmd_build, "build each distinct kernel once, in a shared cache" },
+	{ "run", cmd_run, "boot each kernel with the workloads, many times, and keep every run" },
+	{ "report", cmd_report, "report what each option costs (text, mmtests, markdown, csv, json, svg, html)" },
+	{ "import", cmd_import, "make an experiment from hyperfine --export-json files" },
+	{ "config", cmd_config, "compare, merge and check .config files and fragments" },
+	{ "workloads", cmd_workloads, "list the guest workloads and their parameters" },
+	{ "explain", cmd_explain, "say why a Kconfig symbol can or cannot be set (developer command)" },
+	{ "initramfs", cmd_initramfs, "write the guest's initramfs (developer command)" },
+	{ "vm", cmd_vm, "boot a kernel once and print the run (developer command)" },
+	{ "version", cmd_version, "print kconfperf's version" },
+};
+
+static const struct command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_help(FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "usage: kconfperf [--version] [--help] <command> [<args>]\n\n"
+		"Measure what Linux kernel configuration options cost.\n\n"
+		"commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(fp, "    %-12s %s\n", commands[i].name, commands[i].help);
+	fprintf(fp, "\nSee 'kconfperf help <command>' for a command's options.\n");
+}
+
+static const char *closest_command(const char *name)
+{
+	const char *best = NULL;
+	int best_d = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		int d = levenshtein(name, commands[i].name);
+
+		if (!strncmp(name, commands[i].name, strlen(name)))
+			d = 0;
+		if (!best || d < best_d) {
+			best = commands[i].name;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* Flush stdout and turn a write error (a full disk, a closed pipe) into failure. */
+static int finish_stdout(int status)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno == EPIPE)
+			return status;
+		error_errno("cannot write to standard output");
+		return 1;
+	}
+	return status;
+}
+
+static int run_command(const struct command *cmd, int argc, const char **argv)
+{
+	return finish_stdout(cmd->fn(argc, argv));
+}
+
+int main(int argc, const char **argv)
+{
+	const struct command *cmd;
+
+	if (argc < 2) {
+		print_help(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--version"))
+		return finish_stdout(cmd_version(argc - 1, argv + 1));
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		print_help(stdout);
+		return finish_stdout(0);
+	}
+	if (!strcmp(argv[1], "help")) {
+		const char *help_argv[] = { NULL, "--help", NULL };
+
+		if (argc < 3) {
+			print_help(stdout);
+			return finish_stdout(0);
+		}
+		cmd = find_command(argv[2]);
+		if (!cmd)
+			usage_error("'%s' is not a kconfperf command; did you mean '%s'?",
+				    argv[2], closest_command(argv[2]));
+		help_argv[0] = cmd->name;
+		return run_command(cmd, 2, help_argv);
+	}
+	if (argv[1][0] == '-')
+		usage_error("unknown option '%s'; see 'kconfperf --help'", argv[1]);
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		usage_error("'%s' is not a kconfperf command; did you mean '%s'?",
+			    argv[1], closest_command(argv[1]));
+	signal(SIGPIPE, SIG_DFL);
+	return run_command(cmd, argc - 1, argv + 1);
+}

@@ -1,0 +1,927 @@
+/* kbuild.c: build kernels with make O=, in a content-addressed cache. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <utime.h>
+#include <unistd.h>
+
+#include "kbuild/kbuild.h"
+#include "kconfig/kconfig.h"
+#include "util/run-command.h"
+#include "plan/source.h"
+#include "store/store.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
+
+#define LOG_TAIL_LINES 30
+
+static void remove_stale_tmp(const struct kbuild_options *o);
+
+static const char *compiler(const struct kbuild_options *o)
+{
+	return o->cc ? o->cc : "gcc";
+}
+
+/* First line of `prog --version`, or NULL when prog cannot run. */
+static char *version_line(const char *prog)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *ret = NULL;
+
+	strvec_push(&cp.args, prog);
+	strvec_push(&cp.args, "--version");
+	cp.out.mode = CHILD_IO_CAPTURE;
+	cp.out.buf = &out;
+	cp.out.cap = 4096;
+	cp.err.mode = CHILD_IO_NULL;
+	cp.silent_exec_failure = 1;
+	cp.timeout = 30;
+	if (!run_command(&cp)) {
+		size_t n = strcspn(out.buf, "\n");
+
+		ret = xstrndup(out.buf, n);
+	}
+	strbuf_release(&out);
+	child_process_release(&cp);
+	return ret;
+}
+
+int kbuild_prepare(struct kbuild_options *o)
+{
+	remove_stale_tmp(o);
+	if (o->cc_wrapper) {
+		char *v = version_line(o->cc_wrapper);
+
+		if (!v)
+			return error("compiler wrapper '%s' cannot be run (is it installed?)",
+				     o->cc_wrapper);
+		free(v);
+	}
+	free(o->compiler_version);
+	o->compiler_version = version_line(compiler(o));
+	if (!o->compiler_version)
+		return error("compiler '%s' cannot be run (is it installed?)", compiler(o));
+	return 0;
+}
+
+void kbuild_options_release(struct kbuild_options *o)
+{
+	strvec_clear(&o->make_vars);
+	free(o->compiler_version);
+	o->compiler_version = NULL;
+}
+
+void kbuild_key(const struct kbuild_options *o, const char *config_text,
+		char key[SHA256_HEX_SIZE])
+{
+	struct sha256 c;
+	size_t i;
+
+	/* Fields are NUL-separated so no two inputs hash alike. */
+	sha256_init(&c);
+	sha256_update(&c, "kconfperf-build-1", 18);
+	sha256_update(&c, o->source->id, strlen(o->source->id) + 1);
+	sha256_update(&c, config_text, strlen(config_text) + 1);
+	sha256_update(&c, o->compiler_version ? o->compiler_version : "",
+		      strlen(o->compiler_version ? o->compiler_version : "") + 1);
+	sha256_update(&c, compiler(o), strlen(compiler(o)) + 1);
+	for (i = 0; i < o->make_vars.nr; i++)
+		sha256_update(&c, o->make_vars.v[i], strlen(o->make_vars.v[i]) + 1);
+	sha256_final_hex(&c, key);
+}
+
+void kbuild_result_release(struct kbuild_result *r)
+{
+	free(r->image);
+	free(r->log_path);
+	free(r->log_tail);
+	free(r->seeded_from);
+	memset(r, 0, sizeof(*r));
+}
+
+static char *cache_path(const struct kbuild_options *o, const char *what, const char *key)
+{
+	return xstrfmt("%s/%s/%s", o->cache_dir, what, key);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+int kbuild_is_cached(const struct kbuild_options *o, const char *key)
+{
+	char *p = xstrfmt("%s/builds/%s/meta", o->cache_dir, key);
+	int ret = exists(p);
+
+	free(p);
+	return ret;
+}
+
+int kbuild_has_tree(const struct kbuild_options *o, const char *key)
+{
+	char *p = xstrfmt("%s/trees/%s/.config", o->cache_dir, key);
+	int ret = exists(p);
+
+	free(p);
+	return ret;
+}
+
+static int mkdir_cache(const struct kbuild_options *o, const char *sub)
+{
+	char *p = xstrfmt("%s/%s", o->cache_dir, sub);
+	int ret = mkdir_p(p, 0755);
+
+	free(p);
+	return ret;
+}
+
+/*
+ * Cache entries are assembled in CACHE/tmp/entry.<pid>; remove those whose
+ * kconfperf died (a kill -9, a power cut) so they do not pile up.  The
+ * object tree of a dead build is removed by the next build, under the lock.
+ */
+static void remove_stale_tmp(const struct kbuild_options *o)
+{
+	char *dir = xstrfmt("%s/tmp", o->cache_dir);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		const char *dot = strchr(de->d_name, '.');
+		long pid;
+		char *end, *path;
+
+		if (!dot)
+			continue;
+		pid = strtol(dot + 1, &end, 10);
+		if (pid <= 0 || *end || !starts_with(de->d_name, "entry."))
+			continue;
+		if (!kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		path = xstrfmt("%s/%s", dir, de->d_name);
+		remove_tree(path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+/*
+ * CACHE/build.lock serializes builds.  make inherits the locked descriptor,
+ * so the lock is held as long as any part of a build runs: a kconfperf
+ * killed with -9 cannot let the next build into an object tree its
+ * orphaned compilers are still writing.  The holder writes "PID PGID" into
+ * the file (PGID 0 while neither make nor the seed copy runs) so that a
+ * waiter can tell a live build from one whose kconfperf is gone.
+ */
+static void lock_record(int fd, pid_t pgid)
+{
+	char buf[64];
+	int n = snprintf(buf, sizeof(buf), "%ld %ld\n", (long)getpid(), (long)pgid);
+
+	if (ftruncate(fd, 0) || pwrite(fd, buf, (size_t)n, 0) != n)
+		warning("cannot record the build's owner in the lock file: %s", strerror(errno));
+}
+
+static int read_lock_record(int fd, long *pid, long *pgid)
+{
+	char buf[64];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return sscanf(buf, "%ld %ld", pid, pgid) == 2 ? 0 : -1;
+}
+
+/*
+ * Whether the lock's holder is a dead kconfperf, with *owner and *pgid as it
+ * recorded them (*pgid 0: no make or copy was running).  The record is read twice, 100 ms apart, so that a kconfperf that has just
+ * taken the lock has written its own record and an old one is not acted on.
+ */
+static int dead_owner(int fd, long *owner, long *pgid)
+{
+	long pid2, pgid2;
+	struct timespec gap = { 0, 100 * 1000 * 1000 };
+
+	if (read_lock_record(fd, owner, pgid))
+		return 0;
+	nanosleep(&gap, NULL);
+	if (read_lock_record(fd, &pid2, &pgid2) || pid2 != *owner || pgid2 != *pgid)
+		return 0;
+	return *owner > 0 && kill((pid_t)*owner, 0) && errno == ESRCH;
+}
+
+#define LOCK_OUTSIDER_SECONDS 10
+
+/*
+ * Takes CACHE/build.lock, waiting (and saying so) while another build holds
+ * it.  A build left running by a dead kconfperf is stopped, not waited for;
+ * a lock held by something outside any build (a compiler wrapper's server
+ * that inherited it) is an error after LOCK_OUTSIDER_SECONDS, not a hang.
+ */
+static int lock_cache(const struct kbuild_options *o, int *fd_out)
+{
+	char *path = xstrfmt("%s/build.lock", o->cache_dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int ret = 0, stopped = 0, waited = 0, outsider = 0;
+
+	if (fd < 0) {
+		ret = error_errno("cannot open '%s'", path);
+		goto out;
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		long owner = 0, pgid = 0;
+
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			ret = error_errno("cannot lock '%s'", path);
+			goto fail;
+		}
+		if (!dead_owner(fd, &owner, &pgid)) {
+			if (!waited)
+				note("waiting for another kconfperf build in '%s' (pid %ld)",
+				     o->cache_dir, owner);
+			waited = 1;
+		} else if (pgid > 0 && pgid != (long)getpgrp() &&
+			   !kill((pid_t)-pgid, stopped ? 0 : SIGKILL)) {
+			if (!stopped)
+				note("stopping the build that kconfperf (pid %ld) left running", owner);
+			stopped = 1;
+		} else if (++outsider > LOCK_OUTSIDER_SECONDS) {
+			ret = error("'%s' is held by a process that outlived kconfperf (pid %ld) "
+				    "and is not a build (a compiler wrapper's server?); stop it",
+				    path, owner);
+			goto fail;
+		}
+		sleep(1);
+	}
+	lock_record(fd, 0);
+	*fd_out = fd;
+	goto out;
+fail:
+	close(fd);
+out:
+	free(path);
+	return ret;
+}
+
+/*
+ * Runs cp (make, or the copy of a seed tree into the object tree) so that
+ * it and everything it starts hold the build lock, and dies with us; see
+ * lock_cache().  Returns as run_command() does.
+ */
+static int run_holding_lock(struct child_process *cp, int lock_fd)
+{
+	int ret;
+
+	cp->kill_on_parent_death = 1;
+	if (fcntl(lock_fd, F_SETFD, 0) < 0)
+		return error_errno("cannot pass the build lock to %s", cp->args.v[0]);
+	ret = start_command(cp);
+	fcntl(lock_fd, F_SETFD, FD_CLOEXEC);
+	if (ret)
+		return ret;
+	lock_record(lock_fd, cp->pid);	/* it leads its own process group */
+	ret = finish_command(cp);
+	lock_record(lock_fd, 0);
+	return ret;
+}
+
+static int64_t file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (int64_t)st.st_size;
+}
+
+/* The last n lines of a file (for failed builds). */
+static char *file_tail(const char *path, int n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t pos;
+	int lines = 0;
+
+	if (strbuf_read_file(&sb, path, 0) < 0)
+		return xstrdup("");
+	strbuf_rtrim(&sb);
+	pos = sb.len;
+	while (pos > 0) {
+		if (sb.buf[pos - 1] == '\n' && ++lines == n)
+			break;
+		pos--;
+	}
+	memmove(sb.buf, sb.buf + pos, sb.len - pos);
+	strbuf_setlen(&sb, sb.len - pos);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * What a failed build's record shows: the first lines that say "error:"
+ * (with -j, make goes on with other files after the first error, so it can
+ * scroll out of the tail), then the last lines of the log.
+ */
+static char *failure_summary(const char *log_path)
+{
+	struct strbuf sb = STRBUF_INIT, log = STRBUF_INIT;
+	char *tail = file_tail(log_path, LOG_TAIL_LINES);
+	const char *line, *next;
+	int errors = 0;
+
+	if (strbuf_read_file(&log, log_path, 0) >= 0) {
+		for (line = log.buf; *line && errors < 10; line = next) {
+			const char *nl = strchr(line, '\n');
+
+			next = nl ? nl + 1 : line + strlen(line);
+			if (!memmem(line, (size_t)(next - line), "error:", 6))
+				continue;
+			strbuf_add(&sb, line, (size_t)(next - line));
+			if (!nl)
+				strbuf_addch(&sb, '\n');
+			errors++;
+		}
+	}
+	if (sb.len)
+		strbuf_addstr(&sb, "...\n");
+	strbuf_addstr(&sb, tail);
+	free(tail);
+	strbuf_release(&log);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * Runs argv quietly (holding the build lock when lock_fd >= 0); on failure
+ * prints "what: how it ended: stderr".
+ */
+static int run_quiet(const char **argv, int lock_fd, const char *what)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	strvec_pushv(&cp.args, argv);
+	cp.out.mode = CHILD_IO_NULL;
+	cp.err.mode = CHILD_IO_CAPTURE;
+	cp.err.buf = &err;
+	cp.err.cap = 4096;
+	if (lock_fd >= 0 ? run_holding_lock(&cp, lock_fd) : run_command(&cp)) {
+		struct strbuf why = STRBUF_INIT;
+
+		child_process_describe(&why, &cp);
+		strbuf_rtrim(&err);
+		ret = error("%s: %s %s%s%s", what, argv[0], why.buf, err.len ? ": " : "", err.buf);
+		strbuf_release(&why);
+	}
+	strbuf_release(&err);
+	child_process_release(&cp);
+	return ret;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	const char *argv[] = { "cp", "--reflink=auto", from, to, NULL };
+
+	return run_quiet(argv, -1, "cannot copy build output");
+}
+
+static int read_meta(const char *dir, struct kbuild_result *out)
+{
+	char *path = xstrfmt("%s/meta", dir);
+	FILE *fp = fopen(path, "r");
+	char line[512];
+
+	free(path);
+	if (!fp)
+		return -1;
+	while (fgets(line, sizeof(line), fp)) {
+		char *v = strchr(line, '=');
+
+		if (!v)
+			continue;
+		*v++ = '\0';
+		v[strcspn(v, "\n")] = '\0';
+		if (!strcmp(line, "seconds"))
+			out->seconds = strtod(v, NULL);
+		else if (!strcmp(line, "bzimage_size"))
+			out->bzimage_size = strtoll(v, NULL, 10);
+		else if (!strcmp(line, "vmlinux_size"))
+			out->vmlinux_size = strtoll(v, NULL, 10);
+		else if (!strcmp(line, "seeded_from") && *v)
+			out->seeded_from = xstrdup(v);
+	}
+	fclose(fp);
+	return 0;
+}
+
+static int make_bzimage(const struct kbuild_options *o, const char *objdir,
+			const char *log_path, int lock_fd, struct child_process *cp)
+{
+	int jobs = o->jobs > 0 ? o->jobs : online_cpus();
+
+	strvec_push(&cp->args, "make");
+	strvec_pushf(&cp->args, "O=%s", objdir);
+	strvec_pushf(&cp->args, "-j%d", jobs);
+	if (o->cc_wrapper)
+		strvec_pushf(&cp->args, "CC=%s %s", o->cc_wrapper, compiler(o));
+	else if (o->cc)
+		strvec_pushf(&cp->args, "CC=%s", o->cc);
+	strvec_pushv(&cp->args, o->make_vars.v);
+	strvec_push(&cp->args, "bzImage");
+	strvec_push(&cp->env, "LC_ALL=C");
+	/* A build must not depend on who built it or when. */
+	strvec_push(&cp->env, "KBUILD_BUILD_USER=kconfperf");
+	strvec_push(&cp->env, "KBUILD_BUILD_HOST=kconfperf");
+	strvec_push(&cp->env, "KBUILD_BUILD_TIMESTAMP=1970-01-01");
+	cp->dir = o->source->tree;
+	cp->out.mode = CHILD_IO_FILE;
+	cp->out.path = log_path;
+	cp->err.mode = CHILD_IO_TO_STDOUT;
+	cp->timeout = o->timeout;
+	return run_holding_lock(cp, lock_fd);
+}
+
+static int log_says_no_space(const char *log_path)
+{
+	char *tail = file_tail(log_path, 200);
+	int ret = strstr(tail, "No space left on device") != NULL;
+
+	free(tail);
+	return ret;
+}
+
+/* Fills out from the finished cache entry in dir. */
+static void take_cached(struct kbuild_result *out, const char *dir)
+{
+	out->cached = 1;
+	out->ok = 1;
+	out->log_path = xstrfmt("%s/build.log", dir);
+	read_meta(dir, out);
+}
+
+/* A meta line "name=value" of a finished build, malloc'd, or NULL. */
+static char *meta_value(const struct kbuild_options *o, const char *key, const char *name)
+{
+	char *path = xstrfmt("%s/builds/%s/meta", o->cache_dir, key);
+	struct strbuf sb = STRBUF_INIT;
+	char *ret = NULL;
+	const char *line, *next, *v;
+
+	if (strbuf_read_file(&sb, path, 0) >= 0) {
+		for (line = sb.buf; *line && !ret; line = next) {
+			size_t len = strcspn(line, "\n");
+
+			next = line + len + (line[len] == '\n');
+			if (skip_prefix(line, name, &v) && *v == '=')
+				ret = xstrndup(v + 1, (size_t)(line + len - v - 1));
+		}
+	}
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+/* Whether tree `key` was built from this source with this compiler. */
+static int tree_fits(const struct kbuild_options *o, const char *key)
+{
+	char *source = meta_value(o, key, "source");
+	char *cc = meta_value(o, key, "compiler");
+	int ret = source && cc && !strcmp(source, o->source->id) &&
+		  !strcmp(cc, o->compiler_version ? o->compiler_version : "");
+
+	free(source);
+	free(cc);
+	return ret;
+}
+
+long kbuild_tree_distance(const char *a_text, const char *b_text)
+{
+	struct kconfig *a = kconfig_new(), *b = kconfig_new();
+	struct kconfig_changes ch = KCONFIG_CHANGES_INIT;
+	long ret = -1;
+
+	if (!kconfig_parse(a, "a", a_text, strlen(a_text), 0) &&
+	    !kconfig_parse(b, "b", b_text, strlen(b_text), 0)) {
+		kconfig_diff_list(&ch, a, b);
+		ret = (long)ch.nr;
+	}
+	kconfig_changes_release(&ch);
+	kconfig_free(a);
+	kconfig_free(b);
+	return ret;
+}
+
+/*
+ * The kept tree to seed a build of config_text from: the one of this
+ * source and compiler whose .config differs from it in the fewest symbols
+ * (prefer on ties).  kbuild's fixdep rebuilds what those symbols touch, in
+ * either direction, so a nearer tree rebuilds less: a group of options
+ * seeded from a tree with most of them compiles only the rest.  Returns a
+ * malloc'd key, or NULL when no tree fits.
+ */
+static char *nearest_tree(const struct kbuild_options *o, const char *config_text,
+			  const char *prefer)
+{
+	char *dir = xstrfmt("%s/trees", o->cache_dir), *best = NULL;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	long best_distance = -1;
+
+	while (d && (e = readdir(d))) {
+		struct strbuf config = STRBUF_INIT;
+		char *path;
+		long distance;
+
+		if (e->d_name[0] == '.' || !kbuild_has_tree(o, e->d_name) || !tree_fits(o, e->d_name))
+			continue;
+		path = xstrfmt("%s/%s/.config", dir, e->d_name);
+		distance = strbuf_read_file(&config, path, 0) < 0 ? -1
+			 : kbuild_tree_distance(config.buf, config_text);
+		free(path);
+		strbuf_release(&config);
+		if (distance < 0)
+			continue;
+		if (!best || distance < best_distance ||
+		    (distance == best_distance && prefer && !strcmp(e->d_name, prefer))) {
+			free(best);
+			best = xstrdup(e->d_name);
+			best_distance = distance;
+		}
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return best;
+}
+
+/*
+ * Keeps at most KBUILD_KEEP_TREES object trees, the most recently built
+ * or used (a tree's directory time is set when it seeds a build).
+ */
+static void evict_trees(const struct kbuild_options *o)
+{
+	char *dir = xstrfmt("%s/trees", o->cache_dir);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct { char *name; time_t t; } *v = NULL;
+	size_t nr = 0, alloc = 0, i, k;
+
+	while (d && (e = readdir(d))) {
+		char *path;
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		path = xstrfmt("%s/%s", dir, e->d_name);
+		if (!stat(path, &st)) {
+			ALLOC_GROW(v, nr + 1, alloc);
+			v[nr].name = path;
+			v[nr++].t = st.st_mtime;
+		} else {
+			free(path);
+		}
+	}
+	if (d)
+		closedir(d);
+	/* Remove the oldest while there are too many. */
+	while (nr > KBUILD_KEEP_TREES) {
+		for (k = 0, i = 1; i < nr; i++)
+			if (v[i].t < v[k].t)
+				k = i;
+		remove_tree(v[k].name);
+		free(v[k].name);
+		v[k] = v[--nr];
+	}
+	for (i = 0; i < nr; i++)
+		free(v[i].name);
+	free(v);
+	free(dir);
+}
+
+int kbuild_build(const struct kbuild_options *o, const char *config_text,
+		 const char *name, const char *seed_key, struct kbuild_result *out)
+{
+	char *final = NULL, *tmp = NULL, *entry_tmp = NULL, *tree = NULL;
+	char *config_path = NULL, *p = NULL;
+	int lock_fd = -1;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	kbuild_key(o, config_text, out->key);
+	final = cache_path(o, "builds", out->key);
+	out->image = xstrfmt("%s/bzImage", final);
+	if (kbuild_is_cached(o, out->key)) {
+		take_cached(out, final);
+		ret = 0;
+		goto out;
+	}
+
+	/*
+	 * Every build happens at the same path, CACHE/tmp/objtree, one at a
+	 * time (the lock): kbuild's host tools (objtool) record absolute paths,
+	 * and a seed tree copied to another path would rebuild them and with
+	 * them every object.  A copy at the original path rebuilds only what
+	 * the changed symbols touch.
+	 */
+	if (mkdir_cache(o, "tmp") || lock_cache(o, &lock_fd))
+		goto out;
+	/* Another kconfperf may have built it while we waited for the lock. */
+	if (kbuild_is_cached(o, out->key)) {
+		take_cached(out, final);
+		ret = 0;
+		goto out;
+	}
+	tmp = xstrfmt("%s/tmp/objtree", o->cache_dir);
+	if (remove_tree(tmp))
+		goto out;
+	out->seeded_from = nearest_tree(o, config_text, seed_key);
+	if (out->seeded_from) {
+		char *seed = cache_path(o, "trees", out->seeded_from);
+		const char *argv[] = { "cp", "-a", "--reflink=auto", seed, tmp, NULL };
+
+		ret = run_quiet(argv, lock_fd, "cannot copy the seed tree");
+		utime(seed, NULL);	/* recently used: kept longest */
+		free(seed);
+		if (ret)
+			goto fail;
+		ret = -1;
+	} else if (mkdir_p(tmp, 0755)) {
+		goto fail;
+	}
+	config_path = xstrfmt("%s/.config", tmp);
+	strbuf_addstr(&sb, config_text);
+	if (strbuf_write_file(&sb, config_path))
+		goto fail;
+
+	if (o->log_dir && mkdir_p(o->log_dir, 0755))
+		goto fail;
+	out->log_path = o->log_dir ? xstrfmt("%s/build-%s.log", o->log_dir, name)
+				   : xstrfmt("%s.log", tmp);
+	note("building %s (%.12s%s%.12s)", name, out->key, out->seeded_from ? ", seeded from " : "",
+	     out->seeded_from ? out->seeded_from : "");
+	if (make_bzimage(o, tmp, out->log_path, lock_fd, &cp)) {
+		struct strbuf why = STRBUF_INIT;
+
+		out->seconds = cp.seconds;
+		if (cp.start_errno) {
+			error("cannot run make for %s", name);
+			goto fail;
+		}
+		if (log_says_no_space(out->log_path)) {
+			error("building %s: no space left on device (cache '%s'); "
+			      "the unfinished build was removed", name, o->cache_dir);
+			goto fail;
+		}
+		child_process_describe(&why, &cp);
+		out->log_tail = failure_summary(out->log_path);
+		warning("build of %s failed: make %s (log: %s)", name, why.buf, out->log_path);
+		strbuf_release(&why);
+		remove_tree(tmp);
+		ret = 0;
+		goto out;
+	}
+	out->seconds = cp.seconds;
+	p = xstrfmt("%s/arch/x86/boot/bzImage", tmp);
+	out->bzimage_size = file_size(p);
+	free(tree);
+	tree = xstrfmt("%s/vmlinux", tmp);
+	out->vmlinux_size = file_size(tree);
+	if (out->bzimage_size < 0) {
+		error("make succeeded for %s but left no '%s'", name, p);
+		goto fail;
+	}
+
+	/* Assemble the cache entry beside its final name, then rename it in. */
+	entry_tmp = xstrfmt("%s/tmp/entry.%ld", o->cache_dir, (long)getpid());
+	remove_tree(entry_tmp);
+	if (mkdir_p(entry_tmp, 0755))
+		goto fail;
+	free(tree);
+	tree = xstrfmt("%s/bzImage", entry_tmp);
+	if (copy_file(p, tree))
+		goto fail;
+	free(tree);
+	tree = xstrfmt("%s/config", entry_tmp);
+	if (copy_file(config_path, tree))
+		goto fail;
+	free(tree);
+	tree = xstrfmt("%s/build.log", entry_tmp);
+	if (copy_file(out->log_path, tree))
+		goto fail;
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "key=%s\nname=%s\nseconds=%.3f\nbzimage_size=%lld\nvmlinux_size=%lld\n"
+		    "seeded_from=%s\nsource=%s\ncompiler=%s\n", out->key, name, out->seconds,
+		    (long long)out->bzimage_size, (long long)out->vmlinux_size,
+		    out->seeded_from ? out->seeded_from : "", o->source->id,
+		    o->compiler_version ? o->compiler_version : "");
+	free(tree);
+	tree = xstrfmt("%s/meta", entry_tmp);
+	if (strbuf_write_file(&sb, tree))
+		goto fail;
+	if (mkdir_cache(o, "builds"))
+		goto fail;
+	if (rename(entry_tmp, final)) {
+		if (errno != ENOTEMPTY && errno != EEXIST) {
+			error_errno("cannot rename '%s' to '%s'", entry_tmp, final);
+			goto fail;
+		}
+		remove_tree(entry_tmp);	/* someone else finished the same build */
+	}
+	/* Every tree is kept to seed later builds; the least recently used go. */
+	free(tree);
+	tree = cache_path(o, "trees", out->key);
+	if (mkdir_cache(o, "trees"))
+		goto fail;
+	if (rename(tmp, tree) && errno != ENOTEMPTY && errno != EEXIST) {
+		error_errno("cannot keep the object tree '%s'", tree);
+		goto fail;
+	}
+	utime(tree, NULL);
+	evict_trees(o);
+	remove_tree(tmp);
+	out->ok = 1;
+	ret = 0;
+	goto out;
+fail:
+	if (tmp)
+		remove_tree(tmp);
+	if (entry_tmp)
+		remove_tree(entry_tmp);
+out:
+	if (lock_fd >= 0)
+		close(lock_fd);	/* releases the lock */
+	free(final);
+	free(tmp);
+	free(entry_tmp);
+	free(tree);
+	free(config_path);
+	free(p);
+	strbuf_release(&sb);
+	child_process_release(&cp);
+	return ret;
+}
+
+/* Whether this variant is built: no-op and same-as variants reuse another's kernel. */
+int kbuild_variant_needs_build(const struct store_variant *v)
+{
+	return !strcmp(v->status, "ok") || !strcmp(v->status, "partial");
+}
+
+static const char *seed_for(const struct store_variant *v, const char *base_key,
+			    const char *all_key)
+{
+	if (!strcmp(v->kind, "loo") && all_key)
+		return all_key;
+	return base_key;
+}
+
+static void print_row(FILE *fp, const struct store_variant *v, const struct kbuild_result *r,
+		      int64_t base_size, int width)
+{
+	char delta[32] = "";
+
+	if (r->ok && base_size > 0 && strcmp(v->kind, "baseline"))
+		snprintf(delta, sizeof(delta), "%+lld", (long long)(r->bzimage_size - base_size));
+	fprintf(fp, "%-*s  %-7s  %8.1f s  %10lld  %9s  %s\n", width, v->name,
+	       !r->ok ? "failed" : r->cached ? "cached" : "built", r->seconds,
+	       (long long)(r->ok ? r->bzimage_size : 0), delta,
+	       r->seeded_from ? "incremental" : "");
+}
+
+static int record(struct store *st, const struct store_variant *v, const struct kbuild_result *r)
+{
+	struct store_build b = STORE_BUILD_INIT;
+	int ret;
+
+	b.key = xstrdup(r->key);
+	b.config_hash = xstrdup(v->config_hash);
+	b.status = xstrdup(r->ok ? "ok" : "failed");
+	b.seconds = r->seconds;
+	b.bzimage_size = r->bzimage_size;
+	b.vmlinux_size = r->vmlinux_size;
+	b.image = r->ok ? xstrdup(r->image) : NULL;
+	b.log_path = r->log_path ? xstrdup(r->log_path) : NULL;
+	b.log_tail = r->log_tail ? xstrdup(r->log_tail) : NULL;
+	b.seeded_from = r->seeded_from ? xstrdup(r->seeded_from) : NULL;
+	ret = store_put_build(st, &b);
+	store_build_release(&b);
+	return ret;
+}
+
+int kbuild_variant(const struct kbuild_options *o, struct store *st,
+		   const struct store_variant *v, const char *seed_key,
+		   struct kbuild_result *out)
+{
+	if (kbuild_build(o, v->config, v->name, seed_key, out))
+		return -1;
+	return record(st, v, out);
+}
+
+static void format_duration(char *buf, size_t size, double s)
+{
+	if (s >= 3600)
+		snprintf(buf, size, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
+	else
+		snprintf(buf, size, "%dm%02ds", (int)(s / 60), (int)s % 60);
+}
+
+/*
+ * "build 2/5: CONFIG_X=y (elapsed 4m12s, about 9m left)": the builds still
+ * to come are seeded, so the estimate is the mean of the seeded builds made
+ * so far, or half the baseline's scratch build before there is one.
+ */
+static void progress(int i, int total, const char *name, double elapsed, double per_build)
+{
+	char el[32], left[32];
+
+	format_duration(el, sizeof(el), elapsed);
+	if (per_build > 0) {
+		format_duration(left, sizeof(left), per_build * (total - i + 1));
+		note("build %d/%d: %s (elapsed %s, about %s left)", i, total, name, el, left);
+	} else {
+		note("build %d/%d: %s (elapsed %s)", i, total, name, el);
+	}
+}
+
+int kbuild_variants(const struct kbuild_options *o, struct store *st,
+		    const struct store_variant *v, size_t nr, FILE *table,
+		    struct kbuild_summary *sum)
+{
+	char base_key[SHA256_HEX_SIZE] = "", all_key[SHA256_HEX_SIZE] = "";
+	int64_t base_size = 0;
+	int width = 7, pass, total = 0, done = 0;
+	double start = now_seconds(), scratch_seconds = 0, seeded_seconds = 0;
+	int seeded_built = 0;
+	size_t i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < nr; i++) {
+		if ((int)strlen(v[i].name) > width)
+			width = (int)strlen(v[i].name);
+		if (!kbuild_variant_needs_build(&v[i]))
+			continue;
+		total++;
+	}
+	if (table)
+		fprintf(table, "%-*s  %-7s  %10s  %10s  %9s\n", width, "variant", "build", "time",
+			"bzImage", "delta");
+	/* The baseline first, then all (it seeds loo), then the rest in plan order. */
+	for (pass = 0; pass < 3; pass++) {
+		for (i = 0; i < nr; i++) {
+			struct kbuild_result r;
+			const char *seed;
+			int is_base = !strcmp(v[i].kind, "baseline");
+			int is_all = !strcmp(v[i].kind, "all");
+
+			if (!kbuild_variant_needs_build(&v[i]) || (pass == 0) != is_base ||
+			    (pass == 1) != is_all)
+				continue;
+			seed = is_base ? NULL : seed_for(&v[i], base_key, *all_key ? all_key : NULL);
+			progress(++done, total, v[i].name, now_seconds() - start,
+				 seeded_built ? seeded_seconds / seeded_built : scratch_seconds / 2);
+			if (kbuild_variant(o, st, &v[i], seed && *seed ? seed : NULL, &r)) {
+				kbuild_result_release(&r);
+				return -1;
+			}
+			if (is_base && r.ok) {
+				memcpy(base_key, r.key, sizeof(base_key));
+				base_size = r.bzimage_size;
+			}
+			if (is_all && r.ok)
+				memcpy(all_key, r.key, sizeof(all_key));
+			if (table) {
+				print_row(table, &v[i], &r, base_size, width);
+				fflush(table);
+			}
+			if (!r.ok) {
+				sum->failed++;
+			} else if (r.cached) {
+				sum->cached++;
+			} else {
+				sum->built++;
+				if (r.seeded_from) {
+					seeded_seconds += r.seconds;
+					seeded_built++;
+				} else {
+					scratch_seconds += r.seconds;
+				}
+			}
+			kbuild_result_release(&r);
+		}
+	}
+	return 0;
+}

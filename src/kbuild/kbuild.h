@@ -1,0 +1,123 @@
+/* kbuild.h: build kernels with make O=, in a content-addressed cache. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef KBUILD_H
+#define KBUILD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/sha256.h"
+#include "util/strvec.h"
+
+struct kernel_source;
+struct strbuf;
+
+/*
+ * The cache (shared by every experiment of a user) holds:
+ *
+ *   CACHE/builds/<key>/   a finished build: bzImage, config, build.log, meta
+ *   CACHE/trees/<key>/    a whole object tree kept to seed later builds
+ *   CACHE/tmp/objtree     the build in progress (one at a time: CACHE/build.lock)
+ *
+ * key = sha256 of (source identity, effective .config, compiler version,
+ * make variables).  A build runs in CACHE/tmp/ and its result is renamed
+ * into builds/ only when complete, so an interrupted or failed build is
+ * never taken for a finished one and the next attempt starts clean.
+ *
+ * Every build is seeded from the nearest kept tree of the same source and
+ * compiler (the one whose .config differs in the fewest symbols): it
+ * starts from a copy (reflinked where the filesystem can), and kbuild's
+ * fixdep rebuilds only what the changed symbols touch, in either
+ * direction.  Every finished build's tree is kept; beyond
+ * KBUILD_KEEP_TREES the least recently built or used are removed.
+ */
+#define KBUILD_KEEP_TREES 8
+struct kbuild_options {
+	const struct kernel_source *source;
+	const char *cache_dir;
+	int jobs;		/* make -j; <= 0: online CPUs */
+	const char *cc;		/* compiler; NULL: "gcc" */
+	const char *cc_wrapper;	/* "ccache", "distcc", "icecc" or NULL */
+	struct strvec make_vars;	/* extra "VAR=value" for make; owned */
+	double timeout;		/* seconds per build; 0: none */
+	const char *log_dir;	/* where per-build logs are written */
+	char *compiler_version;	/* set by kbuild_prepare(); owned */
+};
+#define KBUILD_OPTIONS_INIT { .make_vars = STRVEC_INIT }
+
+/* Checks the wrapper and reads the compiler version; 0 or -1 with a message. */
+int kbuild_prepare(struct kbuild_options *o);
+void kbuild_options_release(struct kbuild_options *o);
+
+/* The cache key of an effective .config under these options. */
+void kbuild_key(const struct kbuild_options *o, const char *config_text,
+		char key[SHA256_HEX_SIZE]);
+
+struct kbuild_result {
+	char key[SHA256_HEX_SIZE];
+	int cached;		/* found finished in the cache, nothing built */
+	int ok;			/* a bzImage exists */
+	double seconds;		/* the build's make time (the original's when cached) */
+	int64_t bzimage_size;
+	int64_t vmlinux_size;
+	char *image;		/* CACHE/builds/<key>/bzImage */
+	char *log_path;
+	char *log_tail;		/* last lines of the log when the build failed */
+	char *seeded_from;	/* key of the seed tree, or NULL */
+};
+void kbuild_result_release(struct kbuild_result *r);
+
+/* Whether a finished build of this key is in the cache. */
+int kbuild_is_cached(const struct kbuild_options *o, const char *key);
+/* Whether a seed tree of this key is in the cache. */
+int kbuild_has_tree(const struct kbuild_options *o, const char *key);
+
+/*
+ * Builds config_text (a resolved .config) unless its key is already in the
+ * cache.  name labels the log file.  The build is seeded from the nearest
+ * kept tree (see above); seed_key, when not NULL, wins ties.
+ * Returns 0 when the result (ok or a recorded failure) is in *out; -1 for
+ * errors that are not the kernel's fault (no disk space, cannot write the
+ * cache), with a message, leaving the cache consistent.
+ */
+int kbuild_build(const struct kbuild_options *o, const char *config_text,
+		 const char *name, const char *seed_key, struct kbuild_result *out);
+
+/*
+ * How many symbols two .config texts set differently (kconfig_diff_list()),
+ * the distance by which the seed tree is chosen; -1 when one does not parse.
+ */
+long kbuild_tree_distance(const char *a_text, const char *b_text);
+
+struct store;
+struct store_variant;
+
+struct kbuild_summary {
+	int built, cached, failed;
+};
+
+/* Whether a planned variant gets a kernel of its own (no-op and same-as do not). */
+int kbuild_variant_needs_build(const struct store_variant *v);
+
+/*
+ * kbuild_build() of a planned variant's config, its result recorded in the
+ * store's build table.  Returns as kbuild_build() does; *out must be
+ * released either way.
+ */
+int kbuild_variant(const struct kbuild_options *o, struct store *st,
+		   const struct store_variant *v, const char *seed_key,
+		   struct kbuild_result *out);
+
+/*
+ * Builds every variant of a stored plan that needs a kernel, the baseline
+ * first, then all (a near seed for loo variants and for costly options
+ * whose companions are cheap), then the others in plan order; records each result in the store's build table and, when
+ * table is not NULL, prints a row per variant (build, time, bzImage size and
+ * delta to the baseline).  Counts go to *sum.  Returns 0, or -1 for errors
+ * that stop the whole stage (see kbuild_build()); failed builds are results.
+ */
+int kbuild_variants(const struct kbuild_options *o, struct store *st,
+		    const struct store_variant *v, size_t nr, FILE *table,
+		    struct kbuild_summary *sum);
+
+#endif

@@ -1,0 +1,1001 @@
+/* kconfig.c: a .config file or fragment: parse, query, edit, diff, merge, hash. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kconfig/kconfig.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
+
+#define NO_SYM SIZE_MAX
+#define MAX_ERRORS 20
+#define EXCERPT 72	/* longest bit of a bad line quoted in a message */
+
+struct kconfig_line {
+	char *text;	/* without its '\n'; NULL once the line is removed */
+	size_t sym;	/* the symbol it defines, or NO_SYM */
+};
+
+struct kconfig_sym {
+	char *name;
+	size_t name_len;
+	uint64_t hash;
+	char *value;	/* NULL while no line defines it */
+	size_t line;	/* the line that gives the value */
+	size_t ndefs;	/* lines that define it */
+};
+
+struct kconfig {
+	struct kconfig_line *lines;
+	size_t nr_lines, alloc_lines;
+	/* Symbols are never removed, so table indexes stay valid. */
+	struct kconfig_sym *syms;
+	size_t nr_syms, alloc_syms;
+	/* Open addressing, linear probing: symbol index + 1, 0 when empty. */
+	uint32_t *table;
+	size_t table_size;	/* a power of two, at least twice nr_syms */
+	size_t count;		/* symbols with a value */
+	int missing_newline;	/* the last line has no '\n' */
+};
+
+/* One input line, classified before anything is changed. */
+struct parsed_line {
+	const char *text;	/* the raw line, without '\n' */
+	size_t len;
+	const char *name;	/* NULL for comments and blank lines */
+	size_t name_len;
+	const char *value;
+	size_t value_len;
+	int normalize;		/* store "CONFIG_X=v" rather than the raw text */
+	size_t lineno;
+};
+
+/* Internal parse flags, above the public ones. */
+#define LIST_ITEM (1u << 8)	/* from kconfig_parse_list(): no line numbers, no comments */
+
+/* Where a parse is, for messages; "file:line" is only formatted when needed. */
+struct parse_ctx {
+	const char *filename;
+	unsigned flags;
+	size_t lineno;
+	struct strbuf buf;
+};
+
+static const char *where(struct parse_ctx *ctx)
+{
+	strbuf_reset(&ctx->buf);
+	if (ctx->flags & LIST_ITEM)
+		strbuf_addstr(&ctx->buf, ctx->filename);
+	else
+		strbuf_addf(&ctx->buf, "%s:%zu", ctx->filename, ctx->lineno);
+	return ctx->buf.buf;
+}
+
+struct kconfig *kconfig_new(void)
+{
+	return xcalloc(1, sizeof(struct kconfig));
+}
+
+void kconfig_free(struct kconfig *kc)
+{
+	size_t i;
+
+	if (!kc)
+		return;
+	for (i = 0; i < kc->nr_lines; i++)
+		free(kc->lines[i].text);
+	for (i = 0; i < kc->nr_syms; i++) {
+		free(kc->syms[i].name);
+		free(kc->syms[i].value);
+	}
+	free(kc->lines);
+	free(kc->syms);
+	free(kc->table);
+	free(kc);
+}
+
+static int is_name_char(int c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+static int is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static size_t name_span(const char *p, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && is_name_char((unsigned char)p[n]))
+		n++;
+	return n;
+}
+
+static int valid_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len && name_span(name, len) == len;
+}
+
+static int is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_xdigit(int c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+enum string_error { STRING_OK, STRING_UNTERMINATED, STRING_TRAILING };
+
+/* Checks a quoted string value that starts with '"'. */
+static enum string_error check_string(const char *v, size_t len)
+{
+	size_t i;
+
+	for (i = 1; i < len; i++) {
+		if (v[i] == '\\') {
+			if (++i >= len)
+				return STRING_UNTERMINATED;
+		} else if (v[i] == '"') {
+			return i == len - 1 ? STRING_OK : STRING_TRAILING;
+		}
+	}
+	return STRING_UNTERMINATED;
+}
+
+static enum kconfig_value_type value_type(const char *v, size_t len)
+{
+	size_t i = 0;
+
+	if (!len)
+		return KCONFIG_VALUE_INVALID;
+	if (len == 1 && (*v == 'y' || *v == 'm' || *v == 'n'))
+		return KCONFIG_VALUE_TRISTATE;
+	if (*v == '"')
+		return check_string(v, len) == STRING_OK ? KCONFIG_VALUE_STRING : KCONFIG_VALUE_INVALID;
+	if (len > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+		for (i = 2; i < len && is_xdigit((unsigned char)v[i]); i++)
+			;
+		return i == len ? KCONFIG_VALUE_HEX : KCONFIG_VALUE_INVALID;
+	}
+	if (*v == '-')
+		i++;
+	if (i == len)
+		return KCONFIG_VALUE_INVALID;
+	for (; i < len && is_digit((unsigned char)v[i]); i++)
+		;
+	return i == len ? KCONFIG_VALUE_DECIMAL : KCONFIG_VALUE_INVALID;
+}
+
+enum kconfig_value_type kconfig_value_type(const char *value)
+{
+	/* A value never spans lines: a written '\n' would split it. */
+	if (strchr(value, '\n'))
+		return KCONFIG_VALUE_INVALID;
+	return value_type(value, strlen(value));
+}
+
+int kconfig_string_value(struct strbuf *out, const char *value)
+{
+	size_t len = strlen(value), i;
+
+	if (!len || value[0] != '"' || check_string(value, len) != STRING_OK)
+		return -1;
+	for (i = 1; i < len - 1; i++) {
+		if (value[i] == '\\')
+			i++;
+		strbuf_addch(out, value[i]);
+	}
+	return 0;
+}
+
+void kconfig_quote_string(struct strbuf *out, const char *s)
+{
+	strbuf_addch(out, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			strbuf_addch(out, '\\');
+		strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '"');
+}
+
+/* The FNV-1a hash of a name; cheap and good enough for symbol names. */
+static uint64_t hash_name(const char *name, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)name[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* The slot holding name, or the empty slot where it would go. */
+static size_t find_slot(const struct kconfig *kc, const char *name, size_t len,
+			uint64_t hash)
+{
+	size_t mask = kc->table_size - 1;
+	size_t i = hash & mask;
+
+	for (;; i = (i + 1) & mask) {
+		uint32_t s = kc->table[i];
+		const struct kconfig_sym *sym;
+
+		if (!s)
+			return i;
+		sym = &kc->syms[s - 1];
+		if (sym->hash == hash && sym->name_len == len && !memcmp(sym->name, name, len))
+			return i;
+	}
+}
+
+static size_t lookup(const struct kconfig *kc, const char *name, size_t len)
+{
+	uint32_t s;
+
+	if (!kc->table_size)
+		return NO_SYM;
+	s = kc->table[find_slot(kc, name, len, hash_name(name, len))];
+	return s ? s - 1 : NO_SYM;
+}
+
+/* Makes room for `more` new symbols without rehashing. */
+static void reserve_syms(struct kconfig *kc, size_t more)
+{
+	uint32_t *old = kc->table;
+	size_t old_size = kc->table_size, size = old_size ? old_size : 256, i;
+
+	ALLOC_GROW(kc->syms, kc->nr_syms + more, kc->alloc_syms);
+	while (size < 2 * (kc->nr_syms + more))
+		size *= 2;
+	if (size == old_size)
+		return;
+	kc->table_size = size;
+	kc->table = xcalloc(size, sizeof(*kc->table));
+	for (i = 0; i < old_size; i++) {
+		const struct kconfig_sym *sym;
+
+		if (!old[i])
+			continue;
+		sym = &kc->syms[old[i] - 1];
+		kc->table[find_slot(kc, sym->name, sym->name_len, sym->hash)] = old[i];
+	}
+	free(old);
+}
+
+static size_t lookup_or_add(struct kconfig *kc, const char *name, size_t len)
+{
+	uint64_t hash = hash_name(name, len);
+	struct kconfig_sym *sym;
+	size_t slot, idx;
+
+	reserve_syms(kc, 1);
+	slot = find_slot(kc, name, len, hash);
+	if (kc->table[slot])
+		return kc->table[slot] - 1;
+	/* KCONFIG_MAX_SIZE keeps nr_syms far below UINT32_MAX. */
+	idx = kc->nr_syms++;
+	sym = &kc->syms[idx];
+	sym->name = xstrndup(name, len);
+	sym->name_len = len;
+	sym->hash = hash;
+	sym->value = NULL;
+	sym->line = NO_SYM;
+	sym->ndefs = 0;
+	kc->table[slot] = (uint32_t)(idx + 1);
+	return idx;
+}
+
+/* Appends a line (taking text); a previous missing newline is supplied. */
+static size_t add_line(struct kconfig *kc, char *text, size_t sym)
+{
+	ALLOC_GROW(kc->lines, kc->nr_lines + 1, kc->alloc_lines);
+	kc->lines[kc->nr_lines].text = text;
+	kc->lines[kc->nr_lines].sym = sym;
+	kc->missing_newline = 0;
+	return kc->nr_lines++;
+}
+
+static size_t last_live_line(const struct kconfig *kc)
+{
+	size_t i = kc->nr_lines;
+
+	while (i > 0)
+		if (kc->lines[--i].text)
+			return i;
+	return NO_SYM;
+}
+
+/*
+ * Removes a line.  Like sed deleting the last line of a file, removing the
+ * unterminated last line leaves the one before it terminated.
+ */
+static void remove_line(struct kconfig *kc, size_t i)
+{
+	struct kconfig_line *l = &kc->lines[i];
+
+	if (kc->missing_newline && last_live_line(kc) == i)
+		kc->missing_newline = 0;
+	if (l->sym != NO_SYM) {
+		struct kconfig_sym *s = &kc->syms[l->sym];
+
+		if (!--s->ndefs) {
+			free(s->value);
+			s->value = NULL;
+			s->line = NO_SYM;
+			kc->count--;
+		}
+	}
+	free(l->text);
+	l->text = NULL;
+	l->sym = NO_SYM;
+}
+
+/* Removes every line defining symbol idx except `keep` (NO_SYM: all). */
+static void remove_definitions(struct kconfig *kc, size_t idx, size_t keep)
+{
+	struct kconfig_sym *s = &kc->syms[idx];
+	size_t i;
+
+	if (s->ndefs == 1 && s->line != keep) {
+		remove_line(kc, s->line);
+		return;
+	}
+	for (i = 0; i < kc->nr_lines && s->ndefs > (keep != NO_SYM); i++)
+		if (kc->lines[i].sym == idx && i != keep)
+			remove_line(kc, i);
+}
+
+/* The .config line for name=value: "n" is written as "is not set". */
+static char *render(const char *name, size_t name_len, const char *value, size_t value_len)
+{
+	if (value_len == 1 && *value == 'n')
+		return xstrfmt("# CONFIG_%.*s is not set", (int)name_len, name);
+	return xstrfmt("CONFIG_%.*s=%.*s", (int)name_len, name, (int)value_len, value);
+}
+
+/* Appends a line (taking text) that defines name=value; warns about a changed value. */
+static void define(struct kconfig *kc, const struct parsed_line *pl, char *text,
+		   struct parse_ctx *ctx)
+{
+	size_t idx = lookup_or_add(kc, pl->name, pl->name_len);
+	struct kconfig_sym *s = &kc->syms[idx];
+
+	if (s->value) {
+		if (ctx && (strncmp(s->value, pl->value, pl->value_len) ||
+			      s->value[pl->value_len]))
+			warning("%s: CONFIG_%s redefined: previous value '%s', new value '%.*s'",
+				where(ctx), s->name, s->value, (int)pl->value_len, pl->value);
+		free(s->value);
+	} else {
+		kc->count++;
+	}
+	s->value = xstrndup(pl->value, pl->value_len);
+	s->ndefs++;
+	s->line = add_line(kc, text, idx);
+}
+
+/* For messages: the line, shortened if long. */
+static int excerpt_len(size_t len)
+{
+	return len > EXCERPT ? EXCERPT - 3 : (int)len;
+}
+
+static const char *excerpt_dots(size_t len)
+{
+	return len > EXCERPT ? "..." : "";
+}
+
+#define EXCERPT_ARGS(p, len) excerpt_len(len), (p), excerpt_dots(len)
+
+/*
+ * Classifies one line (without its '\n').  Returns 0, or -1 with an error
+ * printed.
+ */
+static int classify(struct parsed_line *pl, struct parse_ctx *ctx)
+{
+	unsigned flags = ctx->flags;
+	const char *p = pl->text, *end = pl->text + pl->len;
+	const char *eq;
+	size_t n;
+	int prefixed;
+
+	pl->name = NULL;
+	pl->normalize = 0;
+	if (memchr(p, '\0', pl->len))
+		return error("%s: line contains a NUL byte", where(ctx));
+	while (end > p && is_blank((unsigned char)end[-1]))
+		end--;
+	if (flags & KCONFIG_LOOSE)
+		while (p < end && is_blank((unsigned char)*p))
+			p++;
+	if (p == end) {
+		if (flags & LIST_ITEM)
+			return error("%s: empty option", where(ctx));
+		return 0;
+	}
+
+	if (*p == '#') {
+		const char *q = p, *name;
+
+		if (flags & LIST_ITEM)
+			return error("%s: '%.*s%s' is not an option (expected X, X=value or CONFIG_X=value)",
+				     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
+		/* "# CONFIG_X is not set"; any other comment is just a comment. */
+		if (end - q < 9 || memcmp(q, "# CONFIG_", 9))
+			return 0;
+		name = q + 9;
+		n = name_span(name, (size_t)(end - name));
+		if (!n || (size_t)(end - name - n) != 11 || memcmp(name + n, " is not set", 11))
+			return 0;
+		pl->name = name;
+		pl->name_len = n;
+		pl->value = "n";
+		pl->value_len = 1;
+		pl->normalize = (flags & KCONFIG_LOOSE) && p != pl->text;
+		return 0;
+	}
+
+	prefixed = (size_t)(end - p) >= 7 && !memcmp(p, "CONFIG_", 7);
+	if (!prefixed && !(flags & KCONFIG_LOOSE))
+		return error("%s: '%.*s%s' is not a CONFIG_ line or a comment",
+			     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
+	pl->name = prefixed ? p + 7 : p;
+	n = name_span(pl->name, (size_t)(end - pl->name));
+	pl->name_len = n;
+	eq = pl->name + n;
+	if (eq == end && (flags & KCONFIG_LOOSE) && n) {
+		pl->value = "y";
+		pl->value_len = 1;
+		pl->normalize = 1;
+		return 0;
+	}
+	if (eq == end || (*eq != '=' && !memchr(eq, '=', (size_t)(end - eq)))) {
+		if (flags & KCONFIG_LOOSE)
+			return error("%s: '%.*s%s' is not an option (expected X, X=value or CONFIG_X=value)",
+				     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
+		return error("%s: expected '=' after the symbol name in '%.*s%s'",
+			     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
+	}
+	if (*eq != '=') {
+		eq = memchr(eq, '=', (size_t)(end - eq));
+		return error("%s: '%.*s%s' is not a valid symbol name (expected letters, digits and '_')",
+			     where(ctx), EXCERPT_ARGS(pl->name, (size_t)(eq - pl->name)));
+	}
+	if (!n)
+		return error("%s: expected a symbol name before '=' in '%.*s%s'",
+			     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
+	pl->value = eq + 1;
+	pl->value_len = (size_t)(end - pl->value);
+	pl->normalize = (flags & KCONFIG_LOOSE) &&
+		(!prefixed || p != pl->text || end != pl->text + pl->len);
+	if (pl->value_len && *pl->value == '"') {
+		switch (check_string(pl->value, pl->value_len)) {
+		case STRING_UNTERMINATED:
+			return error("%s: unterminated string in '%.*s%s'",
+				     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
+		case STRING_TRAILING:
+			return error("%s: unexpected text after the closing quote in '%.*s%s'",
+				     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
+		default:
+			break;
+		}
+	}
+	if (value_type(pl->value, pl->value_len) == KCONFIG_VALUE_INVALID)
+		return error("%s: '%.*s%s' is not y, m, n, a number or a string",
+			     where(ctx), EXCERPT_ARGS(p, (size_t)(end - p)));
+	return 0;
+}
+
+static int parse(struct kconfig *kc, const char *filename, const char *buf,
+		 size_t len, unsigned flags)
+{
+	struct parsed_line *pl = NULL;
+	size_t nr = 0, alloc = 0, pos = 0, i;
+	struct parse_ctx ctx = { filename, flags, 0, STRBUF_INIT };
+	int errors = 0, ret = 0;
+
+	if (len > KCONFIG_MAX_SIZE) {
+		ret = error("%s: too large (%zu bytes, at most %u)", filename, len,
+			    KCONFIG_MAX_SIZE);
+		goto out;
+	}
+	/* First classify every line, so that bad input changes nothing. */
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - buf) : len;
+
+		if (errors == MAX_ERRORS) {
+			error("%s: stopping after %d errors", filename, MAX_ERRORS);
+			break;
+		}
+		ALLOC_GROW(pl, nr + 1, alloc);
+		pl[nr].text = buf + pos;
+		pl[nr].len = end - pos;
+		pl[nr].lineno = nr + 1;
+		ctx.lineno = nr + 1;
+		if (classify(&pl[nr], &ctx))
+			errors++;
+		nr++;
+		pos = nl ? end + 1 : len;
+	}
+	if (errors) {
+		ret = -1;
+		goto out;
+	}
+
+	reserve_syms(kc, nr);
+	ALLOC_GROW(kc->lines, kc->nr_lines + nr, kc->alloc_lines);
+
+	for (i = 0; i < nr; i++) {
+		const struct parsed_line *l = &pl[i];
+
+		if (!l->name) {
+			size_t skip = 0;
+
+			/* Option lists may indent comments; a .config may not. */
+			if (flags & KCONFIG_LOOSE)
+				while (skip < l->len && is_blank((unsigned char)l->text[skip]))
+					skip++;
+			add_line(kc, xstrndup(l->text + skip, l->len - skip), NO_SYM);
+			continue;
+		}
+		ctx.lineno = l->lineno;
+		define(kc, l, l->normalize ?
+		       render(l->name, l->name_len, l->value, l->value_len) :
+		       xstrndup(l->text, l->len), &ctx);
+	}
+	if (len && buf[len - 1] != '\n')
+		kc->missing_newline = 1;
+out:
+	strbuf_release(&ctx.buf);
+	free(pl);
+	return ret;
+}
+
+int kconfig_parse(struct kconfig *kc, const char *filename, const char *buf,
+		  size_t len, unsigned flags)
+{
+	return parse(kc, filename, buf, len, flags & KCONFIG_LOOSE);
+}
+
+int kconfig_parse_list(struct kconfig *kc, const char *origin, const char *list)
+{
+	struct strbuf items = STRBUF_INIT;
+	const char *p = list;
+	int ret;
+
+	/* One item per line; separators inside a quoted string are kept. */
+	while (*p) {
+		int quoted = 0;
+
+		while (*p == ',' || is_blank((unsigned char)*p) || *p == '\n')
+			p++;
+		if (!*p)
+			break;
+		for (; *p; p++) {
+			if (quoted && *p == '\\' && p[1]) {
+				strbuf_addch(&items, *p++);
+			} else if (*p == '"') {
+				quoted = !quoted;
+			} else if (!quoted && (*p == ',' || is_blank((unsigned char)*p) ||
+					       *p == '\n')) {
+				break;
+			} else if (*p == '\n') {
+				break;	/* an unterminated string ends at the line */
+			}
+			strbuf_addch(&items, *p);
+		}
+		strbuf_addch(&items, '\n');
+	}
+	ret = parse(kc, origin, items.buf, items.len, KCONFIG_LOOSE | LIST_ITEM);
+	strbuf_release(&items);
+	return ret;
+}
+
+int kconfig_load(struct kconfig **out, const char *path, unsigned flags)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct kconfig *kc = NULL;
+	int ret = -1;
+
+	*out = NULL;
+	if (strbuf_read_file(&sb, path, 0) < 0)
+		goto out;
+	kc = kconfig_new();
+	if (kconfig_parse(kc, path, sb.buf, sb.len, flags))
+		goto out;
+	*out = kc;
+	kc = NULL;
+	ret = 0;
+out:
+	kconfig_free(kc);
+	strbuf_release(&sb);
+	return ret;
+}
+
+const char *kconfig_get(const struct kconfig *kc, const char *name)
+{
+	size_t idx = lookup(kc, name, strlen(name));
+
+	return idx == NO_SYM ? NULL : kc->syms[idx].value;
+}
+
+const char *kconfig_lookup(const char *name, void *kc)
+{
+	const char *v = kconfig_get(kc, name);
+
+	return v && strcmp(v, "n") ? v : NULL;
+}
+
+int kconfig_set(struct kconfig *kc, const char *name, const char *value)
+{
+	struct parsed_line pl;
+	size_t idx;
+
+	if (!valid_name(name))
+		return error("'%s' is not a valid symbol name (expected letters, digits and '_')",
+			     name);
+	if (kconfig_value_type(value) == KCONFIG_VALUE_INVALID)
+		return error("'CONFIG_%s=%s' is not y, m, n, a number or a string", name, value);
+
+	idx = lookup(kc, name, strlen(name));
+	if (idx != NO_SYM && kc->syms[idx].value) {
+		struct kconfig_sym *s = &kc->syms[idx];
+
+		if (s->ndefs > 1)
+			remove_definitions(kc, idx, s->line);
+		if (strcmp(s->value, value)) {
+			free(kc->lines[s->line].text);
+			kc->lines[s->line].text = render(name, strlen(name), value, strlen(value));
+			free(s->value);
+			s->value = xstrdup(value);
+		}
+		return 0;
+	}
+	pl.name = name;
+	pl.name_len = strlen(name);
+	pl.value = value;
+	pl.value_len = strlen(value);
+	define(kc, &pl, render(pl.name, pl.name_len, pl.value, pl.value_len), NULL);
+	return 0;
+}
+
+int kconfig_unset(struct kconfig *kc, const char *name)
+{
+	size_t idx = lookup(kc, name, strlen(name));
+
+	if (idx == NO_SYM || !kc->syms[idx].value)
+		return 0;
+	remove_definitions(kc, idx, NO_SYM);
+	return 1;
+}
+
+size_t kconfig_count(const struct kconfig *kc)
+{
+	return kc->count;
+}
+
+int kconfig_next(const struct kconfig *kc, size_t *iter,
+		 const char **name, const char **value)
+{
+	size_t i;
+
+	for (i = *iter; i < kc->nr_lines; i++) {
+		size_t idx = kc->lines[i].sym;
+
+		if (idx != NO_SYM && kc->syms[idx].line == i) {
+			*name = kc->syms[idx].name;
+			*value = kc->syms[idx].value;
+			*iter = i + 1;
+			return 1;
+		}
+	}
+	*iter = kc->nr_lines;
+	return 0;
+}
+
+void kconfig_write(const struct kconfig *kc, struct strbuf *out)
+{
+	size_t last = last_live_line(kc), i;
+
+	for (i = 0; i < kc->nr_lines; i++) {
+		if (!kc->lines[i].text)
+			continue;
+		strbuf_addstr(out, kc->lines[i].text);
+		if (i != last || !kc->missing_newline)
+			strbuf_addch(out, '\n');
+	}
+}
+
+int kconfig_save(const struct kconfig *kc, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	kconfig_write(kc, &sb);
+	ret = strbuf_write_file(&sb, path);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct kconfig_sym *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+/* The present symbols sorted by name; the caller frees the array. */
+static const struct kconfig_sym **sorted_syms(const struct kconfig *kc)
+{
+	const struct kconfig_sym **v = xmalloc((kc->count + 1) * sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < kc->nr_syms; i++)
+		if (kc->syms[i].value)
+			v[n++] = &kc->syms[i];
+	qsort(v, n, sizeof(*v), cmp_sym);
+	return v;
+}
+
+/* One difference, borrowed from the two kconfigs. */
+struct sym_change {
+	const struct kconfig_sym *old, *new;	/* NULL when added, removed */
+};
+
+static int cmp_change(const void *x, const void *y)
+{
+	const struct sym_change *a = x, *b = y;
+
+	return strcmp(a->old ? a->old->name : a->new->name,
+		      b->old ? b->old->name : b->new->name);
+}
+
+/* Is symbol s of `from` present in `to`?  Returns to's symbol, or NULL. */
+static const struct kconfig_sym *counterpart(const struct kconfig *to,
+					     const struct kconfig_sym *s)
+{
+	uint32_t slot;
+
+	if (!to->table_size)
+		return NULL;
+	slot = to->table[find_slot(to, s->name, s->name_len, s->hash)];
+	return slot && to->syms[slot - 1].value ? &to->syms[slot - 1] : NULL;
+}
+
+/*
+ * The differences from a to b in diffconfig's order: removed, then changed,
+ * then added, each sorted by name.  Returns the number; the caller frees *out.
+ * Only the changes are sorted: two 10,000-symbol configs differ in few.
+ */
+static size_t collect_changes(struct sym_change **out,
+			      const struct kconfig *a, const struct kconfig *b)
+{
+	struct sym_change *v = xmalloc((a->count + b->count + 1) * sizeof(*v));
+	size_t nr = 0, removed, added, i;
+
+	for (i = 0; i < a->nr_syms; i++)
+		if (a->syms[i].value && !counterpart(b, &a->syms[i])) {
+			v[nr].old = &a->syms[i];
+			v[nr++].new = NULL;
+		}
+	removed = nr;
+	for (i = 0; i < a->nr_syms; i++) {
+		const struct kconfig_sym *other;
+
+		if (!a->syms[i].value)
+			continue;
+		other = counterpart(b, &a->syms[i]);
+		if (other && strcmp(a->syms[i].value, other->value)) {
+			v[nr].old = &a->syms[i];
+			v[nr++].new = other;
+		}
+	}
+	qsort(v, removed, sizeof(*v), cmp_change);
+	qsort(v + removed, nr - removed, sizeof(*v), cmp_change);
+	added = nr;
+	for (i = 0; i < b->nr_syms; i++)
+		if (b->syms[i].value && !counterpart(a, &b->syms[i])) {
+			v[nr].old = NULL;
+			v[nr++].new = &b->syms[i];
+		}
+	qsort(v + added, nr - added, sizeof(*v), cmp_change);
+	*out = v;
+	return nr;
+}
+
+void kconfig_diff_list(struct kconfig_changes *out,
+		       const struct kconfig *a, const struct kconfig *b)
+{
+	struct sym_change *v;
+	size_t nr = collect_changes(&v, a, b), i;
+
+	out->v = xcalloc(nr + 1, sizeof(*out->v));
+	for (i = 0; i < nr; i++) {
+		struct kconfig_change *ch = &out->v[out->nr++];
+
+		ch->name = xstrdup(v[i].old ? v[i].old->name : v[i].new->name);
+		ch->old_value = v[i].old ? xstrdup(v[i].old->value) : NULL;
+		ch->new_value = v[i].new ? xstrdup(v[i].new->value) : NULL;
+		if (!v[i].new)
+			out->removed++;
+		else if (!v[i].old)
+			out->added++;
+		else
+			out->changed++;
+	}
+	free(v);
+}
+
+void kconfig_changes_release(struct kconfig_changes *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++) {
+		free(c->v[i].name);
+		free(c->v[i].old_value);
+		free(c->v[i].new_value);
+	}
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+void kconfig_diff(const struct kconfig *a, const struct kconfig *b,
+		  struct strbuf *out, int merge_style)
+{
+	struct sym_change *v;
+	size_t nr = collect_changes(&v, a, b), i;
+
+	for (i = 0; i < nr; i++) {
+		const struct kconfig_sym *old = v[i].old, *new = v[i].new;
+
+		if (merge_style) {
+			if (!new)
+				continue;
+			if (!strcmp(new->value, "n")) {
+				strbuf_addstr(out, "# CONFIG_");
+				strbuf_add(out, new->name, new->name_len);
+				strbuf_addstr(out, " is not set\n");
+			} else {
+				strbuf_addstr(out, "CONFIG_");
+				strbuf_add(out, new->name, new->name_len);
+				strbuf_addch(out, '=');
+				strbuf_addstr(out, new->value);
+				strbuf_addch(out, '\n');
+			}
+			continue;
+		}
+		strbuf_addch(out, !new ? '-' : !old ? '+' : ' ');
+		strbuf_addstr(out, old ? old->name : new->name);
+		strbuf_addch(out, ' ');
+		strbuf_addstr(out, old ? old->value : new->value);
+		if (old && new) {
+			strbuf_addstr(out, " -> ");
+			strbuf_addstr(out, new->value);
+		}
+		strbuf_addch(out, '\n');
+	}
+	free(v);
+}
+
+/* The lines of kc defining symbol idx, joined by ' ' (as merge_config.sh's echo shows them). */
+static void definition_lines(const struct kconfig *kc, size_t idx, struct strbuf *out)
+{
+	const struct kconfig_sym *s = &kc->syms[idx];
+	size_t i;
+
+	if (s->ndefs == 1) {
+		strbuf_addstr(out, kc->lines[s->line].text);
+		return;
+	}
+	for (i = 0; i < kc->nr_lines; i++) {
+		if (kc->lines[i].sym != idx)
+			continue;
+		if (out->len)
+			strbuf_addch(out, ' ');
+		strbuf_addstr(out, kc->lines[i].text);
+	}
+}
+
+int kconfig_merge(struct kconfig *base, const struct kconfig *frag, const char *fragname)
+{
+	struct strbuf prev = STRBUF_INIT, new = STRBUF_INIT;
+	int redefined = 0;
+	size_t i;
+
+	for (i = 0; i < frag->nr_lines; i++) {
+		size_t fidx = frag->lines[i].sym, bidx;
+		const char *name;
+
+		if (fidx == NO_SYM)
+			continue;
+		name = frag->syms[fidx].name;
+		bidx = lookup(base, name, strlen(name));
+		if (bidx == NO_SYM || !base->syms[bidx].value)
+			continue;	/* not in base, or already handled */
+		strbuf_reset(&prev);
+		strbuf_reset(&new);
+		definition_lines(base, bidx, &prev);
+		definition_lines(frag, fidx, &new);
+		if (strcmp(prev.buf, new.buf)) {
+			warning("value of CONFIG_%s is redefined by fragment %s: previous value '%s', new value '%s'",
+				name, fragname, prev.buf, new.buf);
+			redefined++;
+		}
+		remove_definitions(base, bidx, NO_SYM);
+	}
+	/* merge_config.sh's `echo >> $TMP_FILE`. */
+	if (base->missing_newline)
+		base->missing_newline = 0;
+	else
+		add_line(base, xstrdup(""), NO_SYM);
+
+	for (i = 0; i < frag->nr_lines; i++) {
+		const struct kconfig_line *l = &frag->lines[i];
+		const struct kconfig_sym *s;
+		struct parsed_line pl;
+
+		if (!l->text)
+			continue;
+		if (l->sym == NO_SYM) {
+			add_line(base, xstrdup(l->text), NO_SYM);
+			continue;
+		}
+		/*
+		 * Lines are appended in order, so the last definition leaves
+		 * frag's value; earlier ones only need to be counted.
+		 */
+		s = &frag->syms[l->sym];
+		pl.name = s->name;
+		pl.name_len = strlen(s->name);
+		pl.value = s->value;
+		pl.value_len = strlen(s->value);
+		define(base, &pl, xstrdup(l->text), NULL);
+	}
+	if (last_live_line(frag) != NO_SYM)
+		base->missing_newline = frag->missing_newline;
+	strbuf_release(&prev);
+	strbuf_release(&new);
+	return redefined;
+}
+
+void kconfig_hash(const struct kconfig *kc, char out[SHA256_HEX_SIZE])
+{
+	const struct kconfig_sym **v = sorted_syms(kc);
+	struct strbuf line = STRBUF_INIT;
+	struct sha256 c;
+	size_t i;
+
+	sha256_init(&c);
+	for (i = 0; i < kc->count; i++) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "CONFIG_%s=", v[i]->name);
+		if (v[i]->value[0] == '"') {
+			struct strbuf s = STRBUF_INIT;
+
+			kconfig_string_value(&s, v[i]->value);
+			kconfig_quote_string(&line, s.buf);
+			strbuf_release(&s);
+		} else {
+			strbuf_addstr(&line, v[i]->value);
+		}
+		strbuf_addch(&line, '\n');
+		sha256_update(&c, line.buf, line.len);
+	}
+	sha256_final_hex(&c, out);
+	strbuf_release(&line);
+	free(v);
+}

@@ -1,0 +1,869 @@
+/* plan.c: the variants of an experiment, resolved by the kernel's own Kconfig. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kconfig/kconfig-index.h"
+#include "kconfig/kconfig.h"
+#include "plan/plan.h"
+#include "util/run-command.h"
+#include "plan/source.h"
+#include "store/store.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
+
+const char plan_harness_fragment[] =
+	"# kconfperf harness: what every variant needs to boot and report\n"
+	"CONFIG_64BIT=y\n"
+	"CONFIG_PRINTK=y\n"
+	"CONFIG_TTY=y\n"
+	"CONFIG_SERIAL_8250=y\n"
+	"CONFIG_SERIAL_8250_CONSOLE=y\n"
+	"CONFIG_BLK_DEV_INITRD=y\n"
+	"CONFIG_RD_GZIP=y\n"
+	"CONFIG_BINFMT_ELF=y\n"
+	"CONFIG_BINFMT_SCRIPT=y\n"
+	"CONFIG_PROC_FS=y\n"
+	"CONFIG_SYSFS=y\n"
+	"CONFIG_DEVTMPFS=y\n"
+	"CONFIG_DEVTMPFS_MOUNT=y\n"
+	"CONFIG_SHMEM=y\n"
+	"CONFIG_TMPFS=y\n"
+	"CONFIG_FUTEX=y\n"
+	"CONFIG_EPOLL=y\n"
+	"CONFIG_SMP=y\n"
+	"CONFIG_UNIX=y\n"
+	"CONFIG_NET=y\n"
+	"CONFIG_PCI=y\n"
+	"CONFIG_ACPI=y\n"
+	"CONFIG_BLOCK=y\n"
+	"CONFIG_VIRTIO_MENU=y\n"
+	"CONFIG_VIRTIO_PCI=y\n"
+	"CONFIG_VIRTIO_BLK=y\n";
+
+#define MAKE_ERR_CAP 8192
+
+int plan_parse_designs(unsigned *out, const char *spec)
+{
+	struct strvec parts = STRVEC_INIT;
+	size_t i;
+	int ret = 0;
+
+	*out = 0;
+	strvec_split(&parts, spec, ", ");
+	for (i = 0; i < parts.nr; i++) {
+		if (!strcmp(parts.v[i], "oat"))
+			*out |= PLAN_OAT;
+		else if (!strcmp(parts.v[i], "all"))
+			*out |= PLAN_ALL;
+		else if (!strcmp(parts.v[i], "loo"))
+			*out |= PLAN_LOO;
+		else if (!strcmp(parts.v[i], "screen"))
+			ret = error("the screen design chooses its variants as it measures: "
+				    "run 'kconfperf screen' with the same inputs");
+		else
+			ret = error("unknown design '%s' (expected oat, all or loo)", parts.v[i]);
+	}
+	if (!ret && !*out)
+		ret = error("no design given (expected oat, all or loo)");
+	strvec_clear(&parts);
+	return ret;
+}
+
+void plan_options_release(struct plan_options *o)
+{
+	strvec_clear(&o->base_add);
+}
+
+static void variant_release(struct plan_variant *v)
+{
+	free(v->name);
+	strvec_clear(&v->options);
+	kconfig_free(v->requested);
+	kconfig_free(v->effective);
+	free(v->same_as);
+	strbuf_release(&v->reason);
+	strbuf_release(&v->diff);
+}
+
+void plan_release(struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_variants; i++)
+		variant_release(&p->variants[i]);
+	free(p->variants);
+	for (i = 0; i < p->nr_options; i++) {
+		free(p->options[i].name);
+		free(p->options[i].value);
+		free(p->options[i].label);
+		strvec_clear(&p->options[i].deps);
+	}
+	free(p->options);
+	kconfig_free(p->baseline);
+	kconfig_index_free(p->index);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Whether a symbol's effective value (NULL: absent) is the requested one. */
+static int same_value(const char *have, const char *want)
+{
+	if (!have || !strcmp(have, "n"))
+		return !want || !strcmp(want, "n");
+	return want && !strcmp(have, want);
+}
+
+/* make -s O=objdir target in the tree; on failure prints why with make's stderr. */
+static void make_command(struct child_process *cp, const char *tree, const char *objdir,
+			 const char *target, struct strbuf *err)
+{
+	strvec_pushv(&cp->args, (const char *[]){ "make", "-s", NULL });
+	strvec_pushf(&cp->args, "O=%s", objdir);
+	strvec_push(&cp->args, target);
+	strvec_push(&cp->env, "LC_ALL=C");
+	cp->dir = tree;
+	cp->out.mode = CHILD_IO_NULL;
+	cp->err.mode = CHILD_IO_CAPTURE;
+	cp->err.buf = err;
+	cp->err.cap = MAKE_ERR_CAP;
+	cp->timeout = 600;
+}
+
+static int make_failed(struct child_process *cp, struct strbuf *err, const char *target)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret;
+
+	child_process_describe(&why, cp);
+	strbuf_trim(err);
+	ret = error("make %s %s%s%s", target, why.buf, err->len ? ":\n" : "", err->buf);
+	strbuf_release(&why);
+	return ret;
+}
+
+static int run_make(const char *tree, const char *objdir, const char *target)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	make_command(&cp, tree, objdir, target, &err);
+	if (run_command(&cp))
+		ret = make_failed(&cp, &err, target);
+	strbuf_release(&err);
+	child_process_release(&cp);
+	return ret;
+}
+
+static char *slot_dir(const struct plan_options *o, int i)
+{
+	return xstrfmt("%s/kconfig-%d", o->work_dir, i);
+}
+
+static int load_slot_config(struct kconfig **out, const char *dir)
+{
+	char *path = xstrfmt("%s/.config", dir);
+	int ret = kconfig_load(out, path, 0);
+
+	free(path);
+	return ret;
+}
+
+static int save_slot_config(const struct kconfig *kc, const char *dir)
+{
+	char *path = xstrfmt("%s/.config", dir);
+	int ret = kconfig_save(kc, path);
+
+	free(path);
+	return ret;
+}
+
+/* A base that names an existing file is a .config; anything else a make target. */
+static int is_config_file(const char *base)
+{
+	struct stat st;
+
+	return !stat(base, &st) && S_ISREG(st.st_mode);
+}
+
+static int valid_target(const char *t)
+{
+	size_t i;
+
+	for (i = 0; t[i]; i++)
+		if (!((t[i] >= 'a' && t[i] <= 'z') || (t[i] >= '0' && t[i] <= '9') ||
+		      t[i] == '_' || t[i] == '.' || t[i] == '-'))
+			return 0;
+	return i > 0 && ends_with(t, "config");
+}
+
+/* Adds --base-add items (fragment files or CONFIG_X=y settings) to frag. */
+static int read_base_add(struct kconfig *frag, const struct strvec *items)
+{
+	size_t i;
+
+	for (i = 0; i < items->nr; i++) {
+		const char *item = items->v[i];
+
+		if (is_config_file(item)) {
+			struct strbuf sb = STRBUF_INIT;
+			int ret;
+
+			if (strbuf_read_file(&sb, item, 0) < 0)
+				return -1;
+			ret = kconfig_parse(frag, item, sb.buf, sb.len, 0);
+			strbuf_release(&sb);
+			if (ret)
+				return -1;
+		} else if (kconfig_parse_list(frag, "--base-add", item)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Why a requested setting did not take: one line, "CONFIG_X: ...".  eff is
+ * the variant's effective config, base the baseline's.
+ */
+static void explain_setting(struct strbuf *out, const struct plan *p, const char *name,
+			    const char *want, const struct kconfig *eff)
+{
+	const char *have = kconfig_get(eff, name);
+	enum kconfig_explain what;
+	struct strbuf why = STRBUF_INIT;
+
+	strbuf_addf(out, "%sCONFIG_%s", out->len ? "; " : "", name);
+	what = kconfig_index_explain(&why, p->index, name, kconfig_lookup, (void *)eff);
+	switch (what) {
+	case KCONFIG_EXPLAIN_UNKNOWN:
+		strbuf_addstr(out, ": unknown symbol");
+		break;
+	case KCONFIG_EXPLAIN_HIDDEN:
+	case KCONFIG_EXPLAIN_UNMET_DEPS:
+	case KCONFIG_EXPLAIN_MODULE_ONLY:
+		strbuf_addf(out, ": %s: %s", kconfig_explain_name(what), why.buf);
+		break;
+	default:
+		if (same_value(want, "n") && have && strcmp(have, "n")) {
+			struct strvec sel = STRVEC_INIT;
+			size_t i;
+			int any = 0;
+
+			kconfig_index_selectors(&sel, p->index, name, 0);
+			strbuf_addf(out, ": stays %s", have);
+			for (i = 0; i < sel.nr; i++) {
+				if (!kconfig_lookup(sel.v[i], (void *)eff))
+					continue;
+				strbuf_addf(out, "%s%s", any ? ", " : ", selected by ", sel.v[i]);
+				any = 1;
+			}
+			strvec_clear(&sel);
+		} else {
+			strbuf_addf(out, ": Kconfig set it to %s instead of %s%s%s",
+				    have ? have : "nothing", want,
+				    what == KCONFIG_EXPLAIN_CHOICE ? " (a choice member)" : "",
+				    why.len ? "" : "");
+		}
+		break;
+	}
+	strbuf_release(&why);
+}
+
+static void classify(struct plan *p, struct plan_variant *v, size_t index)
+{
+	size_t iter = 0, i;
+	const char *name, *want;
+	int took = 0, failed = 0, already = 0;
+	struct strbuf failures = STRBUF_INIT;
+	struct kconfig_changes ch = KCONFIG_CHANGES_INIT;
+
+	kconfig_hash(v->effective, v->hash);
+	kconfig_diff(p->baseline, v->effective, &v->diff, 0);
+	kconfig_diff_list(&ch, p->baseline, v->effective);
+	v->added = (int)ch.added;
+	v->removed = (int)ch.removed;
+	v->changed = (int)ch.changed;
+	kconfig_changes_release(&ch);
+
+	while (kconfig_next(v->requested, &iter, &name, &want)) {
+		const char *have = kconfig_get(v->effective, name);
+
+		if (!same_value(have, want)) {
+			failed++;
+			explain_setting(&failures, p, name, want, v->effective);
+		} else if (same_value(kconfig_get(p->baseline, name), want)) {
+			already++;
+		} else {
+			took++;
+		}
+	}
+	for (i = 0; i < index; i++) {
+		if (strcmp(p->variants[i].hash, v->hash))
+			continue;
+		if (i == 0) {
+			v->status = "no-op";
+		} else {
+			v->status = "same-as";
+			v->same_as = xstrdup(p->variants[i].name);
+		}
+		break;
+	}
+	v->unmet = failed;
+	if (!v->status)
+		v->status = failed ? "partial" : "ok";
+	if (failures.len)
+		strbuf_addbuf(&v->reason, &failures);
+	if (!strcmp(v->status, "no-op") && !failed && already)
+		strbuf_addstr(&v->reason, "already set in the baseline");
+	else if (!strcmp(v->status, "same-as") && !v->reason.len)
+		strbuf_addf(&v->reason, "same effective config as %s", v->same_as);
+	strbuf_release(&failures);
+}
+
+/* The full .config to resolve for a variant: the baseline plus its settings. */
+static struct kconfig *requested_config(const struct plan *p, const struct plan_variant *v)
+{
+	struct kconfig *kc = kconfig_new();
+	struct strbuf sb = STRBUF_INIT;
+	size_t iter = 0;
+	const char *name, *value;
+
+	kconfig_write(p->baseline, &sb);
+	kconfig_parse(kc, "baseline", sb.buf, sb.len, 0);
+	while (kconfig_next(v->requested, &iter, &name, &value))
+		kconfig_set(kc, name, value);
+	strbuf_release(&sb);
+	return kc;
+}
+
+/* Runs olddefconfig for variants [first, nr), jobs at a time in reused slots. */
+static int resolve_all(struct plan *p, const struct plan_options *o, size_t first)
+{
+	int jobs = o->jobs > 0 ? o->jobs : online_cpus();
+	struct child_process *cps = xcalloc((size_t)jobs, sizeof(*cps));
+	struct child_process **running = xcalloc((size_t)jobs, sizeof(*running));
+	struct strbuf *errs = xcalloc((size_t)jobs, sizeof(*errs));
+	size_t *job_of = xcalloc((size_t)jobs, sizeof(*job_of));
+	char **dirs = xcalloc((size_t)jobs, sizeof(*dirs));
+	size_t next = first, done = first;
+	int i, ret = 0;
+
+	for (i = 0; i < jobs; i++) {
+		dirs[i] = slot_dir(o, i);
+		strbuf_init(&errs[i], 0);
+		if (mkdir_p(dirs[i], 0755))
+			ret = -1;
+	}
+	while (!ret && done < p->nr_variants) {
+		int slot;
+
+		for (slot = 0; slot < jobs && next < p->nr_variants; slot++) {
+			struct kconfig *kc;
+
+			if (running[slot])
+				continue;
+			kc = requested_config(p, &p->variants[next]);
+			if (save_slot_config(kc, dirs[slot])) {
+				kconfig_free(kc);
+				ret = -1;
+				break;
+			}
+			kconfig_free(kc);
+			child_process_init(&cps[slot]);
+			strbuf_reset(&errs[slot]);
+			make_command(&cps[slot], o->source->tree, dirs[slot], "olddefconfig",
+				     &errs[slot]);
+			if (start_command(&cps[slot])) {
+				ret = -1;
+				break;
+			}
+			running[slot] = &cps[slot];
+			job_of[slot] = next++;
+		}
+		if (ret)
+			break;
+		slot = wait_any_command(running, (size_t)jobs);
+		if (slot < 0)
+			break;
+		running[slot] = NULL;
+		if (cps[slot].exit_code != 0 || cps[slot].timed_out) {
+			ret = make_failed(&cps[slot], &errs[slot], "olddefconfig");
+		} else {
+			struct plan_variant *v = &p->variants[job_of[slot]];
+
+			if (load_slot_config(&v->effective, dirs[slot]))
+				ret = -1;
+			else
+				classify(p, v, job_of[slot]);
+		}
+		child_process_release(&cps[slot]);
+		done++;
+		if (!quiet && isatty(2))
+			fprintf(stderr, "\rkconfperf: resolving variants: %zu/%zu", done, p->nr_variants);
+	}
+	if (!quiet && isatty(2))
+		fputc('\n', stderr);
+	/* On an error, stop what still runs. */
+	for (;;) {
+		int slot = wait_any_command(running, (size_t)jobs);
+
+		if (slot < 0)
+			break;
+		running[slot] = NULL;
+		child_process_release(&cps[slot]);
+	}
+	for (i = 0; i < jobs; i++) {
+		free(dirs[i]);
+		strbuf_release(&errs[i]);
+	}
+	free(dirs);
+	free(errs);
+	free(job_of);
+	free(running);
+	free(cps);
+	return ret;
+}
+
+/* Resolves the baseline in slot 0 and checks it can carry the harness. */
+static int resolve_baseline(struct plan *p, const struct plan_options *o)
+{
+	char *dir = slot_dir(o, 0);
+	struct kconfig *frag = kconfig_new(), *kc = NULL, *harness = kconfig_new();
+	struct strbuf missing = STRBUF_INIT;
+	size_t iter = 0;
+	const char *name, *want;
+	int ret = -1;
+
+	if (mkdir_p(dir, 0755))
+		goto out;
+	if (is_config_file(o->base)) {
+		if (kconfig_load(&kc, o->base, 0) || save_slot_config(kc, dir))
+			goto out;
+		kconfig_free(kc);
+		kc = NULL;
+	} else if (!valid_target(o->base)) {
+		error("baseline '%s' is neither a .config file nor a make config target "
+		      "(tinyconfig, defconfig, allnoconfig, ...)", o->base);
+		goto out;
+	} else if (run_make(o->source->tree, dir, o->base)) {
+		goto out;
+	}
+	if (load_slot_config(&kc, dir))
+		goto out;
+	kconfig_parse(harness, "harness", plan_harness_fragment,
+		      strlen(plan_harness_fragment), 0);
+	/* The harness's settings replace the base's quietly: they are not the user's. */
+	while (kconfig_next(harness, &iter, &name, &want))
+		kconfig_set(kc, name, want);
+	iter = 0;
+	if (read_base_add(frag, &o->base_add))
+		goto out;
+	if (kconfig_count(frag))
+		kconfig_merge(kc, frag, "--base-add");
+	if (save_slot_config(kc, dir) || run_make(o->source->tree, dir, "olddefconfig"))
+		goto out;
+	kconfig_free(kc);
+	kc = NULL;
+	if (load_slot_config(&p->baseline, dir))
+		goto out;
+
+	/* The harness's needs, then --base-add's, must have taken. */
+	while (kconfig_next(harness, &iter, &name, &want))
+		if (!same_value(kconfig_get(p->baseline, name), want))
+			explain_setting(&missing, p, name, want, p->baseline);
+	if (missing.len) {
+		error("baseline '%s' cannot carry what kconfperf needs to boot it: %s",
+		      o->base, missing.buf);
+		goto out;
+	}
+	iter = 0;
+	while (kconfig_next(frag, &iter, &name, &want))
+		if (!same_value(kconfig_get(p->baseline, name), want))
+			explain_setting(&missing, p, name, want, p->baseline);
+	if (missing.len)
+		warning("--base-add settings that did not take: %s", missing.buf);
+	ret = 0;
+out:
+	free(dir);
+	kconfig_free(frag);
+	kconfig_free(kc);
+	kconfig_free(harness);
+	strbuf_release(&missing);
+	return ret;
+}
+
+static int read_options(struct plan *p, const struct plan_options *o)
+{
+	struct kconfig *kc = kconfig_new();
+	size_t iter = 0, alloc = 0;
+	const char *name, *value;
+	int ret = -1;
+
+	if (o->diff_old) {
+		struct kconfig *a = NULL, *b = NULL;
+		struct kconfig_changes ch = KCONFIG_CHANGES_INIT;
+		size_t i;
+
+		if (kconfig_load(&a, o->diff_old, 0) || kconfig_load(&b, o->diff_new, 0)) {
+			kconfig_free(a);
+			kconfig_free(b);
+			goto out;
+		}
+		kconfig_diff_list(&ch, a, b);
+		/* Every symbol NEW sets differently; one that NEW lacks is left alone. */
+		for (i = 0; i < ch.nr; i++)
+			if (ch.v[i].new_value)
+				kconfig_set(kc, ch.v[i].name, ch.v[i].new_value);
+		kconfig_changes_release(&ch);
+		kconfig_free(a);
+		kconfig_free(b);
+	} else if (is_config_file(o->options)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (strbuf_read_file(&sb, o->options, 0) < 0 ||
+		    kconfig_parse(kc, o->options, sb.buf, sb.len, KCONFIG_LOOSE)) {
+			strbuf_release(&sb);
+			goto out;
+		}
+		strbuf_release(&sb);
+	} else if (kconfig_parse_list(kc, "--options", o->options)) {
+		goto out;
+	}
+	if (!kconfig_count(kc)) {
+		error("no options to measure in '%s'", o->diff_old ? o->diff_new : o->options);
+		goto out;
+	}
+	while (kconfig_next(kc, &iter, &name, &value)) {
+		struct plan_option *opt;
+
+		ALLOC_GROW(p->options, p->nr_options + 1, alloc);
+		opt = &p->options[p->nr_options++];
+		memset(opt, 0, sizeof(*opt));
+		opt->name = xstrdup(name);
+		opt->value = xstrdup(value);
+		opt->label = xstrfmt("CONFIG_%s=%s", name, value);
+		strvec_init(&opt->deps);
+	}
+	ret = 0;
+out:
+	kconfig_free(kc);
+	return ret;
+}
+
+/* --with-deps: the visible symbols that meet each option's unmet dependencies. */
+static void add_deps(struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_options; i++) {
+		struct plan_option *opt = &p->options[i];
+		struct strbuf why = STRBUF_INIT;
+		enum kconfig_explain what;
+
+		if (same_value(opt->value, "n"))
+			continue;
+		what = kconfig_index_explain(&why, p->index, opt->name, kconfig_lookup, p->baseline);
+		strbuf_reset(&why);
+		if (what == KCONFIG_EXPLAIN_UNMET_DEPS &&
+		    kconfig_index_deps_to_enable(&opt->deps, p->index, opt->name, kconfig_lookup,
+						 p->baseline, &why))
+			warning("--with-deps: cannot meet the dependencies of %s: %s",
+				opt->label, why.buf);
+		strbuf_release(&why);
+	}
+}
+
+static void add_option_settings(struct kconfig *kc, const struct plan_option *opt)
+{
+	size_t i;
+
+	for (i = 0; i < opt->deps.nr; i++)
+		kconfig_set(kc, opt->deps.v[i], "y");
+	kconfig_set(kc, opt->name, opt->value);
+}
+
+static struct plan_variant *new_variant(struct plan *p, size_t *alloc, const char *name,
+					const char *kind)
+{
+	struct plan_variant *v;
+
+	ALLOC_GROW(p->variants, p->nr_variants + 1, *alloc);
+	v = &p->variants[p->nr_variants++];
+	memset(v, 0, sizeof(*v));
+	v->name = xstrdup(name);
+	v->kind = kind;
+	strvec_init(&v->options);
+	v->requested = kconfig_new();
+	strbuf_init(&v->reason, 0);
+	strbuf_init(&v->diff, 0);
+	return v;
+}
+
+static void make_variants(struct plan *p, unsigned designs)
+{
+	size_t *alloc = &p->alloc_variants, i, j;
+	struct plan_variant *v;
+
+	new_variant(p, alloc, "baseline", "baseline");
+	if (designs & PLAN_OAT || p->nr_options == 1) {
+		for (i = 0; i < p->nr_options; i++) {
+			v = new_variant(p, alloc, p->options[i].label, "oat");
+			add_option_settings(v->requested, &p->options[i]);
+			strvec_push(&v->options, p->options[i].label);
+		}
+	}
+	if (designs & (PLAN_ALL | PLAN_LOO) && p->nr_options > 1) {
+		v = new_variant(p, alloc, "all", "all");
+		for (i = 0; i < p->nr_options; i++) {
+			add_option_settings(v->requested, &p->options[i]);
+			strvec_push(&v->options, p->options[i].label);
+		}
+	}
+	if (designs & PLAN_LOO && p->nr_options > 1) {
+		for (i = 0; i < p->nr_options; i++) {
+			char *name = xstrfmt("all-%s", p->options[i].label);
+
+			v = new_variant(p, alloc, name, "loo");
+			free(name);
+			for (j = 0; j < p->nr_options; j++) {
+				if (j == i)
+					continue;
+				add_option_settings(v->requested, &p->options[j]);
+				strvec_push(&v->options, p->options[j].label);
+			}
+		}
+	}
+}
+
+static void hash_file_or_text(struct sha256 *c, const char *item)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (is_config_file(item) && strbuf_read_file(&sb, item, 0) >= 0)
+		sha256_update(c, sb.buf, sb.len + 1);
+	else
+		sha256_update(c, item, strlen(item) + 1);
+	strbuf_release(&sb);
+}
+
+/* The plan's identity: what was asked, not where the files were. */
+static void plan_key(struct plan *p, const struct plan_options *o)
+{
+	struct sha256 c;
+	char designs[16];
+	size_t i;
+
+	sha256_init(&c);
+	sha256_update(&c, "kconfperf-plan-1", 17);
+	sha256_update(&c, o->source->id, strlen(o->source->id) + 1);
+	hash_file_or_text(&c, o->base);
+	for (i = 0; i < o->base_add.nr; i++)
+		hash_file_or_text(&c, o->base_add.v[i]);
+	for (i = 0; i < p->nr_options; i++)
+		sha256_update(&c, p->options[i].label, strlen(p->options[i].label) + 1);
+	snprintf(designs, sizeof(designs), "%u/%d", o->designs, o->with_deps);
+	sha256_update(&c, designs, strlen(designs) + 1);
+	sha256_final_hex(&c, p->key);
+}
+
+int plan_input_key(const struct plan_options *o, char key[SHA256_HEX_SIZE])
+{
+	struct plan p = PLAN_INIT;
+
+	if (read_options(&p, o)) {
+		plan_release(&p);
+		return -1;
+	}
+	plan_key(&p, o);
+	memcpy(key, p.key, SHA256_HEX_SIZE);
+	plan_release(&p);
+	return 0;
+}
+
+int plan_make(struct plan *out, const struct plan_options *o)
+{
+	double start = now_seconds();
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!o->options && !o->diff_old)
+		return error("no options given (use --options or --options-from-diff)");
+	if (read_options(out, o))
+		goto fail;
+	if (kconfig_index_load(&out->index, o->source->tree, "x86"))
+		goto fail;
+	if (resolve_baseline(out, o))
+		goto fail;
+	if (o->with_deps)
+		add_deps(out);
+	plan_key(out, o);
+	make_variants(out, o->designs);
+	out->variants[0].effective = kconfig_new();
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		kconfig_write(out->baseline, &sb);
+		kconfig_parse(out->variants[0].effective, "baseline", sb.buf, sb.len, 0);
+		strbuf_release(&sb);
+	}
+	classify(out, &out->variants[0], 0);
+	out->variants[0].status = "ok";
+	if (resolve_all(out, o, 1))
+		goto fail;
+	for (i = 0; i < out->nr_options; i++) {
+		const struct plan_option *opt = &out->options[i];
+		size_t d;
+
+		if (!opt->deps.nr)
+			continue;
+		for (d = 1; d < out->nr_variants; d++) {
+			struct plan_variant *v = &out->variants[d];
+
+			if (strcmp(v->kind, "oat") || strcmp(v->name, opt->label))
+				continue;
+			strbuf_addf(&v->reason, "%swith deps:", v->reason.len ? "; " : "");
+			for (size_t k = 0; k < opt->deps.nr; k++)
+				strbuf_addf(&v->reason, " +%s", opt->deps.v[k]);
+		}
+	}
+	out->seconds = now_seconds() - start;
+	return 0;
+fail:
+	plan_release(out);
+	return -1;
+}
+
+void plan_store_variant(const struct plan_variant *pv, int position, struct store_variant *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t k;
+
+	memset(out, 0, sizeof(*out));
+	out->name = xstrdup(pv->name);
+	out->kind = xstrdup(pv->kind);
+	for (k = 0; k < pv->options.nr; k++)
+		strbuf_addf(&sb, "%s\n", pv->options.v[k]);
+	out->options = strbuf_detach(&sb, NULL);
+	kconfig_write(pv->requested, &sb);
+	out->requested = strbuf_detach(&sb, NULL);
+	out->effective_diff = xstrdup(pv->diff.buf);
+	kconfig_write(pv->effective, &sb);
+	out->config = strbuf_detach(&sb, NULL);
+	out->config_hash = xstrdup(pv->hash);
+	out->status = xstrdup(pv->status);
+	out->same_as = pv->same_as ? xstrdup(pv->same_as) : NULL;
+	out->reason = pv->reason.len ? xstrdup(pv->reason.buf) : NULL;
+	out->added = pv->added;
+	out->removed = pv->removed;
+	out->changed = pv->changed;
+	out->position = position;
+}
+
+long plan_add_variant(struct plan *p, const struct plan_options *o, const char *name,
+		      const char *kind, const size_t *opts, size_t nr)
+{
+	struct plan_variant *v;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (opts[i] >= p->nr_options)
+			return error("plan_add_variant: no option %zu", opts[i]);
+	v = new_variant(p, &p->alloc_variants, name, kind);
+	for (i = 0; i < nr; i++) {
+		add_option_settings(v->requested, &p->options[opts[i]]);
+		strvec_push(&v->options, p->options[opts[i]].label);
+	}
+	if (resolve_all(p, o, p->nr_variants - 1))
+		return -1;
+	return (long)(p->nr_variants - 1);
+}
+
+int plan_save(const struct plan *p, struct store *st)
+{
+	size_t i;
+	int ret = 0;
+
+	if (store_begin(st))
+		return -1;
+	if (store_clear_variants(st))
+		goto fail;
+	for (i = 0; i < p->nr_variants; i++) {
+		struct store_variant v = STORE_VARIANT_INIT;
+
+		plan_store_variant(&p->variants[i], (int)i, &v);
+		ret = store_put_variant(st, &v);
+		store_variant_release(&v);
+		if (ret)
+			goto fail;
+	}
+	if (store_set_meta(st, "plan_key", p->key))
+		goto fail;
+	return store_commit(st);
+fail:
+	store_rollback(st);
+	return -1;
+}
+
+int plan_save_inputs(struct store *st, const struct kernel_source *ks,
+		     const struct plan_options *o, const char *cache, const char *designs)
+{
+	return store_set_meta(st, "source", ks->origin) ||
+	       store_set_meta(st, "source_id", ks->id) ||
+	       store_set_meta(st, "source_tree", ks->tree) ||
+	       store_set_meta(st, "kernel_version", ks->version) ||
+	       store_set_meta(st, "base", o->base) ||
+	       store_set_meta(st, "designs", designs) ||
+	       store_set_meta(st, "cache", cache) ? -1 : 0;
+}
+
+int plan_print_table(struct store *st, FILE *fp)
+{
+	struct store_variant *v;
+	size_t nr, i;
+	int wname = 7, wstatus = 6;
+	struct strbuf line = STRBUF_INIT;
+
+	if (store_get_variants(st, &v, &nr))
+		return -1;
+	if (!nr) {
+		store_variants_free(v, nr);
+		return error("%s: no plan yet (run 'kconfperf plan')", store_path(st));
+	}
+	for (i = 0; i < nr; i++) {
+		int n = (int)strlen(v[i].name);
+		int s = (int)strlen(v[i].status) + (v[i].same_as ? 1 + (int)strlen(v[i].same_as) : 0);
+
+		if (n > wname)
+			wname = n;
+		if (s > wstatus)
+			wstatus = s;
+	}
+	fprintf(fp, "%-*s  %-*s  %9s  %-16s  %s\n", wname, "variant", wstatus, "status",
+		"requested", "effective", "reason");
+	for (i = 0; i < nr; i++) {
+		char status[512], eff[64];
+		int requested = 0;
+		const char *c;
+
+		for (c = v[i].requested; c && *c; c++)
+			if (*c == '\n')
+				requested++;
+		if (v[i].same_as)
+			snprintf(status, sizeof(status), "%s %s", v[i].status, v[i].same_as);
+		else
+			snprintf(status, sizeof(status), "%s", v[i].status);
+		snprintf(eff, sizeof(eff), "+%d -%d ~%d", v[i].added, v[i].removed, v[i].changed);
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%-*s  %-*s  %9d  %-16s  %s", wname, v[i].name, wstatus, status,
+			    requested, i ? eff : "-", v[i].reason ? v[i].reason : "");
+		strbuf_rtrim(&line);
+		fprintf(fp, "%s\n", line.buf);
+	}
+	store_variants_free(v, nr);
+	strbuf_release(&line);
+	return 0;
+}

@@ -1,0 +1,154 @@
+/* plan.h: the variants of an experiment, resolved by the kernel's own Kconfig. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef PLAN_H
+#define PLAN_H
+
+#include <stdio.h>
+
+#include "util/sha256.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
+
+struct kconfig;
+struct kconfig_index;
+struct kernel_source;
+struct store;
+
+/*
+ * A plan turns a baseline and candidate options into variants, and asks
+ * `make olddefconfig` what each one really is.  Nothing is guessed: the
+ * effective config is what the kernel's Kconfig wrote; the Kconfig index
+ * only explains why a requested setting did not take.
+ *
+ * Variants, in this order:
+ *   baseline             the baseline with the harness's needs merged in
+ *   CONFIG_X=y ...       (design oat) baseline + one option
+ *   all                  (design all) baseline + every option
+ *   all-CONFIG_X=y ...   (design loo) all minus one option
+ *
+ * so that when two variants resolve alike, the simpler one is measured and
+ * the other is same-as it.
+ *
+ * Each gets a status:
+ *   ok        every requested setting took
+ *   partial   some did not; reason says which and why
+ *   no-op     the effective config equals the baseline's; reason says why
+ *             (unknown symbol, hidden and selected by ..., unmet dependency
+ *             with the expression and its false atoms, already set)
+ *   same-as   the effective config equals an earlier variant's, named in
+ *             same_as: it is built and measured once
+ */
+
+enum plan_design {
+	PLAN_OAT = 1 << 0,
+	PLAN_ALL = 1 << 1,
+	PLAN_LOO = 1 << 2,
+};
+/* Parses "oat,all,loo" (any subset, comma separated); 0 or -1 with an error. */
+int plan_parse_designs(unsigned *out, const char *spec);
+
+struct plan_options {
+	const struct kernel_source *source;
+	const char *base;		/* a make target (tinyconfig) or a .config path */
+	struct strvec base_add;		/* fragment paths and CONFIG_X=y settings */
+	const char *options;		/* a file of options, or a list "A,B=m" */
+	const char *diff_old;		/* --options-from-diff OLD NEW */
+	const char *diff_new;
+	unsigned designs;
+	int with_deps;
+	int jobs;			/* parallel olddefconfig runs; <= 0: CPUs */
+	const char *work_dir;		/* scratch object dirs for olddefconfig */
+};
+#define PLAN_OPTIONS_INIT { .base_add = STRVEC_INIT, .designs = PLAN_OAT }
+void plan_options_release(struct plan_options *o);
+
+/* One candidate option: a setting, plus what --with-deps added for it. */
+struct plan_option {
+	char *name;			/* without CONFIG_ */
+	char *value;			/* as written: y, m, n, 64, "str" */
+	char *label;			/* "CONFIG_X=y" */
+	struct strvec deps;		/* --with-deps: more symbols set =y */
+};
+
+struct plan_variant {
+	char *name;
+	const char *kind;		/* baseline, oat, all, loo */
+	struct strvec options;		/* labels of the options it holds */
+	struct kconfig *requested;	/* the settings asked for on top of the baseline */
+	struct kconfig *effective;	/* what olddefconfig made of them */
+	char hash[SHA256_HEX_SIZE];	/* kconfig_hash(effective) */
+	const char *status;
+	char *same_as;
+	struct strbuf reason;		/* why partial, no-op or same-as; unmet settings explained */
+	int unmet;			/* requested settings that did not take */
+	struct strbuf diff;		/* diffconfig of baseline -> effective */
+	int added, removed, changed;
+};
+
+struct plan {
+	struct kconfig *baseline;
+	struct plan_option *options;
+	size_t nr_options;
+	struct plan_variant *variants;
+	size_t nr_variants, alloc_variants;
+	struct kconfig_index *index;
+	char key[SHA256_HEX_SIZE];	/* identity of the inputs */
+	double seconds;			/* time taken to resolve */
+};
+#define PLAN_INIT { 0 }
+void plan_release(struct plan *p);
+
+/*
+ * The symbols every variant needs to boot under kconfperf's harness (serial
+ * console, initramfs, devtmpfs, proc, sysfs, tmpfs, virtio PCI and block,
+ * power off), as a fragment.
+ */
+extern const char plan_harness_fragment[];
+
+/*
+ * Builds the plan: resolves the baseline, reads the options, makes the
+ * variants of the chosen designs and resolves them all, o->jobs at a time.
+ * Returns 0, or -1 with a message (bad input names file:line; a baseline
+ * that cannot carry the harness names the missing symbols and why).
+ */
+int plan_make(struct plan *out, const struct plan_options *o);
+
+/*
+ * The identity of a plan's inputs (source, baseline, --base-add, options,
+ * designs, --with-deps), as plan_make() would store it, without resolving
+ * anything: sweep uses it to tell a resumed experiment from a changed one.
+ * Returns 0, or -1 with a message when the options cannot be read.
+ */
+int plan_input_key(const struct plan_options *o, char key[SHA256_HEX_SIZE]);
+
+/*
+ * Adds a variant to a made plan (screen asks for groups of options as it
+ * goes): named name, of kind kind, the baseline plus the options
+ * p->options[opts[0..nr)] (with what --with-deps added for them), resolved
+ * with olddefconfig and classified against the variants before it as
+ * plan_make() does.  o is what plan_make() was given.  Returns the new
+ * variant's index (pointers into p->variants may move), or -1 with a
+ * message.
+ */
+long plan_add_variant(struct plan *p, const struct plan_options *o, const char *name,
+		      const char *kind, const size_t *opts, size_t nr);
+
+struct store_variant;
+/* A plan variant as a store row at position (its strings copied). */
+void plan_store_variant(const struct plan_variant *pv, int position, struct store_variant *out);
+
+/* Stores the plan's variants (replacing any earlier plan) and its key. */
+int plan_save(const struct plan *p, struct store *st);
+
+/*
+ * Stores what the plan was made from, for the stages after it and for
+ * reports: source (as named, its identity, tree and kernel version), base,
+ * designs and the cache directory.
+ */
+int plan_save_inputs(struct store *st, const struct kernel_source *ks,
+		     const struct plan_options *o, const char *cache, const char *designs);
+
+/* Prints the plan table from the store: variant, status, requested, effective, reason. */
+int plan_print_table(struct store *st, FILE *fp);
+
+#endif

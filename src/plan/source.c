@@ -1,0 +1,284 @@
+/* source.c: a kernel source tree to build from, and its content identity. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/run-command.h"
+#include "util/sha256.h"
+#include "plan/source.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
+
+char *default_cache_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		return xstrfmt("%s/kconfperf", xdg);
+	return xstrfmt("%s/.cache/kconfperf", home && *home ? home : "/tmp");
+}
+
+void kernel_source_release(struct kernel_source *ks)
+{
+	free(ks->tree);
+	free(ks->id);
+	free(ks->version);
+	free(ks->origin);
+	memset(ks, 0, sizeof(*ks));
+}
+
+static int is_file(const char *dir, const char *name)
+{
+	char *p = xstrfmt("%s/%s", dir, name);
+	struct stat st;
+	int ret = !stat(p, &st);
+
+	free(p);
+	return ret;
+}
+
+int kernel_source_check_tree(const char *dir, const char *what)
+{
+	if (!is_file(dir, "Makefile") || !is_file(dir, "Kconfig") ||
+	    !is_file(dir, "scripts/kconfig/Makefile") || !is_file(dir, "arch/x86/Kconfig"))
+		return error("'%s' is not a kernel source tree (expected Makefile, Kconfig, "
+			     "scripts/kconfig/ and arch/x86/Kconfig in '%s')", what, dir);
+	if (is_file(dir, ".config") || is_file(dir, "include/config/auto.conf"))
+		return error("'%s' has been configured in place; kernel builds with O= need a "
+			     "clean tree (run 'make mrproper' in '%s')", what, dir);
+	return 0;
+}
+
+/* "6.1.158" from the top Makefile's VERSION, PATCHLEVEL, SUBLEVEL, EXTRAVERSION. */
+static char *kernel_version(const char *tree)
+{
+	char *path = xstrfmt("%s/Makefile", tree);
+	FILE *fp = fopen(path, "r");
+	struct strbuf line = STRBUF_INIT;
+	char v[4][64] = { "", "", "", "" };
+	static const char *const keys[4] = { "VERSION", "PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION" };
+	int lines = 0, i;
+	char *ret;
+
+	free(path);
+	if (!fp)
+		return xstrdup("unknown");
+	while (lines++ < 20 && strbuf_getline(&line, fp) != EOF) {
+		for (i = 0; i < 4; i++) {
+			const char *rest;
+
+			if (!skip_prefix(line.buf, keys[i], &rest))
+				continue;
+			while (*rest == ' ' || *rest == '\t')
+				rest++;
+			if (*rest++ != '=')
+				continue;
+			while (*rest == ' ' || *rest == '\t')
+				rest++;
+			snprintf(v[i], sizeof(v[i]), "%s", rest);
+		}
+	}
+	fclose(fp);
+	strbuf_release(&line);
+	if (!*v[0])
+		return xstrdup("unknown");
+	ret = xstrfmt("%s.%s%s%s%s", v[0], v[1], *v[2] ? "." : "", v[2], v[3]);
+	return ret;
+}
+
+static int skip_in_identity(const char *name)
+{
+	return !strcmp(name, ".git") || !strcmp(name, ".config") ||
+	       !strcmp(name, ".config.old") || starts_with(name, ".tmp") ||
+	       ends_with(name, ".o") || ends_with(name, ".cmd");
+}
+
+/* Feeds "relpath size mtime\n" of every file under dir/rel, sorted, into c. */
+static int hash_dir(struct sha256 *c, const char *top, const char *rel)
+{
+	char *path = *rel ? xstrfmt("%s/%s", top, rel) : xstrdup(top);
+	struct dirent **names = NULL;
+	int n, i, ret = 0;
+
+	n = scandir(path, &names, NULL, alphasort);
+	if (n < 0) {
+		ret = error_errno("cannot read directory '%s'", path);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		char *child_rel, *child;
+		struct stat st;
+
+		if (!strcmp(name, ".") || !strcmp(name, "..") || skip_in_identity(name))
+			continue;
+		child_rel = *rel ? xstrfmt("%s/%s", rel, name) : xstrdup(name);
+		child = xstrfmt("%s/%s", top, child_rel);
+		if (!strcmp(child_rel, "include/config") || !strcmp(child_rel, "include/generated")) {
+			/* configured-tree outputs */
+		} else if (!lstat(child, &st) && !ret) {
+			if (S_ISDIR(st.st_mode)) {
+				ret = hash_dir(c, top, child_rel);
+			} else {
+				char line[PATH_MAX + 64];
+				int len = snprintf(line, sizeof(line), "%s %lld %lld\n", child_rel,
+						   (long long)st.st_size, (long long)st.st_mtime);
+
+				sha256_update(c, line, (size_t)len);
+			}
+		}
+		free(child_rel);
+		free(child);
+	}
+out:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(path);
+	return ret;
+}
+
+static int is_archive(const char *path)
+{
+	return ends_with(path, ".tar.xz") || ends_with(path, ".tar.gz") ||
+	       ends_with(path, ".tgz") || ends_with(path, ".tar.bz2") ||
+	       ends_with(path, ".tar.zst") || ends_with(path, ".tar");
+}
+
+/* The only directory inside dir (archives hold one top directory). */
+static char *single_subdir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char *found = NULL;
+	int count = 0;
+
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		count++;
+		if (de->d_type == DT_DIR && !found)
+			found = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (count != 1) {
+		free(found);
+		return NULL;
+	}
+	return found;
+}
+
+static int extract_archive(const char *archive, const char *dest, const char *tmp)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	if (mkdir_p(tmp, 0755))
+		return -1;
+	strvec_pushv(&cp.args, (const char *[]){ "tar", "-xf", archive, "-C", tmp, NULL });
+	cp.out.mode = CHILD_IO_NULL;
+	cp.err.mode = CHILD_IO_CAPTURE;
+	cp.err.buf = &err;
+	cp.err.cap = 4096;
+	note("extracting '%s' into '%s'", archive, dest);
+	if (run_command(&cp)) {
+		struct strbuf why = STRBUF_INIT;
+
+		child_process_describe(&why, &cp);
+		strbuf_rtrim(&err);
+		ret = error("cannot extract '%s': tar %s%s%s", archive, why.buf,
+			    err.len ? ": " : "", err.buf);
+		strbuf_release(&why);
+		remove_tree(tmp);
+		goto out;
+	}
+	if (rename(tmp, dest)) {
+		/* Another kconfperf extracted the same archive meanwhile. */
+		if (errno != ENOTEMPTY && errno != EEXIST)
+			ret = error_errno("cannot rename '%s' to '%s'", tmp, dest);
+		remove_tree(tmp);
+	}
+out:
+	strbuf_release(&err);
+	child_process_release(&cp);
+	return ret;
+}
+
+static int open_archive(struct kernel_source *out, const char *src, const char *cache_dir)
+{
+	char hex[SHA256_HEX_SIZE];
+	char *dest = NULL, *tmp = NULL, *top = NULL;
+	struct stat st;
+	int ret = -1;
+
+	if (sha256_file(src, hex))
+		return -1;
+	dest = xstrfmt("%s/sources/%.16s", cache_dir, hex);
+	if (stat(dest, &st)) {
+		tmp = xstrfmt("%s/sources/tmp.%.16s.%ld", cache_dir, hex, (long)getpid());
+		remove_tree(tmp);
+		if (extract_archive(src, dest, tmp))
+			goto out;
+	}
+	top = single_subdir(dest);
+	if (!top) {
+		error("'%s' does not hold one top directory (extracted in '%s')", src, dest);
+		goto out;
+	}
+	out->tree = xstrfmt("%s/%s", dest, top);
+	out->id = xstrfmt("tar:%s", hex);
+	ret = 0;
+out:
+	free(dest);
+	free(tmp);
+	free(top);
+	return ret;
+}
+
+int kernel_source_open(struct kernel_source *out, const char *src, const char *cache_dir)
+{
+	struct stat st;
+	char *abs = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (stat(src, &st))
+		return error_errno("cannot use source '%s'", src);
+	if (S_ISDIR(st.st_mode)) {
+		struct sha256 c;
+		char hex[SHA256_HEX_SIZE];
+
+		abs = realpath(src, NULL);
+		if (!abs)
+			return error_errno("cannot resolve '%s'", src);
+		out->tree = abs;
+		sha256_init(&c);
+		if (kernel_source_check_tree(abs, src) || hash_dir(&c, abs, ""))
+			goto fail;
+		sha256_final_hex(&c, hex);
+		out->id = xstrfmt("dir:%s", hex);
+	} else if (S_ISREG(st.st_mode) && is_archive(src)) {
+		if (open_archive(out, src, cache_dir) ||
+		    kernel_source_check_tree(out->tree, src))
+			goto fail;
+	} else {
+		return error("source '%s' is neither a kernel tree directory nor a "
+			     ".tar.xz/.tar.gz/.tar.bz2/.tar archive of one", src);
+	}
+	out->version = kernel_version(out->tree);
+	out->origin = xstrdup(src);
+	return 0;
+fail:
+	kernel_source_release(out);
+	return -1;
+}

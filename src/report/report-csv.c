@@ -1,0 +1,74 @@
+/* report-csv.c: every sample as one CSV row (RFC 4180), for spreadsheets and R. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <string.h>
+
+#include "stats/analyze.h"
+#include "util/escape.h"
+#include "util/json.h"
+#include "report/report.h"
+#include "util/strbuf.h"
+
+/*
+ * Columns: variant, workload, run (its id), round, iteration, metric, value,
+ * warmup (0/1), accel, unit, status.  A run's wall and boot times are rows
+ * of their own with an empty iteration; the workload's samples follow.
+ * Warm-up and failed runs are included (filter on warmup and status), so
+ * the file holds everything the experiment measured.  --workload and
+ * --metric filter as they do for the other formats.  Lines end in CRLF, as
+ * RFC 4180 says; values are written to full double precision.
+ */
+
+static void row(struct strbuf *out, const struct analyze_variant *v,
+		const struct store_run *r, int iteration, const char *metric,
+		double value, const char *unit)
+{
+	strbuf_add_csv(out, v ? v->v.name : "?");
+	strbuf_addch(out, ',');
+	strbuf_add_csv(out, r->workload);
+	strbuf_addf(out, ",%lld,%d,", (long long)r->id, r->round);
+	if (iteration >= 0)
+		strbuf_addf(out, "%d", iteration);
+	strbuf_addch(out, ',');
+	strbuf_add_csv(out, metric);
+	strbuf_addch(out, ',');
+	json_add_number(out, value);
+	strbuf_addf(out, ",%d,", r->warmup ? 1 : 0);
+	strbuf_add_csv(out, r->accel);
+	strbuf_addch(out, ',');
+	strbuf_add_csv(out, unit);
+	strbuf_addch(out, ',');
+	strbuf_add_csv(out, r->status);
+	strbuf_addstr(out, "\r\n");
+}
+
+static int wanted(const struct analyze_model *m, const char *metric)
+{
+	return !m->opts.metric || !strcmp(m->opts.metric, metric);
+}
+
+void report_csv(struct strbuf *out, const struct analyze_model *m)
+{
+	size_t i, j, first, n;
+
+	strbuf_addstr(out, "variant,workload,run,round,iteration,metric,value,warmup,"
+		      "accel,unit,status\r\n");
+	for (i = 0; i < m->nr_runs; i++) {
+		const struct store_run *r = &m->runs[i];
+		const struct analyze_variant *v = analyze_run_variant(m, r);
+
+		if (m->opts.workload && strcmp(m->opts.workload, r->workload))
+			continue;
+		if (isfinite(r->wall_s) && wanted(m, "wall"))
+			row(out, v, r, -1, "wall", r->wall_s, "s");
+		if (isfinite(r->boot_s) && wanted(m, "boot"))
+			row(out, v, r, -1, "boot", r->boot_s, "s");
+		n = analyze_run_samples(m, r->id, &first);
+		for (j = first; j < first + n; j++) {
+			const struct store_sample_row *s = &m->samples[j];
+
+			if (wanted(m, s->metric))
+				row(out, v, r, s->iteration, s->metric, s->value, s->unit);
+		}
+	}
+}

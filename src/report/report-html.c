@@ -1,0 +1,555 @@
+/* report-html.c: the whole report as one self-contained HTML page. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "stats/analyze.h"
+#include "util/escape.h"
+#include "report/report.h"
+#include "util/strbuf.h"
+#include "util/version.h"
+
+/*
+ * One file that opens anywhere, offline: inline CSS, inline SVG charts, no
+ * scripts, no fonts or images fetched.  Per workload and metric a summary
+ * table (a same-as variant's row with a badge naming the twin whose runs
+ * it shares) and its chart (report_svg_chart()), the multiplicativity
+ * check and notes; then every variant's effective config diff in a
+ * collapsible <details> with its image size against the baseline's, the
+ * variants not measured and why, the environment (every experiment fact)
+ * and the raw data, one row per run.  All data goes through
+ * strbuf_add_xml().
+ */
+
+static const char css[] =
+	":root{--fg:#1a202c;--muted:#4a5568;--line:#e2e8f0;--bg:#f7f9fc;"
+	"--cost:#c8374b;--gain:#23946a;--noise:#b7791f}"
+	"*{box-sizing:border-box}"
+	"body{margin:0;background:var(--bg);color:var(--fg);"
+	"font:15px/1.5 system-ui,-apple-system,'Segoe UI','DejaVu Sans',sans-serif}"
+	"main{max-width:1120px;margin:0 auto;padding:28px 28px 48px}"
+	"h1{font-size:26px;margin:0 0 4px}"
+	"h2{font-size:20px;margin:36px 0 8px;padding-bottom:4px;border-bottom:2px solid var(--line)}"
+	"h3{font-size:16px;margin:20px 0 6px}"
+	".lead{color:var(--muted);margin:0 0 8px}"
+	"nav a{margin-right:14px}"
+	"a{color:#2b6cb0;text-decoration:none}a:hover{text-decoration:underline}"
+	".card{background:#fff;border:1px solid var(--line);border-radius:8px;"
+	"padding:4px 0;margin:10px 0;overflow-x:auto}"
+	"table{border-collapse:collapse;width:100%;font-size:14px}"
+	"th,td{padding:6px 10px;text-align:left;white-space:nowrap}"
+	"th{font-weight:600;color:var(--muted);border-bottom:1px solid var(--line)}th.n{text-align:right}"
+	"tbody tr:nth-child(even){background:#fafbfd}"
+	"td.n{text-align:right;font-variant-numeric:tabular-nums}"
+	"td.name{font-family:'DejaVu Sans Mono',Menlo,Consolas,monospace;font-size:13px;"
+	"white-space:normal;overflow-wrap:anywhere;min-width:14em;max-width:26em}"
+	"tr.base td{font-weight:600}"
+	".mark{font-weight:700;text-align:center}"
+	".cost{color:var(--cost)}.gain{color:var(--gain)}.noise{color:var(--noise)}"
+	".legend{color:var(--muted);font-size:13px;margin:4px 2px}"
+	"figure{margin:12px 0}figure svg{width:100%;height:auto;display:block;"
+	"background:#fff;border:1px solid var(--line);border-radius:8px}"
+	"details{background:#fff;border:1px solid var(--line);border-radius:8px;"
+	"margin:6px 0;padding:6px 12px}"
+	"summary{cursor:pointer}summary code{font-size:13px}"
+	".badge{display:inline-block;font-size:12px;padding:0 8px;border-radius:10px;"
+	"background:#edf2f7;color:var(--muted);margin-left:6px}"
+	".badge.no-op,.badge.same-as{background:#fefcbf;color:#744210}"
+	".badge.failed{background:#fed7d7;color:#822727}"
+	"pre{font-size:12.5px;line-height:1.4;background:#f7fafc;padding:8px 10px;"
+	"border-radius:6px;overflow-x:auto;margin:8px 0}"
+	"pre .add{color:var(--gain)}pre .del{color:var(--cost)}pre .chg{color:#2b6cb0}"
+	".notes{color:var(--muted);font-size:14px}"
+	"footer{margin-top:40px;color:var(--muted);font-size:13px}";
+
+static void esc(struct strbuf *out, const char *s)
+{
+	strbuf_add_xml(out, s);
+}
+
+/* Escapes the buffer's contents into out, then empties it. */
+static void esc_buf(struct strbuf *out, struct strbuf *sb)
+{
+	strbuf_add_xml(out, sb->buf);
+	strbuf_reset(sb);
+}
+
+static void td_num(struct strbuf *out, struct strbuf *sb, const char *class)
+{
+	strbuf_addf(out, "<td class=\"n%s%s\">", *class ? " " : "", class);
+	esc_buf(out, sb);
+	strbuf_addstr(out, "</td>");
+}
+
+static const char *effect_class(const struct analyze_row *r)
+{
+	if (!r->compared)
+		return "";
+	if (r->cmp.marker == '*')
+		return r->cmp.cost > 0 ? "cost" : "gain";
+	if (r->cmp.marker == '~')
+		return "noise";
+	return "";
+}
+
+static void header(struct strbuf *out, const struct analyze_model *m)
+{
+	static const char *const keys[][2] = {
+		{ "kernel_version", "kernel" }, { "base", "baseline" },
+		{ "host", "host" }, { "accel", "accel" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addstr(out, "<header><h1>kconfperf report</h1><p class=\"lead\">");
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *v = analyze_fact(m, keys[i][0]);
+
+		if (!v)
+			continue;
+		strbuf_addf(&sb, "%s%s ", sb.len ? " \xC2\xB7 " : "", keys[i][1]);
+		strbuf_addstr(&sb, v);
+	}
+	strbuf_addf(&sb, "%s%zu variants", sb.len ? " \xC2\xB7 " : "", m->nr_variants);
+	esc_buf(out, &sb);
+	strbuf_addstr(out, "</p>");
+	if (m->nr_tables > 1) {
+		strbuf_addstr(out, "<nav>");
+		for (i = 0; i < m->nr_tables; i++) {
+			strbuf_addf(out, "<a href=\"#t%zu\">", i + 1);
+			esc(out, m->tables[i].workload);
+			strbuf_addstr(out, ": ");
+			esc(out, m->tables[i].metric);
+			strbuf_addstr(out, "</a>");
+		}
+		strbuf_addstr(out, "</nav>");
+	}
+	strbuf_addstr(out, "</header>\n");
+	strbuf_release(&sb);
+}
+
+static void summary_row(struct strbuf *out, const struct analyze_model *m,
+			const struct analyze_table *t, size_t i, int decimals)
+{
+	const struct analyze_row *r = &t->rows[i];
+	const struct analyze_variant *av = analyze_row_variant(m, r);
+	const char *cls = effect_class(r);
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(out, "<tr%s><td class=\"name\">", r->is_baseline ? " class=\"base\"" : "");
+	esc(out, av->v.name);
+	report_add_same_as(&sb, m, r);
+	if (sb.len) {
+		strbuf_addstr(out, "<span class=\"badge same-as\">");
+		esc_buf(out, &sb);
+		strbuf_addstr(out, "</span>");
+	}
+	strbuf_addstr(out, "</td>");
+	strbuf_addf(&sb, "%zu", r->n);
+	if (r->too_few)
+		strbuf_addstr(&sb, " (few)");
+	td_num(out, &sb, "");
+	report_add_value(&sb, r->summary.mean, decimals);
+	td_num(out, &sb, "");
+	report_add_value(&sb, r->summary.sd, decimals);
+	td_num(out, &sb, "");
+	report_add_value(&sb, r->summary.median, decimals);
+	td_num(out, &sb, "");
+	if (r->compared) {
+		stats_format_change(&sb, r->cmp.change, 1);
+		td_num(out, &sb, cls);
+		stats_format_ci(&sb, &r->cmp, 1);
+		td_num(out, &sb, "");
+		if (isnan(r->cmp.q))
+			strbuf_addstr(&sb, "n/a");
+		else
+			strbuf_addf(&sb, "%.2g", r->cmp.q);
+		td_num(out, &sb, "");
+		strbuf_addf(out, "<td class=\"mark %s\">", cls);
+		esc(out, report_marker(t, i));
+		strbuf_addstr(out, "</td>");
+	} else {
+		strbuf_addstr(out, "<td class=\"n\"></td><td class=\"n\"></td>"
+			      "<td class=\"n\"></td><td></td>");
+	}
+	if (r->is_baseline && av->has_build && av->build.bzimage_size > 0)
+		report_add_bytes(&sb, (double)av->build.bzimage_size, 0);
+	else if (av->has_size_delta)
+		report_add_bytes(&sb, (double)av->size_delta, 1);
+	td_num(out, &sb, "");
+	strbuf_addstr(out, "</tr>\n");
+	strbuf_release(&sb);
+}
+
+static void interactions(struct strbuf *out, const struct analyze_model *m,
+			 const struct analyze_table *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct stats_interaction *p = &t->product;
+	size_t i;
+
+	if (t->has_product && p->marker == '?') {
+		strbuf_addf(out, "<h3>Do the costs multiply?</h3>\n<p class=\"notes\">Not yet "
+			    "(%zu options alone against all): too few runs of ", t->product_k);
+		report_add_product_blockers(&sb, m, t);
+		esc_buf(out, &sb);
+		strbuf_addstr(out, ".</p>\n");
+	} else if (t->has_product) {
+		strbuf_addstr(out, "<h3>Do the costs multiply?</h3>\n<div class=\"card\"><table>"
+			      "<thead><tr><th></th><th class=\"n\">change</th><th></th></tr></thead><tbody>\n");
+		strbuf_addf(&sb, "predicted: product of %zu options alone", t->product_k);
+		strbuf_addstr(out, "<tr><td>");
+		esc_buf(out, &sb);
+		report_add_ratio_interval(&sb, p->predicted, p->predicted_lo, p->predicted_hi);
+		strbuf_addstr(out, "</td>");
+		td_num(out, &sb, "");
+		strbuf_addstr(out, "<td></td></tr>\n<tr><td>measured: all</td>");
+		report_add_ratio_interval(&sb, p->measured, p->measured_lo, p->measured_hi);
+		td_num(out, &sb, "");
+		strbuf_addstr(out, "<td></td></tr>\n<tr><td>measured / predicted</td>");
+		report_add_ratio_interval(&sb, p->ratio, p->ratio_lo, p->ratio_hi);
+		td_num(out, &sb, "");
+		strbuf_addstr(out, "<td>");
+		esc(out, analyze_interaction_verdict(p));
+		strbuf_addstr(out, "</td></tr>\n</tbody></table></div>\n");
+		if (t->product_left_out)
+			strbuf_addf(out, "<p class=\"notes\">%zu no-op or duplicate options "
+				    "left out of the product.</p>\n", t->product_left_out);
+	}
+	if (!t->nr_added_last)
+		goto out;
+	strbuf_addstr(out, "<h3>Added last</h3>\n<div class=\"card\"><table><thead><tr>"
+		      "<th>option</th><th class=\"n\">alone</th>"
+		      "<th class=\"n\">added last (all vs all without it)</th>"
+		      "<th></th></tr></thead><tbody>\n");
+	for (i = 0; i < t->nr_added_last; i++) {
+		const struct analyze_added_last *al = &t->added_last[i];
+
+		strbuf_addstr(out, "<tr><td class=\"name\">");
+		esc(out, al->option);
+		strbuf_addstr(out, "</td>");
+		switch (al->kind) {
+		case ANALYZE_AL_MODEL:
+			report_add_ratio_interval(&sb, al->ia.predicted, al->ia.predicted_lo,
+						  al->ia.predicted_hi);
+			td_num(out, &sb, "");
+			report_add_ratio_interval(&sb, al->ia.measured, al->ia.measured_lo,
+						  al->ia.measured_hi);
+			td_num(out, &sb, "");
+			strbuf_addstr(&sb, analyze_interaction_verdict(&al->ia));
+			break;
+		case ANALYZE_AL_ALONE_NOOP:
+			strbuf_addstr(out, "<td class=\"n\">no-op</td>");
+			stats_format_change(&sb, al->cmp.change, 1);
+			strbuf_addch(&sb, ' ');
+			stats_format_ci(&sb, &al->cmp, 1);
+			td_num(out, &sb, "");
+			strbuf_addstr(&sb, "interaction: it only acts with the others");
+			break;
+		case ANALYZE_AL_SAME_AS_ALL:
+			strbuf_addstr(out, "<td class=\"n\"></td><td class=\"n\">+0.0%</td>");
+			strbuf_addstr(&sb, "all without it is the same kernel");
+			break;
+		}
+		strbuf_addstr(out, "<td>");
+		esc_buf(out, &sb);
+		strbuf_addstr(out, "</td></tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table></div>\n");
+out:
+	strbuf_release(&sb);
+}
+
+static void notes(struct strbuf *out, const struct analyze_model *m,
+		  const struct analyze_table *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < t->nr_rows; i++) {
+		const struct analyze_row *r = &t->rows[i];
+		const char *name = analyze_row_variant(m, r)->v.name;
+
+		if (r->twin != SIZE_MAX)
+			continue;	/* its twin's runs, noted under the twin */
+		if (r->failed) {
+			strbuf_addf(&sb, "<li><code>");
+			esc(&sb, name);
+			strbuf_addf(&sb, "</code>: %zu of %zu runs failed (", r->failed,
+				    r->failed + r->n + r->missing);
+			esc(&sb, r->first_error);
+			strbuf_addstr(&sb, ")</li>\n");
+		} else if (!r->n) {
+			strbuf_addstr(&sb, "<li><code>");
+			esc(&sb, name);
+			strbuf_addstr(&sb, "</code>: not run yet</li>\n");
+		} else if (r->too_few) {
+			strbuf_addstr(&sb, "<li><code>");
+			esc(&sb, name);
+			strbuf_addf(&sb, "</code>: only %zu run%s so far; its comparison is "
+				    "marked ?</li>\n", r->n, r->n == 1 ? "" : "s");
+		}
+	}
+	if (sb.len)
+		strbuf_addf(out, "<ul class=\"notes\">\n%s</ul>\n", sb.buf);
+	strbuf_reset(&sb);
+	report_add_bimodal(&sb, m, t);
+	if (sb.len) {
+		strbuf_addstr(out, "<pre class=\"notes\">");
+		esc_buf(out, &sb);
+		strbuf_addstr(out, "</pre>\n");
+	}
+	strbuf_release(&sb);
+}
+
+static void table_section(struct strbuf *out, const struct analyze_model *m,
+			  const struct analyze_table *t, size_t nr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int decimals = analyze_decimals(t);
+	size_t i;
+
+	strbuf_addf(out, "<section id=\"t%zu\">\n<h2>", nr);
+	esc(out, t->workload);
+	strbuf_addstr(out, " \xE2\x80\x94 ");
+	esc(out, t->metric);
+	strbuf_addstr(out, "</h2>\n<p class=\"lead\">");
+	if (*t->unit)
+		strbuf_addf(&sb, "in %s, ", t->unit);
+	strbuf_addf(&sb, "%s is better: %s. Runs: ", t->higher_is_better ? "higher" : "lower",
+		    report_metric_about(t));
+	report_add_runs(&sb, t);
+	strbuf_addf(&sb, "; %zu warm-ups and %zu failed runs excluded; accel: %s.",
+		    t->warmups, t->failed, *t->accel ? t->accel : "unknown");
+	esc_buf(out, &sb);
+	strbuf_addstr(out, "</p>\n<div class=\"card\"><table class=\"summary\">\n<thead><tr>"
+		      "<th>variant</th><th class=\"n\">runs</th>");
+	strbuf_addf(&sb, "mean%s%s", *t->unit ? " " : "", t->unit);
+	strbuf_addstr(out, "<th class=\"n\">");
+	esc_buf(out, &sb);
+	strbuf_addstr(out, "</th><th class=\"n\">sd</th><th class=\"n\">median</th>"
+		      "<th class=\"n\">change</th>");
+	strbuf_addf(out, "<th class=\"n\">%g%% CI</th><th class=\"n\">q (BH)</th><th></th>"
+		    "<th class=\"n\">bzImage</th></tr></thead>\n"
+		    "<tbody>\n", m->opts.stats.confidence * 100);
+	for (i = 0; i < t->nr_order; i++)
+		summary_row(out, m, t, t->order[i], decimals);
+	strbuf_addstr(out, "</tbody></table></div>\n");
+	strbuf_addf(out, "<p class=\"legend\">* significant (Benjamini\xE2\x80\x93Hochberg q &lt; "
+		    "%g) and the interval lies outside \xC2\xB1%g%%; ~ significant but within "
+		    "that noise band; ? too few runs or the tests disagree. bzImage: size "
+		    "against the baseline&#39;s.</p>\n", m->opts.stats.alpha, m->opts.stats.noise);
+	strbuf_addstr(out, "<figure>\n");
+	report_svg_chart(out, m, t);
+	strbuf_addstr(out, "</figure>\n");
+	interactions(out, m, t);
+	notes(out, m, t);
+	strbuf_addstr(out, "</section>\n");
+	strbuf_release(&sb);
+}
+
+static void diff_pre(struct strbuf *out, const char *diff)
+{
+	const char *p = diff, *nl;
+
+	strbuf_addstr(out, "<pre>");
+	while (*p) {
+		struct strbuf line = STRBUF_INIT;
+		const char *cls = *p == '+' ? "add" : *p == '-' ? "del" : "chg";
+
+		nl = strchr(p, '\n');
+		strbuf_add(&line, p, nl ? (size_t)(nl - p) : strlen(p));
+		strbuf_addf(out, "<span class=\"%s\">", cls);
+		esc(out, line.buf);
+		strbuf_addstr(out, "</span>\n");
+		strbuf_release(&line);
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+	strbuf_addstr(out, "</pre>\n");
+}
+
+static const char *badge_class(const struct analyze_variant *av)
+{
+	switch (av->state) {
+	case ANALYZE_NO_OP:
+		return "no-op";
+	case ANALYZE_SAME_AS:
+		return "same-as";
+	case ANALYZE_BUILD_FAILED:
+		return "failed";
+	default:
+		return "ok";
+	}
+}
+
+static void variants(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_addstr(out, "<section id=\"variants\">\n<h2>Variants</h2>\n<p class=\"lead\">"
+		      "Each variant&#39;s effective configuration against the baseline, as the "
+		      "kernel&#39;s own Kconfig resolved it (diffconfig format).</p>\n");
+	for (i = 0; i < m->nr_variants; i++) {
+		const struct analyze_variant *av = &m->variants[i];
+		const struct store_variant *v = &av->v;
+
+		strbuf_addstr(out, "<details><summary><code>");
+		esc(out, v->name);
+		strbuf_addf(out, "</code><span class=\"badge %s\">", badge_class(av));
+		esc(out, av->state == ANALYZE_OK ? v->status : analyze_state_name(av->state));
+		strbuf_addstr(out, "</span> <span class=\"legend\">");
+		if (v->kind)
+			strbuf_addf(&sb, "%s", v->kind);
+		if (v->added || v->removed || v->changed)
+			strbuf_addf(&sb, ", %d added, %d removed, %d changed", v->added,
+				    v->removed, v->changed);
+		if (av->has_build && av->build.bzimage_size > 0) {
+			strbuf_addstr(&sb, ", bzImage ");
+			report_add_bytes(&sb, (double)av->build.bzimage_size, 0);
+			if (av->has_size_delta && i != m->baseline) {
+				strbuf_addstr(&sb, " (");
+				report_add_bytes(&sb, (double)av->size_delta, 1);
+				strbuf_addch(&sb, ')');
+			}
+		}
+		esc_buf(out, &sb);
+		strbuf_addstr(out, "</span></summary>\n");
+		if (av->why || (v->reason && *v->reason)) {
+			strbuf_addstr(out, "<p class=\"notes\">");
+			esc(out, av->why ? av->why : v->reason);
+			strbuf_addstr(out, "</p>\n");
+		}
+		if (v->effective_diff && *v->effective_diff)
+			diff_pre(out, v->effective_diff);
+		else
+			strbuf_addstr(out, "<p class=\"notes\">no effective change recorded</p>\n");
+		strbuf_addstr(out, "</details>\n");
+	}
+	strbuf_addstr(out, "</section>\n");
+	strbuf_release(&sb);
+}
+
+static void not_measured(struct strbuf *out, const struct analyze_model *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nr_variants; i++) {
+		const struct analyze_variant *av = &m->variants[i];
+
+		if (!analyze_not_measured(m, av))
+			continue;
+		if (!n++)
+			strbuf_addstr(out, "<section id=\"not-measured\">\n<h2>Not measured</h2>\n"
+				      "<div class=\"card\"><table><thead><tr><th>variant</th>"
+				      "<th>status</th><th>why</th></tr></thead><tbody>\n");
+		strbuf_addstr(out, "<tr><td class=\"name\">");
+		esc(out, av->v.name);
+		strbuf_addstr(out, "</td><td>");
+		esc(out, analyze_state_name(av->state));
+		strbuf_addstr(out, "</td><td>");
+		esc(out, av->why);
+		strbuf_addstr(out, "</td></tr>\n");
+	}
+	if (n)
+		strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
+}
+
+static void environment(struct strbuf *out, const struct analyze_model *m)
+{
+	size_t i;
+
+	strbuf_addstr(out, "<section id=\"environment\">\n<h2>Environment</h2>\n"
+		      "<div class=\"card\"><table class=\"facts\"><tbody>\n");
+	for (i = 0; i + 1 < m->facts.nr; i += 2) {
+		if (!strcmp(m->facts.v[i], "screen_report"))
+			continue;	/* a section of its own */
+		strbuf_addstr(out, "<tr><th>");
+		esc(out, m->facts.v[i]);
+		strbuf_addstr(out, "</th><td>");
+		esc(out, m->facts.v[i + 1]);
+		strbuf_addstr(out, "</td></tr>\n");
+	}
+	strbuf_addf(out, "<tr><th>confidence</th><td>%g</td></tr>\n"
+		    "<tr><th>noise band</th><td>\xC2\xB1%g%%</td></tr>\n",
+		    m->opts.stats.confidence, m->opts.stats.noise);
+	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
+}
+
+static void raw_data(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, j, first, n;
+
+	strbuf_addf(out, "<section id=\"data\">\n<h2>Raw data</h2>\n<details><summary>%zu runs, "
+		    "%zu samples (warm-ups and failed runs included)</summary>\n"
+		    "<table class=\"raw\"><thead><tr><th>variant</th><th>workload</th>"
+		    "<th>round</th><th>warm-up</th><th>accel</th><th>status</th><th>wall s</th>"
+		    "<th>boot s</th><th>samples</th></tr></thead><tbody>\n",
+		    m->nr_runs, m->nr_samples);
+	for (i = 0; i < m->nr_runs; i++) {
+		const struct store_run *r = &m->runs[i];
+		const struct analyze_variant *av = analyze_run_variant(m, r);
+
+		strbuf_addstr(out, "<tr><td class=\"name\">");
+		esc(out, av ? av->v.name : "?");
+		strbuf_addstr(out, "</td><td>");
+		esc(out, r->workload);
+		strbuf_addf(out, "</td><td class=\"n\">%d</td><td>%s</td><td>", r->round,
+			    r->warmup ? "yes" : "");
+		esc(out, r->accel);
+		strbuf_addstr(out, "</td><td>");
+		esc(out, r->status);
+		if (r->error && *r->error) {
+			strbuf_addstr(out, ": ");
+			esc(out, r->error);
+		}
+		strbuf_addstr(out, "</td>");
+		report_add_value(&sb, r->wall_s, 3);
+		td_num(out, &sb, "");
+		if (isfinite(r->boot_s))
+			report_add_value(&sb, r->boot_s, 3);
+		td_num(out, &sb, "");
+		n = analyze_run_samples(m, r->id, &first);
+		for (j = first; j < first + n; j++) {
+			const struct store_sample_row *s = &m->samples[j];
+
+			strbuf_addf(&sb, "%s%s[%d]=%.6g%s%s", j > first ? " " : "", s->metric,
+				    s->iteration, s->value, *s->unit ? " " : "", s->unit);
+		}
+		strbuf_addstr(out, "<td>");
+		esc_buf(out, &sb);
+		strbuf_addstr(out, "</td></tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table>\n</details>\n</section>\n");
+	strbuf_release(&sb);
+}
+
+void report_html(struct strbuf *out, const struct analyze_model *m)
+{
+	size_t i;
+
+	strbuf_addf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		    "<meta name=\"generator\" content=\"kconfperf %s\">\n"
+		    "<title>kconfperf report</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n",
+		    KCONFPERF_VERSION, css);
+	header(out, m);
+	if (analyze_fact(m, "screen_report")) {
+		strbuf_addstr(out, "<section id=\"screen\">\n<h2>Screen</h2>\n"
+			      "<div class=\"card\"><pre>");
+		esc(out, analyze_fact(m, "screen_report"));
+		strbuf_addstr(out, "</pre></div>\n</section>\n");
+	}
+	if (!m->nr_tables)
+		strbuf_addstr(out, "<p>No measured runs yet.</p>\n");
+	for (i = 0; i < m->nr_tables; i++)
+		table_section(out, m, &m->tables[i], i + 1);
+	variants(out, m);
+	not_measured(out, m);
+	environment(out, m);
+	raw_data(out, m);
+	strbuf_addf(out, "<footer>Written by kconfperf %s.</footer>\n</main>\n</body>\n</html>\n",
+		    KCONFPERF_VERSION);
+}

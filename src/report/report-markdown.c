@@ -1,0 +1,244 @@
+/* report-markdown.c: the report as Markdown tables, for issues, pull requests and wikis. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "stats/analyze.h"
+#include "util/escape.h"
+#include "report/report.h"
+#include "util/strbuf.h"
+
+/*
+ * Per workload and metric a heading, one line of context and a GitHub
+ * (GFM) table in display order, where a same-as variant's name is followed
+ * by "(= TWIN, same kernel)"; then the multiplicativity check and the
+ * variants that were not measured.  Every piece of data goes through
+ * strbuf_add_markdown(), so a '|' or '<script>' in a name stays text.
+ */
+
+static void cell(struct strbuf *out, const char *s)
+{
+	strbuf_addstr(out, " ");
+	strbuf_add_markdown(out, s);
+	strbuf_addstr(out, " |");
+}
+
+static void cell_buf(struct strbuf *out, struct strbuf *sb)
+{
+	cell(out, sb->buf);
+	strbuf_reset(sb);
+}
+
+static void table(struct strbuf *out, const struct analyze_model *m,
+		  const struct analyze_table *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int decimals = analyze_decimals(t);
+	size_t i;
+
+	strbuf_addstr(out, "## ");
+	strbuf_add_markdown(out, t->workload);
+	strbuf_addstr(out, ": ");
+	strbuf_add_markdown(out, t->metric);
+	strbuf_addstr(out, "\n\n");
+
+	if (*t->unit)
+		strbuf_addf(&sb, "In %s, ", t->unit);
+	strbuf_addf(&sb, "%s is better; %s. Runs: ", t->higher_is_better ? "higher" : "lower",
+		    report_metric_about(t));
+	report_add_runs(&sb, t);
+	strbuf_addf(&sb, ", warm-ups excluded: %zu, failed runs excluded: %zu, accel: %s.",
+		    t->warmups, t->failed, *t->accel ? t->accel : "unknown");
+	strbuf_add_markdown(out, sb.buf);
+	strbuf_reset(&sb);
+	strbuf_addstr(out, "\n\n");
+
+	strbuf_addstr(out, "| Variant | Runs | Mean | SD | Change |");
+	strbuf_addf(&sb, "%g%% CI", m->opts.stats.confidence * 100);
+	cell_buf(out, &sb);
+	strbuf_addstr(out, " q (BH) | |\n");
+	strbuf_addstr(out, "|:--|--:|--:|--:|--:|:--|--:|:-:|\n");
+	for (i = 0; i < t->nr_order; i++) {
+		const struct analyze_row *r = &t->rows[t->order[i]];
+
+		strbuf_addch(out, '|');
+		strbuf_addstr(&sb, analyze_row_variant(m, r)->v.name);
+		if (r->twin != SIZE_MAX)
+			strbuf_addch(&sb, ' ');
+		report_add_same_as(&sb, m, r);
+		cell_buf(out, &sb);
+		strbuf_addf(&sb, "%zu", r->n);
+		cell_buf(out, &sb);
+		report_add_value(&sb, r->summary.mean, decimals);
+		if (*t->unit)
+			strbuf_addf(&sb, " %s", t->unit);
+		cell_buf(out, &sb);
+		report_add_value(&sb, r->summary.sd, decimals);
+		if (*t->unit)
+			strbuf_addf(&sb, " %s", t->unit);
+		cell_buf(out, &sb);
+		if (r->compared) {
+			stats_format_change(&sb, r->cmp.change, 1);
+			cell_buf(out, &sb);
+			stats_format_ci(&sb, &r->cmp, 1);
+			cell_buf(out, &sb);
+			if (isnan(r->cmp.q))
+				strbuf_addstr(&sb, "n/a");
+			else
+				strbuf_addf(&sb, "%.3g", r->cmp.q);
+			cell_buf(out, &sb);
+			cell(out, report_marker(t, t->order[i]));
+		} else {
+			strbuf_addstr(out, " | | | |");
+		}
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addf(out, "\n%s\n",
+		    "\\* significant and outside the noise band, ~ significant but within it, "
+		    "? too few runs or the tests disagree.");
+	strbuf_reset(&sb);
+	report_add_bimodal(&sb, m, t);
+	if (sb.len) {
+		struct strbuf line = STRBUF_INIT;
+		const char *p = sb.buf, *nl;
+
+		/* One paragraph, a hard line break ("  ") after each line. */
+		strbuf_addch(out, '\n');
+		for (; (nl = strchr(p, '\n')); p = nl + 1) {
+			strbuf_reset(&line);
+			strbuf_add(&line, p, (size_t)(nl - p));
+			strbuf_trim(&line);
+			strbuf_add_markdown(out, line.buf);
+			strbuf_addstr(out, nl[1] ? "  \n" : "\n");
+		}
+		strbuf_release(&line);
+	}
+	strbuf_release(&sb);
+}
+
+static void interactions(struct strbuf *out, const struct analyze_model *m,
+			 const struct analyze_table *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct stats_interaction *p = &t->product;
+	size_t i;
+
+	if (t->has_product && p->marker == '?') {
+		strbuf_addf(&sb, "Multiplicativity (%zu options alone against all): not yet, "
+			    "too few runs of ", t->product_k);
+		report_add_product_blockers(&sb, m, t);
+		strbuf_addstr(&sb, ".");
+		strbuf_addch(out, '\n');
+		strbuf_add_markdown(out, sb.buf);
+		strbuf_addch(out, '\n');
+		strbuf_reset(&sb);
+	} else if (t->has_product) {
+		strbuf_addf(&sb, "Multiplicativity (%zu options alone against all): predicted ",
+			    t->product_k);
+		report_add_ratio_interval(&sb, p->predicted, p->predicted_lo, p->predicted_hi);
+		strbuf_addstr(&sb, ", measured ");
+		report_add_ratio_interval(&sb, p->measured, p->measured_lo, p->measured_hi);
+		strbuf_addstr(&sb, ", measured/predicted ");
+		report_add_ratio_interval(&sb, p->ratio, p->ratio_lo, p->ratio_hi);
+		strbuf_addf(&sb, ": %s.", analyze_interaction_verdict(p));
+		strbuf_addch(out, '\n');
+		strbuf_add_markdown(out, sb.buf);
+		strbuf_addch(out, '\n');
+		strbuf_reset(&sb);
+	}
+	for (i = 0; i < t->nr_added_last; i++) {
+		const struct analyze_added_last *al = &t->added_last[i];
+
+		if (!i)
+			strbuf_addstr(out, "\nAdded last (all against all without it):\n\n");
+		strbuf_add_markdown(&sb, al->option);
+		strbuf_addstr(out, "- ");
+		strbuf_addbuf(out, &sb);
+		strbuf_reset(&sb);
+		switch (al->kind) {
+		case ANALYZE_AL_MODEL:
+			strbuf_addstr(&sb, ": alone ");
+			report_add_ratio_interval(&sb, al->ia.predicted, al->ia.predicted_lo,
+						  al->ia.predicted_hi);
+			strbuf_addstr(&sb, ", added last ");
+			report_add_ratio_interval(&sb, al->ia.measured, al->ia.measured_lo,
+						  al->ia.measured_hi);
+			strbuf_addf(&sb, ", %s", analyze_interaction_verdict(&al->ia));
+			break;
+		case ANALYZE_AL_ALONE_NOOP:
+			strbuf_addstr(&sb, ": alone a no-op, added last ");
+			stats_format_change(&sb, al->cmp.change, 1);
+			strbuf_addch(&sb, ' ');
+			stats_format_ci(&sb, &al->cmp, 1);
+			break;
+		case ANALYZE_AL_SAME_AS_ALL:
+			strbuf_addstr(&sb, ": all without it is the same kernel");
+			break;
+		}
+		strbuf_add_markdown(out, sb.buf);
+		strbuf_addch(out, '\n');
+		strbuf_reset(&sb);
+	}
+	strbuf_release(&sb);
+}
+
+static void not_measured(struct strbuf *out, const struct analyze_model *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nr_variants; i++) {
+		const struct analyze_variant *av = &m->variants[i];
+
+		if (!analyze_not_measured(m, av))
+			continue;
+		if (!n++)
+			strbuf_addstr(out, "\n## Not measured\n\n| Variant | Status | Why |\n"
+				      "|:--|:--|:--|\n");
+		strbuf_addch(out, '|');
+		cell(out, av->v.name);
+		cell(out, analyze_state_name(av->state));
+		cell(out, av->why);
+		strbuf_addch(out, '\n');
+	}
+}
+
+static void facts(struct strbuf *out, const struct analyze_model *m)
+{
+	static const char *const keys[][2] = {
+		{ "kernel_version", "Kernel" }, { "base", "baseline config" },
+		{ "host", "host" }, { "accel", "accel" }, { "qemu", "qemu" },
+		{ "compiler", "compiler" },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *v = analyze_fact(m, keys[i][0]);
+
+		if (v)
+			strbuf_addf(&sb, "%s%s: %s", sb.len ? ", " : "", keys[i][1], v);
+	}
+	if (sb.len) {
+		strbuf_add_markdown(out, sb.buf);
+		strbuf_addstr(out, ".\n\n");
+	}
+	strbuf_release(&sb);
+}
+
+void report_markdown(struct strbuf *out, const struct analyze_model *m)
+{
+	size_t i;
+
+	strbuf_addstr(out, "# kconfperf report\n\n");
+	facts(out, m);
+	if (!m->nr_tables)
+		strbuf_addstr(out, "No measured runs yet.\n");
+	for (i = 0; i < m->nr_tables; i++) {
+		if (i)
+			strbuf_addch(out, '\n');
+		table(out, m, &m->tables[i]);
+		interactions(out, m, &m->tables[i]);
+	}
+	not_measured(out, m);
+}

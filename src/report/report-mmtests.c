@@ -1,0 +1,175 @@
+/* report-mmtests.c: the report as mmtests' compare-kernels.sh prints a comparison. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/analyze.h"
+#include "util/escape.h"
+#include "report/report.h"
+#include "util/strbuf.h"
+#include "util/wrapper.h"
+
+/*
+ *                              baseline   CONFIG_PROVE_LOCKING=y
+ * Amean     wall      1.9708 (   0.00%)      2.8735 * -45.80%*
+ *
+ * One block per workload and metric, a column per variant in display order.
+ * As in compare-kernels, a percentage is a gain: positive when the variant
+ * is better than the baseline (lower for times, higher for throughputs;
+ * always lower for Stddev and CoeffVar), and it sits between asterisks when
+ * the difference is significant (BH q below alpha), else in parentheses.
+ * A same-as variant's column (its twin's runs) is headed NAME (=), and a
+ * line under the block names its twin.
+ */
+
+#define SAME_AS_MARK " (=)"	/* after a same-as variant's name */
+#define NUM_WIDTH 10
+#define COL_WIDTH 21	/* "%10.4f (%7.2f%%)" */
+
+enum stat_row { AMEAN, HMEAN, STDDEV, COEFFVAR, MIN, MAX, NR_STAT_ROWS };
+static const char *const stat_names[] = {
+	"Amean", "Hmean", "Stddev", "CoeffVar", "Min", "Max",
+};
+
+static double hmean(const struct analyze_row *r)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		if (!(r->values[i] > 0))
+			return NAN;
+		sum += 1 / r->values[i];
+	}
+	return r->n ? r->n / sum : NAN;
+}
+
+static double stat_value(const struct analyze_row *r, enum stat_row s)
+{
+	switch (s) {
+	case AMEAN:
+		return r->summary.mean;
+	case HMEAN:
+		return hmean(r);
+	case STDDEV:
+		return r->summary.sd;
+	case COEFFVAR:
+		return r->summary.sd / r->summary.mean * 100;
+	case MIN:
+		return r->summary.min;
+	case MAX:
+		return r->summary.max;
+	default:
+		return NAN;
+	}
+}
+
+static int significant(const struct analyze_row *r, enum stat_row s)
+{
+	if (!r->compared || (s != AMEAN && s != HMEAN))
+		return 0;
+	return r->cmp.marker == '*' || r->cmp.marker == '~';
+}
+
+static void add_cell(struct strbuf *out, double v, double base, int lower_better,
+		     int is_base, int sig, size_t width)
+{
+	struct strbuf cell = STRBUF_INIT;
+	double pct;
+
+	if (!isfinite(v))
+		strbuf_addf(&cell, "%*s", NUM_WIDTH, "n/a");
+	else
+		strbuf_addf(&cell, "%*.4f", NUM_WIDTH, v);
+	pct = is_base ? 0 : lower_better ? (base - v) / base * 100 : (v - base) / base * 100;
+	if (!isfinite(pct))
+		strbuf_addf(&cell, " (%7s%%)", "n/a");
+	else if (sig)
+		strbuf_addf(&cell, " *%7.2f%%*", pct);
+	else
+		strbuf_addf(&cell, " (%7.2f%%)", pct);
+	if (cell.len < width)
+		strbuf_addchars(out, ' ', width - cell.len);
+	strbuf_addbuf(out, &cell);
+	strbuf_release(&cell);
+}
+
+static void block(struct strbuf *out, const struct analyze_model *m,
+		  const struct analyze_table *t)
+{
+	const struct analyze_row *base = t->baseline == SIZE_MAX ? NULL :
+		&t->rows[t->baseline];
+	size_t *width = xcalloc(t->nr_order ? t->nr_order : 1, sizeof(*width));
+	size_t i, s;
+
+	strbuf_addstr(out, "kconfperf ");
+	strbuf_add_text(out, t->workload);
+	strbuf_addch(out, ' ');
+	strbuf_add_text(out, t->metric);
+	if (*t->unit) {
+		strbuf_addstr(out, " (");
+		strbuf_add_text(out, t->unit);
+		strbuf_addch(out, ')');
+	}
+	strbuf_addf(out, ", %s is better\n", t->higher_is_better ? "higher" : "lower");
+	strbuf_addf(out, "%-16s", "");
+	for (i = 0; i < t->nr_order; i++) {
+		const struct analyze_row *r = &t->rows[t->order[i]];
+		struct strbuf esc = STRBUF_INIT;
+		size_t w;
+
+		strbuf_add_text(&esc, analyze_row_variant(m, r)->v.name);
+		if (r->twin != SIZE_MAX)
+			strbuf_addstr(&esc, SAME_AS_MARK);
+		w = text_width(esc.buf, esc.len);
+		width[i] = w + 1 > COL_WIDTH ? w + 1 : COL_WIDTH;
+		strbuf_addchars(out, ' ', width[i] - w);
+		strbuf_addbuf(out, &esc);
+		strbuf_release(&esc);
+	}
+	strbuf_addch(out, '\n');
+	for (s = 0; s < NR_STAT_ROWS; s++) {
+		int lower_better = s == STDDEV || s == COEFFVAR || !t->higher_is_better;
+		struct strbuf label = STRBUF_INIT;
+
+		strbuf_add_text(&label, t->metric);
+		strbuf_addf(out, "%-9s %-6s", stat_names[s], label.buf);
+		strbuf_release(&label);
+		for (i = 0; i < t->nr_order; i++) {
+			const struct analyze_row *r = &t->rows[t->order[i]];
+			double b = base && base->n ? stat_value(base, s) : NAN;
+
+			add_cell(out, stat_value(r, s), b, lower_better, r == base,
+				 significant(r, s), width[i]);
+		}
+		strbuf_addch(out, '\n');
+	}
+	for (i = 0; i < t->nr_order; i++) {
+		const struct analyze_row *r = &t->rows[t->order[i]];
+		const struct analyze_variant *twin = analyze_row_twin(m, r);
+
+		if (!twin)
+			continue;
+		strbuf_addstr(out, "(=) ");
+		strbuf_add_text(out, analyze_row_variant(m, r)->v.name);
+		strbuf_addstr(out, " is the same kernel as ");
+		strbuf_add_text(out, twin->v.name);
+		strbuf_addstr(out, ": its runs\n");
+	}
+	free(width);
+}
+
+void report_mmtests(struct strbuf *out, const struct analyze_model *m)
+{
+	size_t i;
+
+	if (!m->nr_tables)
+		strbuf_addstr(out, "no measured runs yet\n");
+	for (i = 0; i < m->nr_tables; i++) {
+		if (i)
+			strbuf_addch(out, '\n');
+		block(out, m, &m->tables[i]);
+	}
+}

@@ -1,0 +1,360 @@
+/* report-text.c: the plain-text report, the table people paste into a mailing list. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/analyze.h"
+#include "util/escape.h"
+#include "report/report.h"
+#include "util/strbuf.h"
+#include "util/wrapper.h"
+
+/*
+ *   CONFIG_PROVE_LOCKING=y   23.435 s ± 0.526 s  (+89.6%)  [+85.1% .. +94.2%] *
+ *
+ * One block per workload and metric: header lines, the rows (baseline, all,
+ * then costliest first; a same-as variant's row ends in a note,
+ * "(= TWIN, same kernel)", naming the twin whose runs it shares), the
+ * legend, the multiplicativity check, variants whose runs failed or are
+ * still to come; then, once, the variants that were not measured and why.
+ */
+
+enum { COL_NAME, COL_MEAN, COL_SD, COL_CHANGE, COL_CI, COL_MARK, COL_NOTE, NR_COLS };
+
+struct cells {
+	struct strbuf c[NR_COLS];
+};
+
+static size_t width(const struct strbuf *sb)
+{
+	return text_width(sb->buf, sb->len);
+}
+
+static void pad(struct strbuf *out, size_t have, size_t want)
+{
+	if (have < want)
+		strbuf_addchars(out, ' ', want - have);
+}
+
+static void rtrim_line(struct strbuf *out)
+{
+	while (out->len && out->buf[out->len - 1] == ' ')
+		strbuf_setlen(out, out->len - 1);
+	strbuf_addch(out, '\n');
+}
+
+static void fact_line(struct strbuf *out, const char *label, const char *value)
+{
+	strbuf_addf(out, "%-10s", label);
+	if (value)
+		strbuf_add_text(out, value);
+	else
+		strbuf_addstr(out, "unknown");
+	strbuf_addch(out, '\n');
+}
+
+static void add_unit(struct strbuf *sb, const char *unit)
+{
+	if (unit && *unit) {
+		strbuf_addch(sb, ' ');
+		strbuf_add_text(sb, unit);
+	}
+}
+
+static void header(struct strbuf *out, const struct analyze_model *m,
+		   const struct analyze_table *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	fact_line(out, "workload:", t->workload);
+	strbuf_add_text(&sb, t->metric);
+	if (*t->unit) {
+		strbuf_addstr(&sb, " (");
+		strbuf_add_text(&sb, t->unit);
+		strbuf_addch(&sb, ')');
+	}
+	strbuf_addf(&sb, ", %s is better: %s", t->higher_is_better ? "higher" : "lower",
+		    report_metric_about(t));
+	if (t->iterations)
+		strbuf_addf(&sb, " (up to %zu iterations)", t->iterations);
+	strbuf_addf(out, "%-10s%s\n", "metric:", sb.buf);
+	strbuf_reset(&sb);
+	report_add_runs(&sb, t);
+	strbuf_addf(out, "%-10s%s, %zu in all", "runs:", sb.buf, t->runs);
+	if (t->failed)
+		strbuf_addf(out, "; %zu failed run%s excluded", t->failed,
+			    t->failed == 1 ? "" : "s");
+	if (t->missing)
+		strbuf_addf(out, "; %zu without this metric", t->missing);
+	strbuf_addch(out, '\n');
+	if (t->warmups)
+		strbuf_addf(out, "%-10s%zu, excluded\n", "warm-ups:", t->warmups);
+	else
+		strbuf_addf(out, "%-10snone recorded\n", "warm-ups:");
+	fact_line(out, "accel:", *t->accel ? t->accel : NULL);
+	fact_line(out, "kernel:", analyze_fact(m, "kernel_version"));
+	fact_line(out, "host:", analyze_fact(m, "host"));
+	strbuf_addch(out, '\n');
+	strbuf_release(&sb);
+}
+
+static void fill_cells(struct cells *c, const struct analyze_model *m,
+		       const struct analyze_table *t, size_t i, int decimals)
+{
+	const struct analyze_row *r = &t->rows[i];
+	struct strbuf note = STRBUF_INIT;
+	size_t k;
+
+	for (k = 0; k < NR_COLS; k++)
+		strbuf_init(&c->c[k], 0);
+	strbuf_add_text(&c->c[COL_NAME], analyze_row_variant(m, r)->v.name);
+	report_add_value(&c->c[COL_MEAN], r->summary.mean, decimals);
+	add_unit(&c->c[COL_MEAN], t->unit);
+	strbuf_addstr(&c->c[COL_SD], "± ");
+	report_add_value(&c->c[COL_SD], r->summary.sd, decimals);
+	add_unit(&c->c[COL_SD], t->unit);
+	report_add_same_as(&note, m, r);
+	strbuf_add_text(&c->c[COL_NOTE], note.buf);
+	strbuf_release(&note);
+	if (!r->compared)
+		return;
+	strbuf_addch(&c->c[COL_CHANGE], '(');
+	stats_format_change(&c->c[COL_CHANGE], r->cmp.change, 1);
+	strbuf_addch(&c->c[COL_CHANGE], ')');
+	stats_format_ci(&c->c[COL_CI], &r->cmp, 1);
+	strbuf_addstr(&c->c[COL_MARK], report_marker(t, i));
+}
+
+static void rows(struct strbuf *out, const struct analyze_model *m,
+		 const struct analyze_table *t)
+{
+	struct cells *cells = xcalloc(t->nr_order ? t->nr_order : 1, sizeof(*cells));
+	size_t w[NR_COLS] = { 0 }, i, k;
+	int decimals = analyze_decimals(t);
+
+	for (i = 0; i < t->nr_order; i++) {
+		fill_cells(&cells[i], m, t, t->order[i], decimals);
+		for (k = 0; k < NR_COLS; k++)
+			if (width(&cells[i].c[k]) > w[k])
+				w[k] = width(&cells[i].c[k]);
+	}
+	for (i = 0; i < t->nr_order; i++) {
+		struct cells *c = &cells[i];
+
+		strbuf_addbuf(out, &c->c[COL_NAME]);
+		pad(out, width(&c->c[COL_NAME]), w[COL_NAME] + 3);
+		pad(out, width(&c->c[COL_MEAN]), w[COL_MEAN]);
+		strbuf_addbuf(out, &c->c[COL_MEAN]);
+		strbuf_addch(out, ' ');
+		pad(out, width(&c->c[COL_SD]), w[COL_SD]);
+		strbuf_addbuf(out, &c->c[COL_SD]);
+		strbuf_addstr(out, "  ");
+		pad(out, width(&c->c[COL_CHANGE]), w[COL_CHANGE]);
+		strbuf_addbuf(out, &c->c[COL_CHANGE]);
+		strbuf_addstr(out, "  ");
+		strbuf_addbuf(out, &c->c[COL_CI]);
+		pad(out, width(&c->c[COL_CI]), w[COL_CI]);
+		strbuf_addch(out, ' ');
+		strbuf_addbuf(out, &c->c[COL_MARK]);
+		if (c->c[COL_NOTE].len) {
+			pad(out, width(&c->c[COL_MARK]), w[COL_MARK] + 2);
+			strbuf_addbuf(out, &c->c[COL_NOTE]);
+		}
+		rtrim_line(out);
+		for (k = 0; k < NR_COLS; k++)
+			strbuf_release(&c->c[k]);
+	}
+	free(cells);
+}
+
+static void legend(struct strbuf *out, const struct analyze_model *m)
+{
+	const struct stats_options *so = &m->opts.stats;
+
+	strbuf_addf(out, "\n(change against the baseline, [%g%% confidence interval]; "
+		    "* significant (BH q < %g)\n and outside the ±%g%% noise band, "
+		    "~ significant but within it, ? too few runs or the tests disagree)\n",
+		    so->confidence * 100, so->alpha, so->noise);
+}
+
+static void product(struct strbuf *out, const struct analyze_model *m,
+		    const struct analyze_table *t)
+{
+	const struct stats_interaction *p = &t->product;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!t->has_product)
+		return;
+	strbuf_addf(out, "\nmultiplicativity: %zu options measured alone against all",
+		    t->product_k);
+	if (t->product_left_out)
+		strbuf_addf(out, " (%zu no-op or duplicate left out)", t->product_left_out);
+	report_add_product_blockers(&sb, m, t);
+	if (p->marker == '?' && sb.len) {
+		strbuf_addstr(out, "\n  not yet: too few runs of ");
+		strbuf_add_text(out, sb.buf);
+		strbuf_addch(out, '\n');
+		strbuf_release(&sb);
+		return;
+	}
+	strbuf_release(&sb);
+	strbuf_addstr(out, "\n  predicted (product of alone)  ");
+	report_add_ratio_interval(out, p->predicted, p->predicted_lo, p->predicted_hi);
+	strbuf_addstr(out, "\n  measured all                  ");
+	report_add_ratio_interval(out, p->measured, p->measured_lo, p->measured_hi);
+	strbuf_addstr(out, "\n  measured / predicted          ");
+	report_add_ratio_interval(out, p->ratio, p->ratio_lo, p->ratio_hi);
+	strbuf_addf(out, ": %s%s\n", analyze_interaction_verdict(p), p->marker == '*' ? " *" : "");
+}
+
+static void added_last(struct strbuf *out, const struct analyze_model *m,
+		       const struct analyze_table *t)
+{
+	size_t i, w = 0;
+
+	if (!t->nr_added_last)
+		return;
+	for (i = 0; i < t->nr_added_last; i++) {
+		const char *o = t->added_last[i].option;
+
+		if (text_width(o, strlen(o)) > w)
+			w = text_width(o, strlen(o));
+	}
+	strbuf_addstr(out, "\nadded last (all against all without it), beside alone:\n");
+	for (i = 0; i < t->nr_added_last; i++) {
+		const struct analyze_added_last *al = &t->added_last[i];
+		const char *o = al->option;
+
+		strbuf_addstr(out, "  ");
+		strbuf_add_text(out, o);
+		pad(out, text_width(o, strlen(o)), w + 2);
+		switch (al->kind) {
+		case ANALYZE_AL_MODEL:
+			strbuf_addstr(out, "alone ");
+			report_add_ratio_interval(out, al->ia.predicted, al->ia.predicted_lo,
+						  al->ia.predicted_hi);
+			strbuf_addstr(out, ", added last ");
+			report_add_ratio_interval(out, al->ia.measured, al->ia.measured_lo,
+						  al->ia.measured_hi);
+			strbuf_addf(out, ": %s%s", analyze_interaction_verdict(&al->ia),
+				    al->ia.marker == '*' ? " *" : "");
+			break;
+		case ANALYZE_AL_ALONE_NOOP:
+			strbuf_addstr(out, "alone a no-op, added last ");
+			stats_format_change(out, al->cmp.change, 1);
+			strbuf_addch(out, ' ');
+			stats_format_ci(out, &al->cmp, 1);
+			strbuf_addf(out, " %c", al->cmp.marker);
+			break;
+		case ANALYZE_AL_SAME_AS_ALL:
+			strbuf_addstr(out, "added last: nothing (all without it is the same "
+				      "kernel: other options turn it on)");
+			break;
+		}
+		rtrim_line(out);
+	}
+	(void)m;
+}
+
+static void notes(struct strbuf *out, const struct analyze_model *m,
+		  const struct analyze_table *t)
+{
+	struct strbuf few = STRBUF_INIT, pending = STRBUF_INIT, failed = STRBUF_INIT;
+	size_t i, nr_few = 0;
+
+	for (i = 0; i < t->nr_rows; i++) {
+		const struct analyze_row *r = &t->rows[i];
+		const char *name = analyze_row_variant(m, r)->v.name;
+
+		if (r->twin != SIZE_MAX)
+			continue;	/* its twin's runs, noted under the twin */
+		if (r->failed) {
+			strbuf_addstr(&failed, "  ");
+			strbuf_add_text(&failed, name);
+			strbuf_addf(&failed, ": %zu of %zu runs failed (", r->failed,
+				    r->failed + r->n + r->missing);
+			strbuf_add_text(&failed, r->first_error);
+			strbuf_addstr(&failed, ")\n");
+		}
+		if (!r->n && !r->failed) {
+			strbuf_addstr(&pending, pending.len ? ", " : "");
+			strbuf_add_text(&pending, name);
+		} else if (r->n && r->too_few) {
+			strbuf_addstr(&few, nr_few++ ? ", " : "");
+			strbuf_add_text(&few, name);
+			strbuf_addf(&few, " (%zu)", r->n);
+		}
+	}
+	if (failed.len)
+		strbuf_addf(out, "\nfailed runs (excluded):\n%s", failed.buf);
+	if (few.len)
+		strbuf_addf(out, "\nnote: fewer than %d runs so far: %s; their comparisons "
+			    "are marked ?\n", ANALYZE_MIN_RUNS, few.buf);
+	if (pending.len)
+		strbuf_addf(out, "\nnot run yet: %s\n", pending.buf);
+	strbuf_reset(&pending);
+	report_add_bimodal(&pending, m, t);
+	if (pending.len)
+		strbuf_addf(out, "\nnote: %s", pending.buf);
+	strbuf_release(&few);
+	strbuf_release(&pending);
+	strbuf_release(&failed);
+}
+
+static void not_measured(struct strbuf *out, const struct analyze_model *m)
+{
+	size_t i, w = 0, n = 0;
+
+	for (i = 0; i < m->nr_variants; i++) {
+		const char *name = m->variants[i].v.name;
+
+		if (!analyze_not_measured(m, &m->variants[i]))
+			continue;
+		n++;
+		if (text_width(name, strlen(name)) > w)
+			w = text_width(name, strlen(name));
+	}
+	if (!n)
+		return;
+	strbuf_addstr(out, "\nnot measured:\n");
+	for (i = 0; i < m->nr_variants; i++) {
+		const struct analyze_variant *av = &m->variants[i];
+
+		if (!analyze_not_measured(m, av))
+			continue;
+		strbuf_addstr(out, "  ");
+		strbuf_add_text(out, av->v.name);
+		pad(out, text_width(av->v.name, strlen(av->v.name)), w + 2);
+		strbuf_addf(out, "%s: ", analyze_state_name(av->state));
+		strbuf_add_text(out, av->why);
+		rtrim_line(out);
+	}
+}
+
+void report_text(struct strbuf *out, const struct analyze_model *m)
+{
+	const char *screen = analyze_fact(m, "screen_report");
+	size_t i;
+
+	/* A screen's bifurcation tree comes first: it says how the variants were chosen. */
+	if (screen)
+		strbuf_addf(out, "%s\n\n", screen);
+	if (!m->nr_tables)
+		strbuf_addf(out, "no measured runs yet (%zu variant%s planned)\n",
+			    m->nr_variants, m->nr_variants == 1 ? "" : "s");
+	for (i = 0; i < m->nr_tables; i++) {
+		const struct analyze_table *t = &m->tables[i];
+
+		if (i)
+			strbuf_addstr(out, "\n\n");
+		header(out, m, t);
+		rows(out, m, t);
+		legend(out, m);
+		product(out, m, t);
+		added_last(out, m, t);
+		notes(out, m, t);
+	}
+	not_measured(out, m);
+}

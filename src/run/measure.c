@@ -1,0 +1,1072 @@
+/* measure.c: the run stage: boot every built variant with each workload, on schedule, and store every run. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/utsname.h>
+
+#include "store/experiment.h"
+#include "run/initramfs.h"
+#include "run/measure.h"
+#include "util/run-command.h"
+#include "run/schedule.h"
+#include "util/sha256.h"
+#include "util/sigchain.h"
+#include "store/store.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
+#include "util/usage.h"
+#include "run/workload-spec.h"
+#include "util/wrapper.h"
+
+/* The exec workload's program inside the initramfs (its prog default). */
+#define EXEC_PATH "/workload"
+
+/* A variant that is run: the store's row and where its kernel is. */
+struct measured {
+	const struct store_variant *v;
+	struct store_variant *own;	/* a session's copy of the variant, which v points to */
+	char *image;		/* the bzImage in the build cache */
+	char *config;		/* DIR/runs/<variant>/config, for a runner's KCP_CONFIG */
+};
+
+/* Everything one invocation works with; released by state_release(). */
+struct state {
+	struct store *st;
+	const struct measure_options *o;
+	char *dir;			/* absolute */
+	struct store_variant *variants;
+	size_t nr_variants;
+	struct measured *measured;
+	size_t nr_measured, alloc_measured;
+	/* A session (measure_session_open()): runs are asked for one by one. */
+	int session;
+	int skipped;			/* variants that should run but cannot */
+	struct strvec specs;		/* canonical workload specs, as stored */
+	char *initramfs;
+	char initramfs_hash[SHA256_HEX_SIZE];
+	struct vm_config cfg;		/* shared settings; kernel etc. set per run */
+	int lock_fd;
+};
+
+static void state_release(struct state *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_measured; i++) {
+		free(s->measured[i].image);
+		free(s->measured[i].config);
+		if (s->measured[i].own) {
+			store_variant_release(s->measured[i].own);
+			free(s->measured[i].own);
+		}
+	}
+	free(s->measured);
+	store_variants_free(s->variants, s->nr_variants);
+	strvec_clear(&s->specs);
+	free(s->initramfs);
+	free(s->dir);
+	if (s->lock_fd >= 0)
+		close(s->lock_fd);
+}
+
+/* A name as one path component: what is not [A-Za-z0-9._=+-] becomes '_'. */
+static void add_component(struct strbuf *sb, const char *name)
+{
+	const char *p;
+
+	if (!strcmp(name, ".") || !strcmp(name, "..") || !*name)
+		strbuf_addch(sb, '_');
+	for (p = name; *p; p++)
+		strbuf_addch(sb, strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					"0123456789._=+-", *p) ? *p : '_');
+}
+
+/* DIR/runs/<variant>[/<workload>[/<leaf>]], malloc'd. */
+static char *runs_path(const struct state *s, const char *variant, const char *workload,
+		       const char *leaf)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/runs/", s->dir);
+	add_component(&sb, variant);
+	if (workload) {
+		strbuf_addch(&sb, '/');
+		add_component(&sb, workload);
+	}
+	if (leaf)
+		strbuf_addf(&sb, "/%s", leaf);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* One kconfperf run per experiment at a time: two would store the same runs. */
+static int lock_experiment(struct state *s)
+{
+	char *path = experiment_path(s->dir, "run.lock");
+	int ret = 0;
+
+	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (s->lock_fd < 0)
+		ret = error_errno("cannot open '%s'", path);
+	else if (flock(s->lock_fd, LOCK_EX | LOCK_NB))
+		ret = errno == EWOULDBLOCK
+			? error("another 'kconfperf run' is running in '%s'", s->dir)
+			: error_errno("cannot lock '%s'", path);
+	free(path);
+	return ret;
+}
+
+static int find_guest(struct strbuf *out, const struct measure_options *o)
+{
+	const char *env = getenv("KCP_GUEST");
+	char *self, *slash;
+
+	if (o->guest || (env && *env)) {
+		strbuf_addstr(out, o->guest ? o->guest : env);
+		if (access(out->buf, R_OK))
+			return error_errno("cannot read the guest program '%s'", out->buf);
+		return 0;
+	}
+	self = realpath("/proc/self/exe", NULL);
+	if (!self)
+		return error_errno("cannot find this executable (/proc/self/exe)");
+	slash = strrchr(self, '/');
+	strbuf_add(out, self, (size_t)(slash - self));
+	strbuf_addstr(out, "/kcp-guest");
+	free(self);
+	if (access(out->buf, R_OK))
+		return error("no guest program '%s' beside kconfperf (build it with make, "
+			     "or set KCP_GUEST)", out->buf);
+	return 0;
+}
+
+/*
+ * The guest has no shell and no libraries: a script or a dynamically linked
+ * program could only fail inside it, so say why here.
+ */
+static int check_static(const char *path)
+{
+	unsigned char head[sizeof(Elf64_Ehdr)];
+	Elf64_Ehdr eh;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	unsigned i;
+
+	if (fd < 0)
+		return error_errno("cannot open --workload-exec '%s'", path);
+	n = pread(fd, head, sizeof(head), 0);
+	if (n >= 2 && head[0] == '#' && head[1] == '!') {
+		ret = error("--workload-exec '%s' is a script; the guest has no shell or "
+			    "interpreter: give a statically linked program", path);
+		goto out;
+	}
+	if (n < 4 || memcmp(head, ELFMAG, SELFMAG)) {
+		ret = error("--workload-exec '%s' is not an ELF executable", path);
+		goto out;
+	}
+	if (n < (ssize_t)sizeof(eh) || head[EI_CLASS] != ELFCLASS64 ||
+	    head[EI_DATA] != ELFDATA2LSB)
+		goto out;	/* not x86-64: the guest will say what it makes of it */
+	memcpy(&eh, head, sizeof(eh));
+	for (i = 0; i < eh.e_phnum && i < 256; i++) {
+		Elf64_Phdr ph;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (uint64_t)i * eh.e_phentsize)) !=
+		    (ssize_t)sizeof(ph))
+			break;
+		if (ph.p_type == PT_INTERP) {
+			ret = error("--workload-exec '%s' is dynamically linked; the guest has no "
+				    "libraries: link it with -static", path);
+			break;
+		}
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+static int uses_exec_program(const struct measure_options *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_workloads; i++) {
+		const char *prog = workload_spec_get(&o->workloads[i], "prog");
+
+		if (!strcmp(workload_table[o->workloads[i].id].name, "exec") &&
+		    prog && !strcmp(prog, EXEC_PATH))
+			return 1;
+	}
+	return 0;
+}
+
+/* DIR/initramfs.gz: the same inputs always give the same bytes. */
+static int make_initramfs(struct state *s)
+{
+	const struct measure_options *o = s->o;
+	struct strbuf guest = STRBUF_INIT;
+	struct initramfs *ir = NULL;
+	int ret = -1;
+
+	if (uses_exec_program(o) && !o->workload_exec) {
+		error("the exec workload runs " EXEC_PATH ": give the program with "
+		      "--workload-exec FILE");
+		goto out;
+	}
+	if (o->workload_exec && check_static(o->workload_exec))
+		goto out;
+	if (find_guest(&guest, o))
+		goto out;
+	s->initramfs = experiment_path(s->dir, "initramfs.gz");
+	ir = initramfs_new();
+	if (initramfs_add_base(ir) ||
+	    initramfs_add_file_from(ir, "init", 0755, guest.buf) ||
+	    (o->workload_exec &&
+	     initramfs_add_file_from(ir, EXEC_PATH, 0755, o->workload_exec)) ||
+	    initramfs_write(ir, s->initramfs) ||
+	    sha256_file(s->initramfs, s->initramfs_hash))
+		goto out;
+	ret = 0;
+out:
+	initramfs_free(ir);
+	strbuf_release(&guest);
+	return ret;
+}
+
+/* The variant a no-op or same-as variant equals, by name; NULL if none. */
+static const char *measured_as(const struct store_variant *v)
+{
+	if (!strcmp(v->status, "no-op"))
+		return "baseline";
+	if (!strcmp(v->status, "same-as"))
+		return v->same_as;
+	return NULL;
+}
+
+static int is_measured_status(const char *status)
+{
+	return !strcmp(status, "ok") || !strcmp(status, "partial");
+}
+
+/*
+ * Fills *m for v when its kernel can be run: 1.  0 when it cannot (why is
+ * set), -1 on an error.
+ */
+static int find_kernel(struct state *s, const struct store_variant *v, struct measured *m,
+		       struct strbuf *why)
+{
+	struct store_build b = STORE_BUILD_INIT;
+	int rc = store_get_build_by_hash(s->st, v->config_hash, &b);
+
+	memset(m, 0, sizeof(*m));
+	if (rc < 0)
+		return -1;
+	if (!rc)
+		strbuf_addstr(why, "not built yet (run 'kconfperf build')");
+	else if (strcmp(b.status, "ok") && strcmp(b.status, "cached"))
+		strbuf_addf(why, "its build failed (see %s)", b.log_path ? b.log_path : "the build log");
+	else if (!b.image || access(b.image, R_OK))
+		strbuf_addf(why, "its kernel '%s' is gone from the build cache (run "
+			    "'kconfperf build' again)", b.image ? b.image : "");
+	else {
+		m->v = v;
+		m->image = b.image;
+		b.image = NULL;
+		rc = 1;
+	}
+	if (!m->v)
+		rc = 0;
+	store_build_release(&b);
+	return rc;
+}
+
+/* DIR/runs/<variant>/config: the effective .config, for a runner and for people. */
+static int write_config(struct state *s, struct measured *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *vdir = runs_path(s, m->v->name, NULL, NULL);
+	int ret = -1;
+
+	m->config = xstrfmt("%s/config", vdir);
+	strbuf_addstr(&sb, m->v->config);
+	if (!mkdir_p(vdir, 0777) && !strbuf_write_file(&sb, m->config))
+		ret = 0;
+	strbuf_release(&sb);
+	free(vdir);
+	return ret;
+}
+
+static int load_variants(struct state *s)
+{
+	struct strbuf why = STRBUF_INIT, reused = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	if (store_get_variants(s->st, &s->variants, &s->nr_variants))
+		goto out;
+	if (!s->nr_variants) {
+		error("'%s' has no plan yet (run 'kconfperf plan')", s->o->dir);
+		goto out;
+	}
+	s->measured = xcalloc(s->nr_variants, sizeof(*s->measured));
+	s->alloc_measured = s->nr_variants;
+	for (i = 0; i < s->nr_variants; i++) {
+		const struct store_variant *v = &s->variants[i];
+		struct measured *m = &s->measured[s->nr_measured];
+		int rc;
+
+		if (measured_as(v)) {
+			strbuf_addf(&reused, "%s%s (%s %s)", reused.len ? ", " : "", v->name,
+				    !strcmp(v->status, "no-op") ? "no-op, as" : "same as",
+				    measured_as(v));
+			continue;
+		}
+		if (!is_measured_status(v->status)) {
+			note("skipping %s: its plan status is %s", v->name, v->status);
+			s->skipped++;
+			continue;
+		}
+		strbuf_reset(&why);
+		rc = find_kernel(s, v, m, &why);
+		if (rc < 0)
+			goto out;
+		if (!rc) {
+			note("skipping %s: %s", v->name, why.buf);
+			s->skipped++;
+			continue;
+		}
+		s->nr_measured++;
+		if (write_config(s, m))
+			goto out;
+	}
+	if (reused.len)
+		note("not run, measured as the variant they equal: %s", reused.buf);
+	if (!s->nr_measured) {
+		error("no variant of '%s' has a kernel to run", s->o->dir);
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&why);
+	strbuf_release(&reused);
+	return ret;
+}
+
+static int parse_workloads(struct state *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->o->nr_workloads; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		workload_spec_format(&s->o->workloads[i], &sb);
+		if (strvec_find(&s->specs, sb.buf) >= 0) {
+			error("--workload '%s' is given twice", sb.buf);
+			strbuf_release(&sb);
+			return -1;
+		}
+		strvec_push(&s->specs, sb.buf);
+		strbuf_release(&sb);
+	}
+	return 0;
+}
+
+/* First line of `qemu --version`: also how a missing qemu is found early. */
+static int qemu_version(struct strbuf *out, const char *qemu)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	int ret = 0;
+
+	strvec_push(&cp.args, qemu);
+	strvec_push(&cp.args, "--version");
+	cp.out.mode = CHILD_IO_CAPTURE;
+	cp.out.buf = out;
+	cp.out.cap = 4096;
+	cp.err.mode = CHILD_IO_TO_STDOUT;
+	cp.timeout = 30;
+	cp.silent_exec_failure = 1;
+	cp.kill_on_parent_death = 1;
+	if (start_command(&cp)) {
+		ret = error("cannot run '%s': %s (install qemu-system-x86, or name the "
+			    "program with --qemu)", qemu, strerror(cp.start_errno));
+	} else if (finish_command(&cp)) {
+		struct strbuf why = STRBUF_INIT;
+
+		child_process_describe(&why, &cp);
+		ret = error("'%s --version' %s", qemu, why.buf);
+		strbuf_release(&why);
+	}
+	strbuf_setlen(out, strcspn(out->buf, "\n"));
+	child_process_release(&cp);
+	return ret;
+}
+
+static void cpu_model(struct strbuf *out)
+{
+	FILE *fp = fopen("/proc/cpuinfo", "r");
+	struct strbuf line = STRBUF_INIT;
+	const char *v;
+
+	if (!fp)
+		return;
+	while (strbuf_getline(&line, fp) != EOF) {
+		if (skip_prefix(line.buf, "model name", &v) && (v = strchr(v, ':'))) {
+			strbuf_addstr(out, v + 1);
+			strbuf_trim(out);
+			break;
+		}
+		strbuf_reset(&line);
+	}
+	strbuf_release(&line);
+	fclose(fp);
+}
+
+/*
+ * A condition stored by earlier runs must match: 0, or -1 naming both.
+ * With no runs stored yet anything goes.
+ */
+static int same_condition(struct state *s, int have_runs, const char *key,
+			  const char *value, const char *option)
+{
+	char *old = store_get_meta(s->st, key);
+	int ret = 0;
+
+	if (have_runs && old && strcmp(old, value))
+		ret = error("'%s' holds runs made with %s %s; runs with %s %s would not "
+			    "compare with them: use another --dir", s->o->dir, option, old,
+			    option, value);
+	free(old);
+	return ret;
+}
+
+static int set_metaf(struct store *st, const char *key, const char *fmt, ...)
+	__attribute__((__format__(__printf__, 3, 4)));
+static int set_metaf(struct store *st, const char *key, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	ret = store_set_meta(st, key, sb.buf);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* Every workload run so far, one per line: the stored ones, then new ones. */
+static int store_workloads(struct state *s)
+{
+	char *old = store_get_meta(s->st, "workloads");
+	struct strvec all = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	if (old)
+		strvec_split(&all, old, "\n");
+	for (i = 0; i < s->specs.nr; i++)
+		if (strvec_find(&all, s->specs.v[i]) < 0)
+			strvec_push(&all, s->specs.v[i]);
+	for (i = 0; i < all.nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? "\n" : "", all.v[i]);
+	ret = store_set_meta(s->st, "workloads", sb.buf);
+	strbuf_release(&sb);
+	strvec_clear(&all);
+	free(old);
+	return ret;
+}
+
+static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed,
+			     const char *qemu_version_line)
+{
+	const struct measure_options *o = s->o;
+	struct strbuf model = STRBUF_INIT;
+	struct utsname un;
+	const char *qemu = o->qemu ? o->qemu : VM_DEFAULT_QEMU;
+	const char *cpu = o->cpu ? o->cpu
+			: accel == VM_ACCEL_KVM ? VM_DEFAULT_KVM_CPU : VM_DEFAULT_TCG_CPU;
+	char *old_hash = store_get_meta(s->st, "initramfs_sha256");
+	int64_t nr_runs = store_count_runs(s->st);
+	int have_runs = nr_runs > 0, ret = -1;
+	char smp[32], mem[32];
+
+	if (nr_runs < 0)
+		goto out;
+	snprintf(smp, sizeof(smp), "%d", o->smp > 0 ? o->smp : VM_DEFAULT_SMP);
+	snprintf(mem, sizeof(mem), "%d", o->mem_mb > 0 ? o->mem_mb : VM_DEFAULT_MEM_MB);
+	if (same_condition(s, have_runs, "accel", vm_accel_name(accel), "--accel") ||
+	    same_condition(s, have_runs, "smp", smp, "--smp") ||
+	    same_condition(s, have_runs, "mem_mb", mem, "--mem") ||
+	    (!o->runner && same_condition(s, have_runs, "cpu", cpu, "--cpu")) ||
+	    (o->runner && same_condition(s, have_runs, "runner", o->runner, "--runner")))
+		goto out;
+	if (have_runs && old_hash && strcmp(old_hash, s->initramfs_hash))
+		warning("the initramfs differs from the one earlier runs of '%s' booted "
+			"(kcp-guest or --workload-exec changed)", o->dir);
+	cpu_model(&model);
+	if (uname(&un))
+		memset(&un, 0, sizeof(un));
+	if (set_metaf(s->st, "seed", "%llu", (unsigned long long)seed) ||
+	    store_set_meta(s->st, "accel", vm_accel_name(accel)) ||
+	    store_set_meta(s->st, "smp", smp) ||
+	    store_set_meta(s->st, "mem_mb", mem) ||
+	    set_metaf(s->st, "timeout", "%g", o->timeout > 0 ? o->timeout : VM_DEFAULT_TIMEOUT) ||
+	    set_metaf(s->st, "runs", "%d", o->runs) ||
+	    set_metaf(s->st, "warmup", "%d", o->warmup) ||
+	    store_workloads(s) ||
+	    store_set_meta(s->st, "host", un.nodename) ||
+	    set_metaf(s->st, "host_kernel", "%s %s", un.sysname, un.release) ||
+	    store_set_meta(s->st, "cpu_model", model.buf) ||
+	    set_metaf(s->st, "host_cpus", "%d", online_cpus()) ||
+	    store_set_meta(s->st, "initramfs_sha256", s->initramfs_hash))
+		goto out;
+	if (o->runner) {
+		if (store_set_meta(s->st, "runner", o->runner))
+			goto out;
+	} else if (store_set_meta(s->st, "qemu", qemu) ||
+		   store_set_meta(s->st, "qemu_version", qemu_version_line) ||
+		   store_set_meta(s->st, "cpu", cpu)) {
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&model);
+	free(old_hash);
+	return ret;
+}
+
+static int choose_seed(struct state *s, uint64_t *out)
+{
+	char *old = store_get_meta(s->st, "seed");
+	int64_t nr_runs = store_count_runs(s->st);
+	int ret = 0;
+
+	if (s->o->seed) {
+		if (schedule_parse_seed(out, s->o->seed))
+			ret = -1;
+		else if (old && nr_runs > 0 && strcmp(old, s->o->seed))
+			ret = error("'%s' holds runs ordered with --seed %s; --seed %s would "
+				    "reorder the rounds still to run: drop --seed, or use another "
+				    "--dir", s->o->dir, old, s->o->seed);
+	} else if (old) {
+		ret = schedule_parse_seed(out, old);
+	} else {
+		*out = schedule_new_seed();
+	}
+	free(old);
+	return ret;
+}
+
+/* The shared part of every run's vm_config. */
+static void base_config(struct state *s)
+{
+	const struct measure_options *o = s->o;
+
+	vm_config_init(&s->cfg);
+	s->cfg.qemu = o->qemu;
+	s->cfg.initramfs = s->initramfs;
+	s->cfg.accel = o->accel;
+	s->cfg.cpu = o->cpu;
+	s->cfg.mem_mb = o->mem_mb;
+	s->cfg.smp = o->smp;
+	s->cfg.timeout = o->timeout;
+	s->cfg.runner = o->runner;
+}
+
+/* Resolves auto once, booting the first measured kernel for the KVM probe. */
+static enum vm_accel resolve_accel(struct state *s)
+{
+	struct vm_config probe = s->cfg;
+
+	probe.kernel = s->measured[0].image;
+	s->cfg.accel = vm_resolve_accel(&probe);
+	return s->cfg.accel;
+}
+
+/* Progress: a line rewritten in place on a terminal, one line per run otherwise. */
+struct progress {
+	int tty;
+	int shown;		/* the in-place line is on screen */
+	size_t done, total;
+	double start, run_seconds;
+};
+
+static struct progress progress;
+
+/* At a fatal signal: end the in-place line, so the shell prompt starts clean. */
+static void progress_cleanup(int signo, void *data)
+{
+	struct progress *p = data;
+
+	if (p->shown)
+		(void)!write(2, "\n", 1);
+	p->shown = 0;
+}
+
+static void progress_clear(struct progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	p->shown = 0;
+}
+
+static void add_duration(struct strbuf *sb, double seconds)
+{
+	long s = (long)(seconds + 0.5);
+
+	if (s >= 3600)
+		strbuf_addf(sb, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+	else
+		strbuf_addf(sb, "%ld:%02ld", s / 60, s % 60);
+}
+
+/* "hackbench round 2/5 baseline" or "hackbench warm-up 1/1 baseline". */
+static void describe_run(struct strbuf *sb, const struct state *s, const struct schedule_run *r)
+{
+	if (s->session)
+		strbuf_addf(sb, "%s %s %d %s", s->specs.v[r->workload],
+			    r->warmup ? "warm-up" : "run", r->warmup ? -r->round : r->round + 1,
+			    s->measured[r->variant].v->name);
+	else if (r->warmup)
+		strbuf_addf(sb, "%s warm-up %d/%d %s", s->specs.v[r->workload], -r->round,
+			    s->o->warmup, s->measured[r->variant].v->name);
+	else
+		strbuf_addf(sb, "%s round %d/%d %s", s->specs.v[r->workload], r->round + 1,
+			    s->o->runs, s->measured[r->variant].v->name);
+}
+
+/* "[3/40] ", or "[3] " when the total is not known (a session). */
+static void add_count(struct strbuf *sb, const struct progress *p, size_t n)
+{
+	if (p->total)
+		strbuf_addf(sb, "[%zu/%zu] ", n, p->total);
+	else
+		strbuf_addf(sb, "[%zu] ", n);
+}
+
+static void progress_show(struct progress *p, const struct state *s,
+			  const struct schedule_run *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct winsize ws;
+	double elapsed = now_seconds() - p->start;
+
+	if (!p->tty || quiet)
+		return;
+	add_count(&sb, p, p->done + 1);
+	describe_run(&sb, s, r);
+	strbuf_addstr(&sb, "  elapsed ");
+	add_duration(&sb, elapsed);
+	if (p->done && p->total) {
+		strbuf_addstr(&sb, "  eta ");
+		add_duration(&sb, p->run_seconds / (double)p->done * (double)(p->total - p->done));
+	}
+	if (!ioctl(2, TIOCGWINSZ, &ws) && ws.ws_col > 1 && sb.len >= ws.ws_col)
+		strbuf_setlen(&sb, ws.ws_col - 1);
+	fprintf(stderr, "\r%s\033[K", sb.buf);
+	fflush(stderr);
+	p->shown = 1;
+	strbuf_release(&sb);
+}
+
+/* "time 0.512 s (mean of 3)": the workload's own figure, for the per-run line. */
+static void describe_samples(struct strbuf *sb, const struct protocol_result *proto)
+{
+	double sum = 0;
+	size_t i;
+
+	if (!proto->nr_samples)
+		return;
+	for (i = 0; i < proto->nr_samples; i++)
+		sum += proto->samples[i].value;
+	strbuf_addf(sb, ", %s %.4g %s", proto->samples[0].metric,
+		    sum / (double)proto->nr_samples, proto->samples[0].unit);
+	if (proto->nr_samples > 1)
+		strbuf_addf(sb, " (mean of %zu)", proto->nr_samples);
+}
+
+static void progress_done(struct progress *p, const struct state *s,
+			  const struct schedule_run *r, const struct vm_result *res,
+			  double seconds, const char *run_dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	p->done++;
+	p->run_seconds += seconds;
+	add_count(&sb, p, p->done);
+	describe_run(&sb, s, r);
+	if (res->status != VM_OK) {
+		progress_clear(p);
+		warning("%s: %s: %s (see %s/console.txt)", sb.buf, vm_status_name(res->status),
+			res->reason.buf, run_dir);
+	} else if (!p->tty) {
+		strbuf_addf(&sb, ": ok in %.1f s", res->seconds);
+		describe_samples(&sb, &res->proto);
+		note("%s", sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+static void utc_now(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int store_result(struct state *s, const struct schedule_run *r,
+			const struct vm_result *res, const char *started)
+{
+	struct store_run run = STORE_RUN_INIT;
+	struct store_sample *samples;
+	size_t i, nr = res->proto.nr_samples;
+	int ret;
+
+	samples = xcalloc(nr ? nr : 1, sizeof(*samples));
+	for (i = 0; i < nr; i++) {
+		const struct protocol_sample *x = &res->proto.samples[i];
+
+		samples[i].iteration = (int)x->iteration;
+		samples[i].metric = x->metric;
+		samples[i].unit = x->unit;
+		samples[i].value = x->value;
+		samples[i].higher_is_better = x->higher_is_better;
+	}
+	run.variant_id = s->measured[r->variant].v->id;
+	run.workload = xstrdup(s->specs.v[r->workload]);
+	run.round = r->round;
+	run.seq = r->seq;
+	run.warmup = r->warmup;
+	run.accel = xstrdup(vm_accel_name(res->accel));
+	run.status = xstrdup(vm_status_name(res->status));
+	run.error = res->reason.len ? xstrdup(res->reason.buf) : NULL;
+	run.console_tail = res->console_tail.len ? xstrdup(res->console_tail.buf) : NULL;
+	run.wall_s = res->seconds;
+	run.boot_s = res->proto.ready ? res->proto.boot_seconds : NAN;
+	run.started = xstrdup(started);
+	ret = store_add_run(s->st, &run, samples, nr);
+	store_run_release(&run);
+	free(samples);
+	return ret;
+}
+
+/* "r0", "r1" ... for measured rounds, "w1", "w2" ... for warm-ups. */
+static void round_name(char *buf, size_t size, const struct schedule_run *r)
+{
+	if (r->warmup)
+		snprintf(buf, size, "w%d", -r->round);
+	else
+		snprintf(buf, size, "r%d", r->round);
+}
+
+/* Runs one scheduled run and stores it: 1 ok, 0 a failed run (stored), -1 error. */
+static int run_one(struct state *s, const struct schedule_run *r)
+{
+	const struct measured *m = &s->measured[r->variant];
+	struct vm_config cfg = s->cfg;
+	struct vm_result res = VM_RESULT_INIT;
+	char leaf[32], started[32];
+	char *run_dir;
+	double t0;
+	int ret = -1;
+
+	round_name(leaf, sizeof(leaf), r);
+	run_dir = runs_path(s, m->v->name, s->specs.v[r->workload], leaf);
+	progress_show(&progress, s, r);
+	if (mkdir_p(run_dir, 0777))
+		goto out;
+	cfg.kernel = m->image;
+	cfg.workload = &s->o->workloads[r->workload];
+	cfg.config_path = m->config;
+	cfg.variant = m->v->name;
+	cfg.run_number = r->round;
+	utc_now(started, sizeof(started));
+	t0 = now_seconds();
+	vm_run(&res, &cfg, run_dir);
+	if (res.status == VM_START_FAILED) {
+		/* The harness's fault, not the kernel's: stop, store nothing. */
+		progress_clear(&progress);
+		error("%s", res.reason.buf);
+		goto out;
+	}
+	if (store_result(s, r, &res, started))
+		goto out;
+	progress_done(&progress, s, r, &res, now_seconds() - t0, run_dir);
+	ret = res.status == VM_OK;
+out:
+	vm_result_release(&res);
+	free(run_dir);
+	return ret;
+}
+
+static int is_stored(const struct schedule_run *r, void *data)
+{
+	struct state *s = data;
+
+	return store_has_run(s->st, s->measured[r->variant].v->id, s->specs.v[r->workload],
+			     r->round, r->warmup);
+}
+
+/* Common setup of measure_runs() and measure_print_command(). */
+static int prepare(struct state *s, struct store *st, const struct measure_options *o,
+		   int session)
+{
+	memset(s, 0, sizeof(*s));
+	s->session = session;
+	s->st = st;
+	s->o = o;
+	s->lock_fd = -1;
+	s->dir = absolute_path(o->dir);
+	strvec_init(&s->specs);
+	if (!o->nr_workloads)
+		return error("no --workload given");
+	if (parse_workloads(s) || (!s->session && load_variants(s)) || make_initramfs(s))
+		return -1;
+	base_config(s);
+	return 0;
+}
+
+int measure_runs(struct store *st, const struct measure_options *o)
+{
+	struct schedule_options so = { 0 };
+	struct schedule sched = SCHEDULE_INIT;
+	struct strbuf version = STRBUF_INIT;
+	struct state s;
+	enum vm_accel accel;
+	uint64_t seed = 0;
+	long stored;
+	size_t i;
+	int failed = 0, ok = 0, ret = -1;
+
+	if (prepare(&s, st, o, 0) || lock_experiment(&s) || choose_seed(&s, &seed))
+		goto out;
+	/* A missing qemu is said as such, before the KVM probe blames KVM for it. */
+	if (!o->runner && qemu_version(&version, o->qemu ? o->qemu : VM_DEFAULT_QEMU))
+		goto out;
+	accel = resolve_accel(&s);
+	if (record_conditions(&s, accel, seed, version.buf))
+		goto out;
+
+	so.seed = seed;
+	so.workloads = s.specs.v;
+	so.nr_workloads = s.specs.nr;
+	so.nr_variants = s.nr_measured;
+	so.runs = o->runs;
+	so.warmup = o->warmup;
+	schedule_make(&sched, &so);
+	stored = schedule_drop_done(&sched, is_stored, &s);
+	if (stored < 0)
+		goto out;
+	if (!sched.nr) {
+		note("nothing to run: all %ld runs are stored", stored);
+		ret = s.skipped ? 1 : 0;
+		goto out;
+	}
+	note("%zu runs of %zu variants (%ld stored already), %s, -smp %d, %d MB, seed %llu",
+	     sched.nr, s.nr_measured, stored, vm_accel_name(accel),
+	     o->smp > 0 ? o->smp : VM_DEFAULT_SMP, o->mem_mb > 0 ? o->mem_mb : VM_DEFAULT_MEM_MB,
+	     (unsigned long long)seed);
+
+	memset(&progress, 0, sizeof(progress));
+	progress.tty = isatty(2);
+	progress.total = sched.nr;
+	progress.start = now_seconds();
+	sigchain_push_cleanup(progress_cleanup, &progress);
+	for (i = 0; i < sched.nr; i++) {
+		int rc = run_one(&s, &sched.runs[i]);
+
+		if (rc < 0)
+			break;
+		if (rc)
+			ok++;
+		else
+			failed++;
+	}
+	progress_clear(&progress);
+	sigchain_pop_cleanup(progress_cleanup, &progress);
+	if (i < sched.nr)
+		goto out;
+	note("%zu runs in %.0f s: %d ok, %d failed", sched.nr, now_seconds() - progress.start,
+	     ok, failed);
+	ret = failed || s.skipped ? 1 : 0;
+out:
+	schedule_release(&sched);
+	strbuf_release(&version);
+	state_release(&s);
+	return ret;
+}
+
+int measure_print_command(struct store *st, const struct measure_options *o,
+			  const char *variant, struct strbuf *out)
+{
+	struct vm_config cfg;
+	struct state s;
+	const char *name = variant;
+	char *run_dir = NULL;
+	size_t i, k;
+	int ret = -1;
+
+	if (prepare(&s, st, o, 0))
+		goto out;
+	/* A no-op or same-as variant runs as the one it equals. */
+	for (k = 0; k < 8; k++) {
+		for (i = 0; i < s.nr_variants; i++)
+			if (!strcmp(s.variants[i].name, name))
+				break;
+		if (i == s.nr_variants || !measured_as(&s.variants[i]))
+			break;
+		name = measured_as(&s.variants[i]);
+	}
+	for (i = 0; i < s.nr_measured; i++)
+		if (!strcmp(s.measured[i].v->name, name))
+			break;
+	if (i == s.nr_measured) {
+		struct strbuf names = STRBUF_INIT;
+
+		for (k = 0; k < s.nr_measured; k++)
+			strbuf_addf(&names, "%s%s", k ? ", " : "", s.measured[k].v->name);
+		error("no variant '%s' to run in '%s' (variants with a kernel: %s)",
+		      variant, o->dir, names.buf);
+		strbuf_release(&names);
+		goto out;
+	}
+	if (strcmp(name, variant))
+		note("%s runs as %s", variant, name);
+	run_dir = runs_path(&s, name, s.specs.v[0], "command");
+	if (mkdir_p(run_dir, 0777))
+		goto out;
+	cfg = s.cfg;
+	cfg.kernel = s.measured[i].image;
+	cfg.workload = &o->workloads[0];
+	cfg.config_path = s.measured[i].config;
+	cfg.variant = name;
+	ret = vm_format_command(out, &cfg, run_dir);
+out:
+	free(run_dir);
+	state_release(&s);
+	return ret;
+}
+
+struct measure_session {
+	struct state s;
+	uint64_t seed;
+	struct strbuf qemu_version;
+};
+
+/* The index in s->measured of variant v, added when new: >= 0, or -1 (why set). */
+static long session_variant(struct state *s, const struct store_variant *v,
+			    struct strbuf *why)
+{
+	struct measured m;
+	size_t i;
+	int rc;
+
+	struct store_variant *own;
+
+	for (i = 0; i < s->nr_measured; i++)
+		if (s->measured[i].v->id == v->id)
+			return (long)i;
+	/* The caller's row may not outlive this call: the session keeps a copy. */
+	own = xmalloc(sizeof(*own));
+	store_variant_copy(own, v);
+	rc = find_kernel(s, own, &m, why);
+	if (rc <= 0) {
+		if (!rc && !why->len)
+			strbuf_addstr(why, "no kernel");
+		store_variant_release(own);
+		free(own);
+		return -1;
+	}
+	m.own = own;
+	ALLOC_GROW(s->measured, s->nr_measured + 1, s->alloc_measured);
+	s->measured[s->nr_measured++] = m;
+	if (write_config(s, &s->measured[s->nr_measured - 1]))
+		return -1;
+	return (long)s->nr_measured - 1;
+}
+
+int measure_session_open(struct measure_session **out, struct store *st,
+			 const struct measure_options *o, const struct store_variant *probe)
+{
+	struct measure_session *ms = xcalloc(1, sizeof(*ms));
+	struct strbuf why = STRBUF_INIT;
+	enum vm_accel accel;
+
+	*out = NULL;
+	strbuf_init(&ms->qemu_version, 0);
+	if (prepare(&ms->s, st, o, 1))
+		goto fail;
+	if (lock_experiment(&ms->s) || choose_seed(&ms->s, &ms->seed))
+		goto fail;
+	if (!o->runner && qemu_version(&ms->qemu_version, o->qemu ? o->qemu : VM_DEFAULT_QEMU))
+		goto fail;
+	if (session_variant(&ms->s, probe, &why) < 0) {
+		error("cannot run %s: %s", probe->name, why.len ? why.buf : "no kernel");
+		goto fail;
+	}
+	accel = resolve_accel(&ms->s);
+	if (record_conditions(&ms->s, accel, ms->seed, ms->qemu_version.buf))
+		goto fail;
+	memset(&progress, 0, sizeof(progress));
+	progress.tty = isatty(2);
+	progress.start = now_seconds();
+	sigchain_push_cleanup(progress_cleanup, &progress);
+	strbuf_release(&why);
+	*out = ms;
+	return 0;
+fail:
+	strbuf_release(&why);
+	strbuf_release(&ms->qemu_version);
+	state_release(&ms->s);
+	free(ms);
+	return -1;
+}
+
+uint64_t measure_session_seed(const struct measure_session *ms)
+{
+	return ms->seed;
+}
+
+int measure_session_run(struct measure_session *ms, const struct store_variant *v,
+			int round, int warmup)
+{
+	struct schedule_run r = { 0 };
+	struct strbuf why = STRBUF_INIT;
+	long idx = session_variant(&ms->s, v, &why);
+	int ret;
+
+	if (idx < 0) {
+		ret = error("cannot run %s: %s", v->name, why.len ? why.buf : "no kernel");
+		strbuf_release(&why);
+		return ret;
+	}
+	strbuf_release(&why);
+	r.variant = (size_t)idx;
+	r.round = round;
+	r.warmup = warmup;
+	ret = run_one(&ms->s, &r);
+	progress_clear(&progress);
+	return ret;
+}
+
+void measure_session_close(struct measure_session *ms)
+{
+	if (!ms)
+		return;
+	progress_clear(&progress);
+	sigchain_pop_cleanup(progress_cleanup, &progress);
+	strbuf_release(&ms->qemu_version);
+	state_release(&ms->s);
+	free(ms);
+}

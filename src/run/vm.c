@@ -1,0 +1,617 @@
+/* vm.c: boot one kernel under qemu (or a --runner) for one run, bounded, and classify the result. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run/protocol.h"
+#include "util/run-command.h"
+#include "util/usage.h"
+#include "run/vm.h"
+#include "run/workload-spec.h"
+#include "util/wrapper.h"
+
+/* The end of the console is enough to find a panic and show the tail. */
+#define CONSOLE_READ_MAX ((size_t)1 << 20)
+/* More than KCP_SAMPLES_MAX lines of KCP_LINE_MAX would ever need. */
+#define RESULTS_READ_MAX ((size_t)64 << 20)
+#define QEMU_LOG_READ_MAX ((size_t)64 << 10)
+
+static const char *const accel_names[] = {
+	[VM_ACCEL_AUTO] = "auto",
+	[VM_ACCEL_KVM] = "kvm",
+	[VM_ACCEL_TCG] = "tcg",
+	[VM_ACCEL_RUNNER] = "runner",
+};
+
+const char *vm_accel_name(enum vm_accel accel)
+{
+	if ((size_t)accel >= ARRAY_SIZE(accel_names))
+		return "unknown";
+	return accel_names[accel];
+}
+
+int vm_accel_parse(enum vm_accel *out, const char *name)
+{
+	if (!strcmp(name, "auto"))
+		*out = VM_ACCEL_AUTO;
+	else if (!strcmp(name, "kvm"))
+		*out = VM_ACCEL_KVM;
+	else if (!strcmp(name, "tcg"))
+		*out = VM_ACCEL_TCG;
+	else
+		return error("'%s' is not an accelerator: use auto, kvm or tcg", name);
+	return 0;
+}
+
+static const char *const status_names[] = {
+	[VM_OK] = "ok",
+	[VM_TIMEOUT] = "timeout",
+	[VM_PANIC] = "panic",
+	[VM_GUEST_ERROR] = "guest-error",
+	[VM_MALFORMED] = "malformed",
+	[VM_NO_DONE] = "no-done",
+	[VM_START_FAILED] = "start-failed",
+	[VM_EXIT_FAILED] = "exit-failed",
+};
+
+const char *vm_status_name(enum vm_status status)
+{
+	if ((size_t)status >= ARRAY_SIZE(status_names))
+		return "unknown";
+	return status_names[status];
+}
+
+void vm_config_init(struct vm_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+void vm_result_init(struct vm_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	strbuf_init(&res->reason, 0);
+	strbuf_init(&res->console_tail, 0);
+	protocol_result_init(&res->proto);
+	res->exit_code = -1;
+}
+
+void vm_result_release(struct vm_result *res)
+{
+	if (!res)
+		return;
+	strbuf_release(&res->reason);
+	strbuf_release(&res->console_tail);
+	protocol_result_release(&res->proto);
+	vm_result_init(res);
+}
+
+static double cfg_timeout(const struct vm_config *cfg)
+{
+	return cfg->timeout > 0 ? cfg->timeout : VM_DEFAULT_TIMEOUT;
+}
+
+static int cfg_mem(const struct vm_config *cfg)
+{
+	return cfg->mem_mb > 0 ? cfg->mem_mb : VM_DEFAULT_MEM_MB;
+}
+
+static int cfg_smp(const struct vm_config *cfg)
+{
+	return cfg->smp > 0 ? cfg->smp : VM_DEFAULT_SMP;
+}
+
+static void kernel_cmdline(struct strbuf *out, const struct vm_config *cfg, int quiet_boot)
+{
+	/* panic=-1 reboots at once on a panic, which -no-reboot turns into qemu's exit. */
+	strbuf_addstr(out, "console=ttyS0");
+	if (quiet_boot)
+		strbuf_addstr(out, " quiet");
+	strbuf_addstr(out, " panic=-1 ");
+	if (cfg->workload)
+		workload_spec_cmdline(cfg->workload, out);
+	else
+		strbuf_addstr(out, "kcp.workload=boot");
+	if (cfg->extra_append && *cfg->extra_append)
+		strbuf_addf(out, " %s", cfg->extra_append);
+}
+
+void vm_kernel_cmdline(struct strbuf *out, const struct vm_config *cfg)
+{
+	kernel_cmdline(out, cfg, 1);
+}
+
+/* qemu's option values end at a comma; ",," stands for one. */
+static void add_option_value(struct strbuf *sb, const char *value)
+{
+	for (; *value; value++) {
+		if (*value == ',')
+			strbuf_addch(sb, ',');
+		strbuf_addch(sb, *value);
+	}
+}
+
+static void qemu_argv(struct strvec *argv, const struct vm_config *cfg,
+		      enum vm_accel accel, const char *console_path,
+		      const char *results_path, int quiet_boot)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strvec_push(argv, cfg->qemu ? cfg->qemu : VM_DEFAULT_QEMU);
+	strvec_push(argv, "-accel");
+	strvec_push(argv, accel == VM_ACCEL_KVM ? "kvm" : "tcg");
+	strvec_push(argv, "-cpu");
+	if (cfg->cpu)
+		strvec_push(argv, cfg->cpu);
+	else
+		strvec_push(argv, accel == VM_ACCEL_KVM ? VM_DEFAULT_KVM_CPU : VM_DEFAULT_TCG_CPU);
+	strvec_push(argv, "-m");
+	strvec_pushf(argv, "%d", cfg_mem(cfg));
+	strvec_push(argv, "-smp");
+	strvec_pushf(argv, "%d", cfg_smp(cfg));
+	strvec_pushv(argv, (const char *[]){ "-display", "none", "-no-reboot",
+					     "-nic", "none", NULL });
+	/* The first -serial is ttyS0 (the console), the second ttyS1 (results). */
+	strvec_push(argv, "-serial");
+	strvec_pushf(argv, "file:%s", console_path);
+	strvec_push(argv, "-serial");
+	strvec_pushf(argv, "file:%s", results_path);
+	if (cfg->disk) {
+		/* cache=none: see vm.h. */
+		strbuf_addstr(&sb, "file=");
+		add_option_value(&sb, cfg->disk);
+		strbuf_addstr(&sb, ",if=virtio,format=raw,readonly=on,cache=none");
+		strvec_push(argv, "-drive");
+		strvec_push(argv, sb.buf);
+		strbuf_reset(&sb);
+	}
+	strvec_push(argv, "-kernel");
+	strvec_push(argv, cfg->kernel);
+	strvec_push(argv, "-initrd");
+	strvec_push(argv, cfg->initramfs);
+	kernel_cmdline(&sb, cfg, quiet_boot);
+	strvec_push(argv, "-append");
+	strvec_push(argv, sb.buf);
+	strbuf_release(&sb);
+}
+
+void vm_qemu_argv(struct strvec *argv, const struct vm_config *cfg,
+		  enum vm_accel accel, const char *console_path,
+		  const char *results_path)
+{
+	qemu_argv(argv, cfg, accel, console_path, results_path, 1);
+}
+
+static int needs_quoting(const char *s)
+{
+	if (!*s)
+		return 1;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_@%+=:,./-", *s))
+			return 1;
+	return 0;
+}
+
+void vm_quote_argv(struct strbuf *out, const char *const *argv)
+{
+	const char *p;
+	int i;
+
+	for (i = 0; argv[i]; i++) {
+		if (i)
+			strbuf_addch(out, ' ');
+		if (!needs_quoting(argv[i])) {
+			strbuf_addstr(out, argv[i]);
+			continue;
+		}
+		strbuf_addch(out, '\'');
+		for (p = argv[i]; *p; p++) {
+			if (*p == '\'')
+				strbuf_addstr(out, "'\\''");
+			else
+				strbuf_addch(out, *p);
+		}
+		strbuf_addch(out, '\'');
+	}
+}
+
+/* A runner with shell syntax runs under sh -c; a plain path is executed. */
+static void runner_argv(struct strvec *argv, const char *runner)
+{
+	if (strcspn(runner, " \t\n|&;<>()$`\\\"'*?[]#~{}") == strlen(runner)) {
+		strvec_push(argv, runner);
+		return;
+	}
+	strvec_pushv(argv, (const char *[]){ "sh", "-c", runner, NULL });
+}
+
+/* KEY=path, absolute when the path exists, so a runner may chdir or copy. */
+static void push_path(struct strvec *env, const char *key, const char *path)
+{
+	char *abs = path ? realpath(path, NULL) : NULL;
+
+	strvec_pushf(env, "%s=%s", key, abs ? abs : path ? path : "");
+	free(abs);
+}
+
+static void runner_env(struct strvec *env, const struct vm_config *cfg, const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	push_path(env, "KCP_KERNEL", cfg->kernel);
+	push_path(env, "KCP_INITRAMFS", cfg->initramfs);
+	vm_kernel_cmdline(&sb, cfg);
+	strvec_pushf(env, "KCP_CMDLINE=%s", sb.buf);
+	strbuf_reset(&sb);
+	push_path(env, "KCP_CONFIG", cfg->config_path);
+	strvec_pushf(env, "KCP_VARIANT=%s", cfg->variant ? cfg->variant : "");
+	if (cfg->workload)
+		workload_spec_format(cfg->workload, &sb);
+	else
+		strbuf_addstr(&sb, "boot");
+	strvec_pushf(env, "KCP_WORKLOAD=%s", sb.buf);
+	strvec_pushf(env, "KCP_RUN=%d", cfg->run_number);
+	push_path(env, "KCP_DIR", dir);
+	strvec_pushf(env, "KCP_MEM_MB=%d", cfg_mem(cfg));
+	strvec_pushf(env, "KCP_SMP=%d", cfg_smp(cfg));
+	strbuf_release(&sb);
+}
+
+/* The probe's answer, once per process: 0 not probed yet. */
+static enum vm_accel probed_accel;
+
+void vm_forget_probe(void)
+{
+	probed_accel = VM_ACCEL_AUTO;
+}
+
+static int file_size(const char *path, off_t *out)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return -1;
+	*out = st.st_size;
+	return 0;
+}
+
+/*
+ * Boots cfg under KVM in a scratch directory for a few seconds.  KVM works
+ * when the guest printed anything at all: the console without "quiet"
+ * shows the kernel banner as soon as the serial console is up.
+ */
+static enum vm_accel probe_kvm(const struct vm_config *run_cfg)
+{
+	struct vm_config probe = *run_cfg, *cfg = &probe;
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf log = STRBUF_INIT;
+	char templ[] = "/tmp/kcp-kvm-probe-XXXXXX";
+	char *console = NULL, *results = NULL;
+	off_t csize = 0, rsize = 0;
+	enum vm_accel accel = VM_ACCEL_TCG;
+	double start = now_seconds();
+	int fd;
+
+	fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		note("kvm probe: cannot open /dev/kvm: %s; using tcg", strerror(errno));
+		return VM_ACCEL_TCG;
+	}
+	close(fd);
+	if (!cfg->kernel || !cfg->initramfs) {
+		note("kvm probe: no kernel to boot; using tcg");
+		return VM_ACCEL_TCG;
+	}
+	if (!mkdtemp(templ)) {
+		error_errno("kvm probe: cannot create a directory in /tmp");
+		return VM_ACCEL_TCG;
+	}
+	console = xstrfmt("%s/console.txt", templ);
+	results = xstrfmt("%s/results.txt", templ);
+	/* The shortest run of the same machine: the boot workload, no disk. */
+	probe.workload = NULL;
+	probe.disk = NULL;
+	qemu_argv(&cp.args, cfg, VM_ACCEL_KVM, console, results, 0);
+	cp.out.mode = CHILD_IO_CAPTURE;
+	cp.out.buf = &log;
+	cp.out.cap = 4096;
+	cp.err.mode = CHILD_IO_TO_STDOUT;
+	cp.timeout = VM_KVM_PROBE_SECONDS;
+	cp.grace = 1;
+	cp.silent_exec_failure = 1;
+	cp.kill_on_parent_death = 1;
+	if (start_command(&cp)) {
+		note("kvm probe: cannot start '%s': %s; using tcg",
+		     cp.args.v[0], strerror(cp.start_errno));
+		goto out;
+	}
+	finish_command(&cp);
+	file_size(console, &csize);
+	file_size(results, &rsize);
+	if (csize > 0 || rsize > 0) {
+		accel = VM_ACCEL_KVM;
+		note("kvm probe: the guest booted in %.1f s; using kvm", now_seconds() - start);
+	} else if (cp.timed_out) {
+		note("kvm probe: no output within %g s; using tcg", VM_KVM_PROBE_SECONDS);
+	} else {
+		struct strbuf why = STRBUF_INIT;
+
+		/* qemu's first complaint says why ("failed to set MSR 0x10a"). */
+		child_process_describe(&why, &cp);
+		strbuf_addstr(&why, " without output");
+		strbuf_setlen(&log, strcspn(log.buf, "\n"));
+		if (log.len)
+			strbuf_addf(&why, " (%s)", log.buf);
+		note("kvm probe: qemu %s; using tcg", why.buf);
+		strbuf_release(&why);
+	}
+out:
+	unlink(console);
+	unlink(results);
+	rmdir(templ);
+	free(console);
+	free(results);
+	strbuf_release(&log);
+	child_process_release(&cp);
+	return accel;
+}
+
+enum vm_accel vm_resolve_accel(const struct vm_config *cfg)
+{
+	if (cfg->runner)
+		return VM_ACCEL_RUNNER;
+	if (cfg->accel != VM_ACCEL_AUTO)
+		return cfg->accel;
+	if (probed_accel == VM_ACCEL_AUTO)
+		probed_accel = probe_kvm(cfg);
+	return probed_accel;
+}
+
+/* Sets up cp to run cfg with its files in dir; cp is CHILD_PROCESS_INIT. */
+static void prepare(struct child_process *cp, const struct vm_config *cfg,
+		    enum vm_accel accel, const char *dir, const char *console,
+		    const char *results, const char *qemu_log)
+{
+	if (accel == VM_ACCEL_RUNNER) {
+		runner_argv(&cp->args, cfg->runner);
+		runner_env(&cp->env, cfg, dir);
+		cp->out.mode = CHILD_IO_FILE;
+		cp->out.path = results;
+		cp->err.mode = CHILD_IO_FILE;
+		cp->err.path = console;
+	} else {
+		qemu_argv(&cp->args, cfg, accel, console, results, 1);
+		cp->out.mode = CHILD_IO_FILE;
+		cp->out.path = qemu_log;
+		cp->err.mode = CHILD_IO_TO_STDOUT;
+	}
+	cp->in.mode = CHILD_IO_NULL;
+	cp->timeout = cfg_timeout(cfg);
+	/* No qemu outlives a kconfperf killed with SIGKILL. */
+	cp->kill_on_parent_death = 1;
+}
+
+int vm_format_command(struct strbuf *out, const struct vm_config *cfg, const char *dir)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	enum vm_accel accel = vm_resolve_accel(cfg);
+	char *console = xstrfmt("%s/console.txt", dir);
+	char *results = xstrfmt("%s/results.txt", dir);
+	char *qemu_log = xstrfmt("%s/qemu.txt", dir);
+
+	prepare(&cp, cfg, accel, dir, console, results, qemu_log);
+	if (accel == VM_ACCEL_RUNNER) {
+		struct strvec all = STRVEC_INIT;
+
+		strvec_push(&all, "env");
+		strvec_pushv(&all, cp.env.v);
+		strvec_pushv(&all, cp.args.v);
+		vm_quote_argv(out, all.v);
+		strvec_clear(&all);
+	} else {
+		vm_quote_argv(out, cp.args.v);
+	}
+	child_process_release(&cp);
+	free(console);
+	free(results);
+	free(qemu_log);
+	return 0;
+}
+
+/* Reads at most max bytes from the end of path; a missing file reads as empty. */
+static void read_tail(struct strbuf *sb, const char *path, size_t max)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st) && (size_t)st.st_size > max)
+		lseek(fd, st.st_size - (off_t)max, SEEK_SET);
+	if (strbuf_read_fd(sb, fd, 0) < 0)
+		warning("cannot read '%s': %s", path, strerror(errno));
+	if (sb->len > max)
+		strbuf_setlen(sb, max);
+	close(fd);
+}
+
+/*
+ * The last n lines of text (a final line without "\n" counts), without the
+ * "\r" the serial console puts before each "\n".
+ */
+static void add_last_lines(struct strbuf *out, const char *text, size_t len, int n)
+{
+	size_t start = len;
+
+	if (start && text[start - 1] == '\n')
+		start--;
+	while (start > 0) {
+		if (text[start - 1] == '\n' && --n <= 0)
+			break;
+		start--;
+	}
+	for (; start < len; start++)
+		if (text[start] != '\r' || (start + 1 < len && text[start + 1] != '\n'))
+			strbuf_addch(out, text[start]);
+}
+
+/* The last nonblank line of text, without its newline, appended to out. */
+static void add_last_line(struct strbuf *out, const char *text)
+{
+	size_t len = text ? strlen(text) : 0;
+	size_t end, start;
+
+	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r' ||
+		       text[len - 1] == ' '))
+		len--;
+	end = len;
+	start = end;
+	while (start && text[start - 1] != '\n')
+		start--;
+	strbuf_add(out, text + start, end - start);
+}
+
+/*
+ * Finds "Kernel panic - not syncing" and appends what follows it on its line
+ * ("Attempted to kill init! exitcode=0x..."); returns 1 when found.
+ */
+static int find_panic(struct strbuf *why, const char *console, size_t len)
+{
+	static const char needle[] = "Kernel panic - not syncing";
+	const char *p = memmem(console, len, needle, sizeof(needle) - 1);
+	const char *end;
+
+	if (!p)
+		return 0;
+	p += sizeof(needle) - 1;
+	end = memchr(p, '\n', len - (size_t)(p - console));
+	if (!end)
+		end = console + len;
+	while (p < end && (*p == ':' || *p == ' '))
+		p++;
+	while (end > p && (end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	strbuf_addstr(why, "kernel panic");
+	if (end > p) {
+		strbuf_addstr(why, ": ");
+		strbuf_add(why, p, (size_t)(end - p));
+	}
+	return 1;
+}
+
+static void describe_progress(struct strbuf *why, const struct protocol_result *r)
+{
+	if (r->done)
+		strbuf_addstr(why, "the guest said done but never powered off");
+	else if (r->nr_samples)
+		strbuf_addf(why, "the guest was ready and wrote %zu sample%s", r->nr_samples,
+			    r->nr_samples == 1 ? "" : "s");
+	else if (r->ready)
+		strbuf_addf(why, "the guest was ready after %.2f s, no samples", r->boot_seconds);
+	else
+		strbuf_addstr(why, "no output from the guest");
+}
+
+void vm_classify(struct vm_result *out, const struct child_process *cp,
+		 const char *console, size_t console_len,
+		 const char *results, size_t results_len, const char *qemu_log)
+{
+	struct strbuf why = STRBUF_INIT;
+	const char *who = out->accel == VM_ACCEL_RUNNER ? "runner" : "qemu";
+
+	strbuf_reset(&out->reason);
+	strbuf_reset(&out->console_tail);
+	protocol_result_release(&out->proto);
+	out->seconds = cp->seconds;
+	out->exit_code = cp->exit_code;
+	if (results_len)
+		protocol_parse_buffer(&out->proto, results, results_len, "results.txt");
+
+	if (cp->start_errno) {
+		out->status = VM_START_FAILED;
+		strbuf_addf(&out->reason, "cannot start %s '%s': %s", who,
+			    cp->args.nr ? cp->args.v[0] : "", strerror(cp->start_errno));
+	} else if (find_panic(&out->reason, console, console_len)) {
+		out->status = VM_PANIC;
+	} else if (out->proto.error) {
+		out->status = VM_GUEST_ERROR;
+		strbuf_addf(&out->reason, "guest error: %s", out->proto.error);
+	} else if (out->proto.invalid) {
+		out->status = VM_MALFORMED;
+		strbuf_addf(&out->reason, "malformed output: %s", out->proto.invalid);
+	} else if (cp->timed_out) {
+		out->status = VM_TIMEOUT;
+		strbuf_addf(&out->reason, "timed out after %g s (", cp->timeout);
+		describe_progress(&out->reason, &out->proto);
+		strbuf_addch(&out->reason, ')');
+	} else if (cp->exit_code) {
+		out->status = VM_EXIT_FAILED;
+		if (cp->signal)
+			strbuf_addf(&out->reason, "%s killed by signal %d (%s)", who,
+				    cp->signal, strsignal(cp->signal));
+		else
+			strbuf_addf(&out->reason, "%s exited with status %d", who,
+				    cp->exit_code);
+		add_last_line(&why, qemu_log);
+		if (why.len)
+			strbuf_addf(&out->reason, ": %s", why.buf);
+	} else if (!protocol_result_complete(&out->proto, &why)) {
+		out->status = VM_NO_DONE;
+		strbuf_addbuf(&out->reason, &why);
+	} else {
+		out->status = VM_OK;
+	}
+	if (out->status != VM_OK)
+		add_last_lines(&out->console_tail, console, console_len,
+			       VM_CONSOLE_TAIL_LINES);
+	strbuf_release(&why);
+}
+
+int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf console = STRBUF_INIT, results = STRBUF_INIT, qemu_log = STRBUF_INIT;
+	char *console_path = xstrfmt("%s/console.txt", dir);
+	char *results_path = xstrfmt("%s/results.txt", dir);
+	char *qemu_log_path = xstrfmt("%s/qemu.txt", dir);
+	struct stat st;
+	int ret = -1;
+
+	vm_result_release(out);
+	out->accel = vm_resolve_accel(cfg);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		out->status = VM_START_FAILED;
+		strbuf_addf(&out->reason, "no run directory '%s'", dir);
+		error("no run directory '%s'", dir);
+		goto out;
+	}
+	/* A stale file from an earlier run must not pass for this one's output. */
+	unlink(console_path);
+	unlink(results_path);
+	unlink(qemu_log_path);
+
+	prepare(&cp, cfg, out->accel, dir, console_path, results_path, qemu_log_path);
+	cp.silent_exec_failure = 1;
+	if (!start_command(&cp))
+		finish_command(&cp);
+	read_tail(&console, console_path, CONSOLE_READ_MAX);
+	read_tail(&results, results_path, RESULTS_READ_MAX);
+	read_tail(&qemu_log, qemu_log_path, QEMU_LOG_READ_MAX);
+	/* A runner's stderr is its console: its last line explains an exit. */
+	vm_classify(out, &cp, console.buf, console.len, results.buf, results.len,
+		    out->accel == VM_ACCEL_RUNNER ? console.buf : qemu_log.buf);
+	ret = out->status == VM_OK ? 0 : -1;
+out:
+	child_process_release(&cp);
+	strbuf_release(&console);
+	strbuf_release(&results);
+	strbuf_release(&qemu_log);
+	free(console_path);
+	free(results_path);
+	free(qemu_log_path);
+	return ret;
+}

@@ -1,0 +1,402 @@
+/* screen-report.c: a screen's result and bifurcation tree, as text and as JSON. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <string.h>
+
+#include "util/json.h"
+#include "screen/screen-report.h"
+#include "screen/screen.h"
+#include "util/strbuf.h"
+
+static void add_cost(struct strbuf *sb, double cost, double lo, double hi)
+{
+	stats_format_change(sb, cost, 1);
+	strbuf_addch(sb, ' ');
+	if (isnan(lo) || isnan(hi)) {
+		strbuf_addstr(sb, "[n/a]");
+		return;
+	}
+	strbuf_addch(sb, '[');
+	stats_format_change(sb, lo, 1);
+	strbuf_addstr(sb, " .. ");
+	stats_format_change(sb, hi, 1);
+	strbuf_addch(sb, ']');
+}
+
+/* Pads sb from column `from` to `width` columns. */
+static void pad(struct strbuf *sb, size_t from, size_t width)
+{
+	size_t used = sb->len - from;
+
+	strbuf_addchars(sb, ' ', used < width ? width - used : 1);
+}
+
+static const struct screen_node *found_node(const struct screen *s, size_t option)
+{
+	size_t i, nr;
+	const size_t *order = screen_order(s, &nr);
+
+	for (i = 0; i < screen_nr_nodes(s); i++) {
+		const struct screen_node *n = screen_node(s, i);
+
+		if (n->decision == SCREEN_FOUND && order[n->lo] == option)
+			return n;
+	}
+	return NULL;
+}
+
+static void text_found(struct strbuf *sb, const struct screen *s)
+{
+	size_t i, nr = screen_nr_found(s);
+
+	strbuf_addf(sb, "found %zu option%s costing more than %.1f%%%s\n", nr,
+		    nr == 1 ? "" : "s", screen_get_options(s)->threshold,
+		    nr ? " (in the screen, on top of the options before it; then alone):" : "");
+	for (i = 0; i < nr; i++) {
+		size_t opt = screen_found(s, i), k, start = sb->len;
+		const struct screen_node *n = found_node(s, opt);
+
+		strbuf_addf(sb, "    %s", screen_option_name(s, opt));
+		pad(sb, start, 44);
+		if (n)
+			add_cost(sb, n->cost, n->cost_lo, n->cost_hi);
+		for (k = 0; k < screen_nr_confirmations(s); k++) {
+			const struct screen_confirmation *c = screen_confirmation(s, k);
+
+			if (c->option != opt)
+				continue;
+			strbuf_addstr(sb, "   alone ");
+			add_cost(sb, c->cost, c->cost_lo, c->cost_hi);
+			strbuf_addf(sb, " %c", c->cmp.marker);
+		}
+		strbuf_rtrim(sb);
+		strbuf_addch(sb, '\n');
+	}
+}
+
+static void text_all_found(struct strbuf *sb, const struct screen *s)
+{
+	const struct stats_interaction *in = screen_interaction(s);
+	size_t k;
+
+	for (k = 0; k < screen_nr_confirmations(s); k++) {
+		const struct screen_confirmation *c = screen_confirmation(s, k);
+
+		if (c->option != SCREEN_NONE)
+			continue;
+		strbuf_addstr(sb, "all found together: ");
+		add_cost(sb, c->cost, c->cost_lo, c->cost_hi);
+		strbuf_addf(sb, " %c", c->cmp.marker);
+		strbuf_rtrim(sb);
+		strbuf_addch(sb, '\n');
+	}
+	if (!in)
+		return;
+	strbuf_addstr(sb, "product of the costs alone: ");
+	add_cost(sb, (in->predicted - 1) * 100, (in->predicted_lo - 1) * 100,
+		 (in->predicted_hi - 1) * 100);
+	strbuf_addf(sb, "; measured / predicted %.3f [%.3f .. %.3f] %c",
+		    in->ratio, in->ratio_lo, in->ratio_hi, in->marker);
+	strbuf_rtrim(sb);
+	strbuf_addch(sb, '\n');
+}
+
+static void text_variants(struct strbuf *sb, const struct screen *s)
+{
+	size_t i, header = 0, wide = 0;
+
+	for (i = 0; i < screen_nr_options(s); i++) {
+		const char *why = screen_excluded(s, i);
+
+		if (!why)
+			continue;
+		if (!header++)
+			strbuf_addstr(sb, "not screened:\n");
+		strbuf_addf(sb, "    %s: %s\n", screen_option_name(s, i), why);
+	}
+	header = 0;
+	for (i = 0; i < screen_nr_variants(s); i++) {
+		const struct screen_variant *v = screen_variant(s, i);
+
+		if (!v->failed && !v->note)
+			continue;
+		if (!header++)
+			strbuf_addstr(sb, "variants that failed or resolved differently:\n");
+		strbuf_addf(sb, "    %s: %s\n", v->name, v->failed ? v->failure : v->note);
+	}
+	for (i = 0; i < screen_nr_nodes(s); i++) {
+		const struct screen_node *n = screen_node(s, i);
+		size_t nr;
+
+		if (n->why != SCREEN_WHY_CAP_WIDE)
+			continue;
+		if (!wide++)
+			strbuf_addf(sb, "groups still uncertain at %zu runs were split, options "
+				    "left undecided (more runs would save builds):\n",
+				    screen_get_options(s)->runs_max);
+		if (n->decision != SCREEN_UNDECIDED)
+			continue;
+		strbuf_addf(sb, "    %s: undecided, ",
+			    screen_option_name(s, screen_order(s, &nr)[n->lo]));
+		add_cost(sb, n->cost, n->cost_lo, n->cost_hi);
+		strbuf_addch(sb, '\n');
+	}
+	if (screen_nr_unresolved(s))
+		strbuf_addf(sb, "%zu option%s in unresolved groups %s not screened\n",
+			    screen_nr_unresolved(s), screen_nr_unresolved(s) == 1 ? "" : "s",
+			    screen_nr_unresolved(s) == 1 ? "was" : "were");
+}
+
+static void text_node(struct strbuf *sb, const struct screen *s, size_t i)
+{
+	const struct screen_node *n = screen_node(s, i);
+	size_t start = sb->len, nr, k;
+	const size_t *order = screen_order(s, &nr);
+
+	strbuf_addchars(sb, ' ', 4 + 2 * n->depth);
+	if (n->hi - n->lo == 1)
+		strbuf_addf(sb, "%zu %s", n->hi, screen_option_name(s, order[n->lo]));
+	else
+		strbuf_addf(sb, "%zu-%zu (%zu)", n->lo + 1, n->hi, n->hi - n->lo);
+	pad(sb, start, 52);
+	if (n->looks)
+		add_cost(sb, n->cost, n->cost_lo, n->cost_hi);
+	else
+		strbuf_addstr(sb, "not measured");
+	strbuf_addf(sb, "  %zu/%zu runs  %s", n->cmp.n_base, n->cmp.n_variant,
+		    screen_decision_name(n->decision));
+	if (n->why != SCREEN_WHY_NONE)
+		strbuf_addf(sb, ": %s", screen_why_text(n->why));
+	strbuf_addch(sb, '\n');
+	for (k = 0; k < 2; k++)
+		if (n->child[k] != SCREEN_NONE)
+			text_node(sb, s, n->child[k]);
+}
+
+void screen_report_text(struct strbuf *sb, const struct screen *s)
+{
+	size_t nr;
+
+	screen_order(s, &nr);
+	strbuf_addf(sb, "screened %zu of %zu options: %zu builds (one at a time: %zu), %zu runs\n",
+		    nr, screen_nr_options(s), screen_builds(s), nr + 1, screen_runs(s));
+	text_found(sb, s);
+	text_all_found(sb, s);
+	text_variants(sb, s);
+	if (!screen_nr_nodes(s))
+		return;
+	strbuf_addstr(sb, "bifurcation tree (group LO-HI of the screen order: its cost on top of\n"
+		      "the first LO-1 options, and the runs of those two variants when decided):\n");
+	text_node(sb, s, 0);
+}
+
+static void json_num(struct json_writer *jw, const char *key, double v)
+{
+	jw_key(jw, key);
+	jw_number(jw, v);
+}
+
+static void json_cost(struct json_writer *jw, double cost, double lo, double hi)
+{
+	json_num(jw, "cost", cost);
+	json_num(jw, "cost_lo", lo);
+	json_num(jw, "cost_hi", hi);
+}
+
+static void json_marker(struct json_writer *jw, char marker)
+{
+	char m[2] = { marker, '\0' };
+
+	jw_key(jw, "marker");
+	jw_string(jw, m);
+}
+
+static void json_found(struct json_writer *jw, const struct screen *s)
+{
+	size_t i, k;
+
+	jw_key(jw, "found");
+	jw_array_begin(jw);
+	for (i = 0; i < screen_nr_found(s); i++)
+		jw_string(jw, screen_option_name(s, screen_found(s, i)));
+	jw_array_end(jw);
+
+	jw_key(jw, "undecided");
+	jw_array_begin(jw);
+	for (i = 0; i < screen_nr_nodes(s); i++) {
+		const struct screen_node *n = screen_node(s, i);
+		size_t nr;
+
+		if (n->decision == SCREEN_UNDECIDED)
+			jw_string(jw, screen_option_name(s, screen_order(s, &nr)[n->lo]));
+	}
+	jw_array_end(jw);
+
+	jw_key(jw, "found_details");
+	jw_array_begin(jw);
+	for (i = 0; i < screen_nr_found(s); i++) {
+		size_t opt = screen_found(s, i);
+		const struct screen_node *n = found_node(s, opt);
+
+		jw_object_begin(jw);
+		jw_key(jw, "name");
+		jw_string(jw, screen_option_name(s, opt));
+		jw_key(jw, "screen");
+		jw_object_begin(jw);
+		json_cost(jw, n ? n->cost : NAN, n ? n->cost_lo : NAN, n ? n->cost_hi : NAN);
+		jw_object_end(jw);
+		jw_key(jw, "alone");
+		for (k = 0; k < screen_nr_confirmations(s); k++)
+			if (screen_confirmation(s, k)->option == opt)
+				break;
+		if (k < screen_nr_confirmations(s)) {
+			const struct screen_confirmation *c = screen_confirmation(s, k);
+
+			jw_object_begin(jw);
+			jw_key(jw, "variant");
+			jw_string(jw, screen_variant(s, c->variant)->name);
+			json_cost(jw, c->cost, c->cost_lo, c->cost_hi);
+			json_num(jw, "q", c->cmp.q);
+			json_marker(jw, c->cmp.marker);
+			jw_object_end(jw);
+		} else {
+			jw_null(jw);
+		}
+		jw_object_end(jw);
+	}
+	jw_array_end(jw);
+}
+
+static void json_all_found(struct json_writer *jw, const struct screen *s)
+{
+	const struct stats_interaction *in = screen_interaction(s);
+	size_t k;
+
+	jw_key(jw, "all_found");
+	for (k = 0; k < screen_nr_confirmations(s); k++)
+		if (screen_confirmation(s, k)->option == SCREEN_NONE)
+			break;
+	if (k == screen_nr_confirmations(s)) {
+		jw_null(jw);
+		return;
+	}
+	jw_object_begin(jw);
+	json_cost(jw, screen_confirmation(s, k)->cost, screen_confirmation(s, k)->cost_lo,
+		  screen_confirmation(s, k)->cost_hi);
+	json_marker(jw, screen_confirmation(s, k)->cmp.marker);
+	if (in) {
+		json_num(jw, "predicted", (in->predicted - 1) * 100);
+		json_num(jw, "measured_over_predicted", in->ratio);
+		json_num(jw, "measured_over_predicted_lo", in->ratio_lo);
+		json_num(jw, "measured_over_predicted_hi", in->ratio_hi);
+		jw_key(jw, "interaction_marker");
+		{
+			char m[2] = { in->marker, '\0' };
+
+			jw_string(jw, m);
+		}
+	}
+	jw_object_end(jw);
+}
+
+static void json_tree(struct json_writer *jw, const struct screen *s)
+{
+	size_t i, nr;
+	const size_t *order = screen_order(s, &nr);
+
+	jw_key(jw, "tree");
+	jw_array_begin(jw);
+	for (i = 0; i < screen_nr_nodes(s); i++) {
+		const struct screen_node *n = screen_node(s, i);
+
+		jw_object_begin(jw);
+		jw_key(jw, "parent");
+		if (n->parent == SCREEN_NONE)
+			jw_null(jw);
+		else
+			jw_int(jw, (long long)n->parent);
+		jw_key(jw, "depth");
+		jw_int(jw, n->depth);
+		jw_key(jw, "lo");
+		jw_int(jw, (long long)n->lo);
+		jw_key(jw, "hi");
+		jw_int(jw, (long long)n->hi);
+		jw_key(jw, "option");
+		jw_string(jw, n->hi - n->lo == 1 ? screen_option_name(s, order[n->lo]) : NULL);
+		jw_key(jw, "from");
+		jw_string(jw, screen_variant(s, n->from)->name);
+		jw_key(jw, "to");
+		jw_string(jw, screen_variant(s, n->to)->name);
+		jw_key(jw, "runs_from");
+		jw_int(jw, (long long)n->cmp.n_base);
+		jw_key(jw, "runs_to");
+		jw_int(jw, (long long)n->cmp.n_variant);
+		jw_key(jw, "looks");
+		jw_int(jw, n->looks);
+		json_cost(jw, n->cost, n->cost_lo, n->cost_hi);
+		json_num(jw, "p", n->looks ? n->cmp.welch.p : NAN);
+		jw_key(jw, "decision");
+		jw_string(jw, screen_decision_name(n->decision));
+		jw_key(jw, "why");
+		jw_string(jw, screen_why_text(n->why));
+		jw_object_end(jw);
+	}
+	jw_array_end(jw);
+}
+
+void screen_report_json(struct json_writer *jw, const struct screen *s)
+{
+	size_t i, nr;
+
+	screen_order(s, &nr);
+	jw_key(jw, "options");
+	jw_int(jw, (long long)screen_nr_options(s));
+	jw_key(jw, "screened");
+	jw_int(jw, (long long)nr);
+	jw_key(jw, "builds");
+	jw_int(jw, (long long)screen_builds(s));
+	jw_key(jw, "one_at_a_time_builds");
+	jw_int(jw, (long long)nr + 1);
+	jw_key(jw, "runs");
+	jw_int(jw, (long long)screen_runs(s));
+	json_num(jw, "threshold", screen_get_options(s)->threshold);
+	json_found(jw, s);
+	json_all_found(jw, s);
+
+	jw_key(jw, "excluded");
+	jw_array_begin(jw);
+	for (i = 0; i < screen_nr_options(s); i++) {
+		if (!screen_excluded(s, i))
+			continue;
+		jw_object_begin(jw);
+		jw_key(jw, "name");
+		jw_string(jw, screen_option_name(s, i));
+		jw_key(jw, "reason");
+		jw_string(jw, screen_excluded(s, i));
+		jw_object_end(jw);
+	}
+	jw_array_end(jw);
+	jw_key(jw, "unresolved");
+	jw_int(jw, (long long)screen_nr_unresolved(s));
+
+	jw_key(jw, "variants");
+	jw_array_begin(jw);
+	for (i = 0; i < screen_nr_variants(s); i++) {
+		const struct screen_variant *v = screen_variant(s, i);
+
+		jw_object_begin(jw);
+		jw_key(jw, "name");
+		jw_string(jw, v->name);
+		jw_key(jw, "options");
+		jw_int(jw, (long long)v->nr_options);
+		jw_key(jw, "runs");
+		jw_int(jw, (long long)v->nr_values);
+		jw_key(jw, "failed");
+		jw_string(jw, v->failed ? v->failure : NULL);
+		jw_key(jw, "note");
+		jw_string(jw, v->note);
+		jw_object_end(jw);
+	}
+	jw_array_end(jw);
+	json_tree(jw, s);
+}

@@ -1,0 +1,885 @@
+/* analyze.c: the one model of an experiment that every report format is written from. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/analyze.h"
+#include "util/strbuf.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
+
+#define NONE SIZE_MAX
+
+/* What a table measures, before it has rows. */
+struct metric_spec {
+	char *name, *unit;
+	int higher_is_better;
+	enum { METRIC_WALL, METRIC_BOOT, METRIC_SAMPLE } kind;
+};
+
+const char *analyze_state_name(enum analyze_state state)
+{
+	switch (state) {
+	case ANALYZE_OK:
+		return "ok";
+	case ANALYZE_NO_OP:
+		return "no-op";
+	case ANALYZE_SAME_AS:
+		return "same-as";
+	case ANALYZE_BUILD_FAILED:
+		return "build failed";
+	}
+	return "?";
+}
+
+const char *analyze_interaction_verdict(const struct stats_interaction *ia)
+{
+	if (ia->marker == '?')
+		return "too few runs";
+	if (ia->marker != '*')
+		return "multiplicative";
+	return ia->direction > 0 ? "super-multiplicative" : "sub-multiplicative";
+}
+
+const char *analyze_fact(const struct analyze_model *m, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < m->facts.nr; i += 2)
+		if (!strcmp(m->facts.v[i], key))
+			return *m->facts.v[i + 1] ? m->facts.v[i + 1] : NULL;
+	return NULL;
+}
+
+const struct analyze_variant *analyze_row_variant(const struct analyze_model *m,
+						  const struct analyze_row *r)
+{
+	return &m->variants[r->variant];
+}
+
+size_t analyze_run_samples(const struct analyze_model *m, int64_t run_id, size_t *first)
+{
+	return store_samples_of_run(m->samples, m->nr_samples, run_id, first);
+}
+
+static size_t variant_by_id(const struct analyze_model *m, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_variants; i++)
+		if (m->variants[i].v.id == id)
+			return i;
+	return NONE;
+}
+
+static size_t variant_by_name(const struct analyze_model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < m->nr_variants; i++)
+		if (!strcmp(m->variants[i].v.name, name))
+			return i;
+	return NONE;
+}
+
+const struct analyze_variant *analyze_run_variant(const struct analyze_model *m,
+						  const struct store_run *r)
+{
+	size_t i = variant_by_id(m, r->variant_id);
+
+	return i == NONE ? NULL : &m->variants[i];
+}
+
+const struct analyze_variant *analyze_row_twin(const struct analyze_model *m,
+					       const struct analyze_row *r)
+{
+	return r->twin == NONE ? NULL : &m->variants[m->variants[r->variant].twin];
+}
+
+int analyze_not_measured(const struct analyze_model *m, const struct analyze_variant *av)
+{
+	if (av->state == ANALYZE_SAME_AS)
+		return av->twin == NONE || m->variants[av->twin].state != ANALYZE_OK;
+	return av->state != ANALYZE_OK;
+}
+
+/*
+ * Follows same-as links to the variant that is not same-as; NONE when a
+ * link names no variant or the links go round.
+ */
+static size_t resolve(const struct analyze_model *m, size_t i)
+{
+	size_t hops;
+
+	for (hops = 0; i != NONE && hops < m->nr_variants; hops++) {
+		if (m->variants[i].state != ANALYZE_SAME_AS)
+			return i;
+		i = variant_by_name(m, m->variants[i].v.same_as);
+	}
+	return NONE;
+}
+
+/* The variant measured for i: its twin, or i itself. */
+static size_t measured(const struct analyze_model *m, size_t i)
+{
+	return i == NONE || m->variants[i].twin == NONE ? i : m->variants[i].twin;
+}
+
+/* The last non-empty line of a build log's tail, malloc'd, or NULL. */
+static char *last_line(const char *text)
+{
+	const char *end, *start;
+
+	if (!text)
+		return NULL;
+	end = text + strlen(text);
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	if (end == text)
+		return NULL;
+	start = end;
+	while (start > text && start[-1] != '\n')
+		start--;
+	return xstrndup(start, end - start);
+}
+
+static void set_state(struct analyze_variant *av)
+{
+	const char *status = av->v.status ? av->v.status : "";
+	char *line;
+
+	if (!strcmp(status, "no-op")) {
+		av->state = ANALYZE_NO_OP;
+		av->why = xstrdup(av->v.reason && *av->v.reason ?
+				  av->v.reason : "no effective change");
+	} else if (!strcmp(status, "same-as")) {
+		av->state = ANALYZE_SAME_AS;
+		if (av->v.reason && *av->v.reason)
+			av->why = xstrfmt("same kernel as %s (%s)",
+					  av->v.same_as ? av->v.same_as : "?", av->v.reason);
+		else
+			av->why = xstrfmt("same kernel as %s",
+					  av->v.same_as ? av->v.same_as : "?");
+	} else if (!strcmp(status, "failed") ||
+		   (av->has_build && av->build.status && !strcmp(av->build.status, "failed"))) {
+		av->state = ANALYZE_BUILD_FAILED;
+		line = av->has_build ? last_line(av->build.log_tail) : NULL;
+		if (!line && av->v.reason && *av->v.reason)
+			line = xstrdup(av->v.reason);
+		if (av->has_build && av->build.log_path)
+			av->why = xstrfmt("%s (log: %s)", line ? line : "no log",
+					  av->build.log_path);
+		else
+			av->why = xstrdup(line ? line : "no log");
+		free(line);
+	} else {
+		av->state = ANALYZE_OK;
+	}
+}
+
+static int load_variants(struct analyze_model *m, struct store *st)
+{
+	struct store_variant *v;
+	size_t nr, i;
+	const struct analyze_variant *base;
+
+	if (store_get_variants(st, &v, &nr))
+		return -1;
+	m->variants = xcalloc(nr ? nr : 1, sizeof(*m->variants));
+	m->nr_variants = nr;
+	m->baseline = NONE;
+	for (i = 0; i < nr; i++) {
+		struct analyze_variant *av = &m->variants[i];
+		int found = 0;
+
+		av->v = v[i];
+		if (av->v.config_hash && *av->v.config_hash) {
+			found = store_get_build_by_hash(st, av->v.config_hash, &av->build);
+			if (found < 0) {
+				free(v);
+				return -1;
+			}
+		}
+		av->has_build = found;
+		set_state(av);
+		if (m->baseline == NONE && av->v.kind && !strcmp(av->v.kind, "baseline"))
+			m->baseline = i;
+	}
+	free(v);		/* the strings now belong to m->variants */
+	if (m->baseline == NONE)
+		m->baseline = variant_by_name(m, "baseline");
+	for (i = 0; i < nr; i++) {
+		struct analyze_variant *av = &m->variants[i];
+
+		av->twin = av->state == ANALYZE_SAME_AS ? resolve(m, i) : NONE;
+	}
+
+	base = m->baseline == NONE ? NULL : &m->variants[m->baseline];
+	for (i = 0; base && i < nr; i++) {
+		struct analyze_variant *av = &m->variants[i];
+
+		if (av->has_build && base->has_build &&
+		    av->build.bzimage_size > 0 && base->build.bzimage_size > 0) {
+			av->has_size_delta = 1;
+			av->size_delta = av->build.bzimage_size - base->build.bzimage_size;
+		}
+	}
+	return 0;
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Appends s to the list of distinct strings, keeping it sorted. */
+static void add_distinct(struct strvec *sv, const char *s)
+{
+	if (!s || !*s || strvec_find(sv, s) >= 0)
+		return;
+	strvec_push(sv, s);
+	qsort(sv->v, sv->nr, sizeof(*sv->v), str_cmp);
+}
+
+static char *join(const struct strvec *sv, const char *sep)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < sv->nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? sep : "", sv->v[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void metric_specs_release(struct metric_spec *ms, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(ms[i].name);
+		free(ms[i].unit);
+	}
+	free(ms);
+}
+
+static int metric_cmp(const void *a, const void *b)
+{
+	const struct metric_spec *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind == METRIC_SAMPLE ? -1 : y->kind == METRIC_SAMPLE ? 1 :
+			(int)x->kind - (int)y->kind;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Whether the workload is boot, whose one sample is boot-to-init time:
+ * the guest reads the clock that run.boot_s comes from when init starts,
+ * so a boot table would repeat the workload's own.
+ */
+static int samples_are_boot(const char *workload)
+{
+	const char *rest;
+
+	return skip_prefix(workload, "boot", &rest) && (!*rest || *rest == ':');
+}
+
+/* The metrics the runs of one workload have: sample metrics, wall, boot. */
+static struct metric_spec *workload_metrics(const struct analyze_model *m,
+					    const char *workload, size_t *nr_out)
+{
+	struct metric_spec *ms = NULL;
+	size_t nr = 0, alloc = 0, i, j, k;
+	int has_boot = 0;
+
+	for (i = 0; i < m->nr_runs; i++) {
+		const struct store_run *r = &m->runs[i];
+		size_t first, n;
+
+		if (strcmp(r->workload, workload))
+			continue;
+		if (!isnan(r->boot_s))
+			has_boot = 1;
+		n = analyze_run_samples(m, r->id, &first);
+		for (j = first; j < first + n; j++) {
+			const struct store_sample_row *s = &m->samples[j];
+
+			for (k = 0; k < nr; k++)
+				if (!strcmp(ms[k].name, s->metric))
+					break;
+			if (k < nr)
+				continue;
+			ALLOC_GROW(ms, nr + 1, alloc);
+			ms[nr].name = xstrdup(s->metric);
+			ms[nr].unit = xstrdup(s->unit ? s->unit : "");
+			ms[nr].higher_is_better = s->higher_is_better;
+			ms[nr].kind = METRIC_SAMPLE;
+			nr++;
+		}
+	}
+	if (nr && samples_are_boot(workload))
+		has_boot = 0;
+	ALLOC_GROW(ms, nr + 2, alloc);
+	ms[nr].name = xstrdup("wall");
+	ms[nr].unit = xstrdup("s");
+	ms[nr].higher_is_better = 0;
+	ms[nr++].kind = METRIC_WALL;
+	if (has_boot) {
+		ms[nr].name = xstrdup("boot");
+		ms[nr].unit = xstrdup("s");
+		ms[nr].higher_is_better = 0;
+		ms[nr++].kind = METRIC_BOOT;
+	}
+	qsort(ms, nr, sizeof(*ms), metric_cmp);
+	*nr_out = nr;
+	return ms;
+}
+
+int analyze_run_value(const char *metric, const struct store_run *r,
+		      const struct store_sample_row *samples, size_t nr,
+		      double *out, size_t *iterations)
+{
+	size_t i, count = 0;
+	double sum = 0;
+
+	*iterations = 0;
+	if (!strcmp(metric, "wall") || !strcmp(metric, "boot")) {
+		*out = metric[0] == 'w' ? r->wall_s : r->boot_s;
+		return isfinite(*out) ? 0 : -1;
+	}
+	for (i = 0; i < nr; i++) {
+		if (samples[i].run_id != r->id || strcmp(samples[i].metric, metric) ||
+		    !isfinite(samples[i].value))
+			continue;
+		sum += samples[i].value;
+		count++;
+	}
+	if (!count)
+		return -1;
+	*out = sum / count;
+	*iterations = count;
+	return 0;
+}
+
+/* The run's value of the metric; returns 0, or -1 when the run lacks it. */
+static int run_value(const struct analyze_model *m, const struct store_run *r,
+		     const struct metric_spec *ms, double *out, size_t *iterations)
+{
+	size_t first = 0, n = 0;
+
+	if (ms->kind == METRIC_SAMPLE)
+		n = analyze_run_samples(m, r->id, &first);
+	return analyze_run_value(ms->name, r, m->samples + first, n, out, iterations);
+}
+
+static size_t row_of(const struct analyze_table *t, size_t variant)
+{
+	size_t i;
+
+	for (i = 0; variant != NONE && i < t->nr_rows; i++)
+		if (t->rows[i].variant == variant)
+			return i;
+	return NONE;
+}
+
+static void fill_row(const struct analyze_model *m, struct analyze_table *t,
+		     struct analyze_row *row, const struct metric_spec *ms,
+		     struct strvec *accel)
+{
+	size_t alloc = 0, alloc_rounds = 0, i, it;
+	int64_t id = m->variants[row->variant].v.id;
+
+	for (i = 0; i < m->nr_runs; i++) {
+		const struct store_run *r = &m->runs[i];
+		double value;
+
+		if (r->variant_id != id || strcmp(r->workload, t->workload))
+			continue;
+		if (r->warmup) {
+			row->warmups++;
+			continue;
+		}
+		if (!r->status || strcmp(r->status, "ok")) {
+			row->failed++;
+			if (!row->first_error)
+				row->first_error = xstrfmt("%s%s%s",
+							   r->status ? r->status : "failed",
+							   r->error && *r->error ? ": " : "",
+							   r->error ? r->error : "");
+			continue;
+		}
+		if (run_value(m, r, ms, &value, &it)) {
+			row->missing++;
+			continue;
+		}
+		if (it > t->iterations)
+			t->iterations = it;
+		add_distinct(accel, r->accel);
+		ALLOC_GROW(row->values, row->n + 1, alloc);
+		ALLOC_GROW(row->rounds, row->n + 1, alloc_rounds);
+		row->values[row->n] = value;
+		row->rounds[row->n] = r->round;
+		row->n++;
+	}
+	row->outlier = xcalloc(row->n ? row->n : 1, 1);
+	stats_describe(&row->summary, row->values, row->n, row->outlier);
+	stats_two_clusters(&row->clusters, row->values, row->n);
+	row->too_few = row->n < ANALYZE_MIN_RUNS;
+}
+
+/* Effect in the direction of cost: higher is costlier. */
+static double cost_key(const struct analyze_table *t, const struct analyze_row *r)
+{
+	if (!r->compared || isnan(r->cmp.change))
+		return NAN;
+	return t->higher_is_better ? -r->cmp.change : r->cmp.change;
+}
+
+struct order_ctx {
+	const struct analyze_model *m;
+	const struct analyze_table *t;
+};
+
+static int order_rank(const struct order_ctx *ctx, size_t i)
+{
+	const char *kind = ctx->m->variants[ctx->t->rows[i].variant].v.kind;
+
+	if (i == ctx->t->baseline)
+		return 0;
+	if (kind && !strcmp(kind, "all"))
+		return 1;
+	return 2;
+}
+
+static int order_cmp(const void *a, const void *b, void *data)
+{
+	const struct order_ctx *ctx = data;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int ri = order_rank(ctx, i), rj = order_rank(ctx, j);
+	double ki, kj;
+
+	if (ri != rj)
+		return ri - rj;
+	ki = cost_key(ctx->t, &ctx->t->rows[i]);
+	kj = cost_key(ctx->t, &ctx->t->rows[j]);
+	if (isnan(ki) != isnan(kj))
+		return isnan(ki) ? 1 : -1;
+	if (!isnan(ki) && ki != kj)
+		return ki > kj ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+static void order_rows(const struct analyze_model *m, struct analyze_table *t)
+{
+	struct order_ctx ctx = { m, t };
+	size_t i;
+
+	t->order = xcalloc(t->nr_rows ? t->nr_rows : 1, sizeof(*t->order));
+	for (i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].n)
+			t->order[t->nr_order++] = i;
+	qsort_r(t->order, t->nr_order, sizeof(*t->order), order_cmp, &ctx);
+}
+
+static void compare_rows(struct analyze_table *t, const struct analyze_options *opts)
+{
+	struct stats_options so = opts->stats;
+	struct stats_comparison *family;
+	const struct analyze_row *base;
+	size_t i, nf = 0;
+
+	so.higher_is_better = t->higher_is_better;
+	if (t->baseline == NONE)
+		return;
+	base = &t->rows[t->baseline];
+	family = xcalloc(t->nr_rows ? t->nr_rows : 1, sizeof(*family));
+	for (i = 0; i < t->nr_rows; i++) {
+		struct analyze_row *r = &t->rows[i];
+
+		if (i == t->baseline || r->twin != NONE || !r->n || !base->n)
+			continue;
+		stats_compare(&r->cmp, base->values, base->n, r->values, r->n, &so);
+		r->compared = 1;
+		family[nf++] = r->cmp;
+	}
+	stats_adjust(family, nf, &so);
+	for (i = nf = 0; i < t->nr_rows; i++)
+		if (t->rows[i].compared)
+			t->rows[i].cmp = family[nf++];
+	free(family);
+}
+
+static const struct stats_summary *summary_of(const struct analyze_table *t, size_t row,
+					      const struct stats_summary *empty)
+{
+	return row == NONE ? empty : &t->rows[row].summary;
+}
+
+static int is_kind(const struct analyze_model *m, size_t i, const char *kind)
+{
+	return i != NONE && m->variants[i].v.kind && !strcmp(m->variants[i].v.kind, kind);
+}
+
+/*
+ * Whether an oat variant stays out of the product: a no-op, or the same
+ * kernel as another oat variant, which is in it.
+ */
+static int left_out(const struct analyze_model *m, size_t i)
+{
+	const struct analyze_variant *av = &m->variants[i];
+
+	if (av->state == ANALYZE_NO_OP)
+		return 1;
+	return av->state == ANALYZE_SAME_AS && (av->twin == NONE || is_kind(m, av->twin, "oat"));
+}
+
+/* The option a loo variant leaves out: "all-CONFIG_X=y" leaves out CONFIG_X=y. */
+static size_t alone_variant(const struct analyze_model *m, size_t loo)
+{
+	const char *name = m->variants[loo].v.name, *opt;
+	size_t i;
+
+	if (!skip_prefix(name, "all-", &opt))
+		return NONE;
+	for (i = 0; i < m->nr_variants; i++) {
+		const struct store_variant *v = &m->variants[i].v;
+
+		if (v->kind && !strcmp(v->kind, "oat") && !strcmp(v->name, opt))
+			return i;
+	}
+	return NONE;
+}
+
+static void interactions(const struct analyze_model *m, struct analyze_table *t,
+			 const struct analyze_options *opts)
+{
+	struct stats_options so = opts->stats;
+	struct stats_summary empty, *alone = NULL;
+	const struct stats_summary *base;
+	size_t all = NONE, all_row, i, k = 0, alloc = 0, alloc_al = 0;
+
+	so.higher_is_better = t->higher_is_better;
+	stats_describe(&empty, NULL, 0, NULL);
+	if (t->baseline == NONE)
+		return;
+	for (i = 0; i < m->nr_variants && all == NONE; i++)
+		if (is_kind(m, i, "all"))
+			all = i;
+	if (all == NONE)
+		return;
+	base = &t->rows[t->baseline].summary;
+	all_row = row_of(t, all);
+
+	for (i = 0; i < m->nr_variants; i++) {
+		if (!is_kind(m, i, "oat"))
+			continue;
+		if (left_out(m, i)) {
+			t->product_left_out++;
+			continue;
+		}
+		ALLOC_GROW(alone, k + 1, alloc);
+		t->product_rows = xrealloc(t->product_rows, alloc * sizeof(*t->product_rows));
+		t->product_variants = xrealloc(t->product_variants,
+					       alloc * sizeof(*t->product_variants));
+		t->product_rows[k] = row_of(t, i);
+		t->product_variants[k] = i;
+		alone[k++] = *summary_of(t, row_of(t, i), &empty);
+	}
+	if (k >= 2) {
+		t->has_product = 1;
+		t->product_k = k;
+		stats_multiplicative(&t->product, base, summary_of(t, all_row, &empty),
+				     alone, k, &so);
+	}
+	free(alone);
+
+	for (i = 0; i < m->nr_variants; i++) {
+		struct analyze_added_last *al;
+		size_t o;
+
+		if (!is_kind(m, i, "loo"))
+			continue;
+		o = alone_variant(m, i);
+		if (o == NONE)
+			continue;
+		ALLOC_GROW(t->added_last, t->nr_added_last + 1, alloc_al);
+		al = &t->added_last[t->nr_added_last++];
+		memset(al, 0, sizeof(*al));
+		al->option = xstrdup(m->variants[o].v.name);
+		al->loo_row = row_of(t, i);
+		al->alone_row = NONE;
+		if (measured(m, i) == measured(m, all)) {
+			al->kind = ANALYZE_AL_SAME_AS_ALL;
+			al->loo_row = NONE;
+			if (m->variants[o].state != ANALYZE_NO_OP)
+				al->alone_row = row_of(t, o);
+		} else if (m->variants[o].state == ANALYZE_NO_OP) {
+			const struct analyze_row *lr = al->loo_row == NONE ? NULL :
+				&t->rows[al->loo_row];
+			const struct analyze_row *ar = all_row == NONE ? NULL : &t->rows[all_row];
+
+			al->kind = ANALYZE_AL_ALONE_NOOP;
+			stats_compare(&al->cmp, lr ? lr->values : NULL, lr ? lr->n : 0,
+				      ar ? ar->values : NULL, ar ? ar->n : 0, &so);
+		} else {
+			al->kind = ANALYZE_AL_MODEL;
+			al->alone_row = row_of(t, o);
+			stats_added_last(&al->ia, base, summary_of(t, al->alone_row, &empty),
+					 summary_of(t, all_row, &empty),
+					 summary_of(t, al->loo_row, &empty), &so);
+		}
+	}
+}
+
+/* Whether variant i has a row in the tables of the workload (analyze.h). */
+static int has_row(const struct analyze_model *m, size_t i, const char *workload)
+{
+	const struct analyze_variant *av = &m->variants[i];
+	size_t j;
+
+	if (av->twin != NONE)
+		return has_row(m, av->twin, workload);
+	if (av->state == ANALYZE_OK)
+		return 1;
+	for (j = 0; j < m->nr_runs; j++)
+		if (m->runs[j].variant_id == av->v.id && !strcmp(m->runs[j].workload, workload))
+			return 1;
+	return 0;
+}
+
+/* A malloc'd copy of size bytes at p; NULL for none. */
+static void *memdup(const void *p, size_t size)
+{
+	return size ? memcpy(xmalloc(size), p, size) : NULL;
+}
+
+/* Makes a same-as row a copy of its twin's, which is filled and compared. */
+static void copy_twin(struct analyze_table *t, struct analyze_row *row)
+{
+	const struct analyze_row *twin = &t->rows[row->twin];
+
+	row->n = twin->n;
+	row->values = memdup(twin->values, twin->n * sizeof(*twin->values));
+	row->rounds = memdup(twin->rounds, twin->n * sizeof(*twin->rounds));
+	row->outlier = memdup(twin->outlier, twin->n);
+	row->warmups = twin->warmups;
+	row->failed = twin->failed;
+	row->missing = twin->missing;
+	row->first_error = twin->first_error ? xstrdup(twin->first_error) : NULL;
+	row->summary = twin->summary;
+	row->clusters = twin->clusters;
+	row->compared = twin->compared;
+	row->cmp = twin->cmp;
+	row->too_few = twin->too_few;
+}
+
+static void build_table(const struct analyze_model *m, struct analyze_table *t,
+			const char *workload, const struct metric_spec *ms,
+			const struct analyze_options *opts)
+{
+	struct strvec accel = STRVEC_INIT;
+	size_t i, alloc = 0;
+
+	t->workload = xstrdup(workload);
+	t->metric = xstrdup(ms->name);
+	t->unit = xstrdup(ms->unit);
+	t->higher_is_better = ms->higher_is_better;
+	t->baseline = NONE;
+	for (i = 0; i < m->nr_variants; i++) {
+		struct analyze_row *row;
+
+		if (!has_row(m, i, workload))
+			continue;
+		ALLOC_GROW(t->rows, t->nr_rows + 1, alloc);
+		row = &t->rows[t->nr_rows];
+		memset(row, 0, sizeof(*row));
+		row->variant = i;
+		row->twin = NONE;
+		if (i == m->baseline) {
+			row->is_baseline = 1;
+			t->baseline = t->nr_rows;
+		}
+		if (m->variants[i].twin != NONE) {
+			t->nr_rows++;	/* copy_twin() fills it */
+			continue;
+		}
+		fill_row(m, t, row, ms, &accel);
+		t->runs += row->n;
+		t->warmups += row->warmups;
+		t->failed += row->failed;
+		t->missing += row->missing;
+		if (row->n && (!t->min_n || row->n < t->min_n))
+			t->min_n = row->n;
+		if (row->n > t->max_n)
+			t->max_n = row->n;
+		t->nr_rows++;
+	}
+	t->accel = join(&accel, ", ");
+	strvec_clear(&accel);
+	for (i = 0; i < t->nr_rows; i++)
+		t->rows[i].twin = row_of(t, m->variants[t->rows[i].variant].twin);
+	compare_rows(t, opts);
+	for (i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].twin != NONE)
+			copy_twin(t, &t->rows[i]);
+	order_rows(m, t);
+	interactions(m, t, opts);
+}
+
+/* The workloads of the runs, sorted by name. */
+static void run_workloads(const struct analyze_model *m, struct strvec *out)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_runs; i++)
+		add_distinct(out, m->runs[i].workload);
+}
+
+static int build_tables(struct analyze_model *m, const struct analyze_options *opts)
+{
+	struct strvec workloads = STRVEC_INIT, metrics = STRVEC_INIT;
+	size_t i, j, alloc = 0;
+	int ret = 0;
+
+	run_workloads(m, &workloads);
+	if (opts->workload && strvec_find(&workloads, opts->workload) < 0) {
+		char *list = join(&workloads, ", ");
+
+		ret = error("no runs of workload '%s' (measured: %s)", opts->workload,
+			    *list ? list : "none yet");
+		free(list);
+		goto out;
+	}
+	for (i = 0; i < workloads.nr; i++) {
+		struct metric_spec *ms;
+		size_t nr;
+
+		if (opts->workload && strcmp(opts->workload, workloads.v[i]))
+			continue;
+		ms = workload_metrics(m, workloads.v[i], &nr);
+		for (j = 0; j < nr; j++) {
+			add_distinct(&metrics, ms[j].name);
+			if (opts->metric && strcmp(opts->metric, ms[j].name))
+				continue;
+			ALLOC_GROW(m->tables, m->nr_tables + 1, alloc);
+			memset(&m->tables[m->nr_tables], 0, sizeof(m->tables[0]));
+			build_table(m, &m->tables[m->nr_tables++], workloads.v[i], &ms[j], opts);
+		}
+		metric_specs_release(ms, nr);
+	}
+	if (opts->metric && !m->nr_tables && workloads.nr) {
+		char *list = join(&metrics, ", ");
+
+		ret = error("no metric '%s' measured (metrics: %s)", opts->metric, list);
+		free(list);
+	}
+out:
+	strvec_clear(&workloads);
+	strvec_clear(&metrics);
+	return ret;
+}
+
+int analyze_load(struct analyze_model *out, struct store *st,
+		 const struct analyze_options *opts)
+{
+	struct strvec accel = STRVEC_INIT;
+	size_t i;
+	char *joined;
+
+	memset(out, 0, sizeof(*out));
+	strvec_init(&out->facts);
+	out->opts = *opts;
+	out->baseline = NONE;
+	if (store_get_meta_all(st, &out->facts) ||
+	    load_variants(out, st) ||
+	    store_get_runs(st, &out->runs, &out->nr_runs) ||
+	    store_get_samples(st, &out->samples, &out->nr_samples))
+		goto fail;
+
+	for (i = 0; i < out->nr_runs; i++)
+		if (!out->runs[i].warmup)
+			add_distinct(&accel, out->runs[i].accel);
+	joined = join(&accel, ", ");
+	strvec_clear(&accel);
+	for (i = 0; i + 1 < out->facts.nr; i += 2)
+		if (!strcmp(out->facts.v[i], "accel"))
+			break;
+	if (*joined && i + 1 >= out->facts.nr) {
+		strvec_push(&out->facts, "accel");
+		strvec_push(&out->facts, joined);
+	}
+	free(joined);
+
+	if (build_tables(out, opts))
+		goto fail;
+	return 0;
+fail:
+	analyze_release(out);
+	return -1;
+}
+
+static void table_release(struct analyze_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_rows; i++) {
+		free(t->rows[i].values);
+		free(t->rows[i].rounds);
+		free(t->rows[i].outlier);
+		free(t->rows[i].first_error);
+	}
+	for (i = 0; i < t->nr_added_last; i++)
+		free(t->added_last[i].option);
+	free(t->added_last);
+	free(t->product_rows);
+	free(t->product_variants);
+	free(t->rows);
+	free(t->order);
+	free(t->workload);
+	free(t->metric);
+	free(t->unit);
+	free(t->accel);
+}
+
+void analyze_release(struct analyze_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_tables; i++)
+		table_release(&m->tables[i]);
+	free(m->tables);
+	for (i = 0; i < m->nr_variants; i++) {
+		store_variant_release(&m->variants[i].v);
+		store_build_release(&m->variants[i].build);
+		free(m->variants[i].why);
+	}
+	free(m->variants);
+	store_runs_free(m->runs, m->nr_runs);
+	store_sample_rows_free(m->samples, m->nr_samples);
+	strvec_clear(&m->facts);
+	memset(m, 0, sizeof(*m));
+}
+
+int analyze_decimals(const struct analyze_table *t)
+{
+	double v = NAN;
+	int e;
+	size_t i;
+
+	if (t->baseline != NONE && t->rows[t->baseline].n)
+		v = t->rows[t->baseline].summary.mean;
+	for (i = 0; isnan(v) && i < t->nr_rows; i++)
+		if (t->rows[i].n)
+			v = t->rows[i].summary.mean;
+	v = fabs(v);
+	if (!(v > 0) || !isfinite(v))
+		return 3;
+	e = (int)floor(log10(v));
+	if (e >= 0 && e <= 2)
+		return 3;
+	if (e > 2)
+		return e >= 4 ? 0 : 4 - e;
+	return 3 - e > 9 ? 9 : 3 - e;
+}

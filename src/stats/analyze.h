@@ -1,0 +1,269 @@
+/* analyze.h: the one model of an experiment that every report format is written from. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef ANALYZE_H
+#define ANALYZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/stats.h"
+#include "store/store.h"
+#include "util/strvec.h"
+
+/*
+ * analyze_load() reads the whole experiment from the store and computes
+ * everything a report shows, so that writers only format: no writer
+ * computes a statistic, and every format tells the same story.  It works
+ * on an experiment in progress (variants with few or no runs yet).
+ *
+ * Tables.  There is one table per workload and metric.  The metrics of a
+ * run are:
+ *   wall     run.wall_s, host wall time of the whole qemu run (s, lower is
+ *            better)
+ *   boot     run.boot_s, guest boot to init (s, lower is better); only when
+ *            some run of the workload reported it, and not for the boot
+ *            workload, whose own sample ("time") is that same boot to init
+ *   <name>   each metric of the workload's samples ("time", "throughput"):
+ *            the mean of that run's per-iteration values, with the samples'
+ *            unit and direction
+ * and tables come per workload (by name) with the workload's own metrics
+ * first (by name), then wall, then boot.
+ *
+ * The value of a variant is one number per run (the run is the unit of
+ * analysis).  Warm-up runs and failed runs (status other than "ok") are
+ * left out and counted; so are ok runs that lack the metric.
+ *
+ * Variants.  Each variant of the plan has a state:
+ *   ok            measured (store status ok or partial)
+ *   no-op         its effective config is the baseline's; reason says why
+ *   same-as       the same kernel as another variant (same_as), which was
+ *                 built and measured for both: its twin
+ *   build failed  its build (or the variant) failed; why holds the log's
+ *                 last line
+ * A table has a row for every ok variant, for every other variant that
+ * has runs of the workload, and for every same-as variant whose twin has
+ * a row.  A row may have no values yet (not run, or every run failed: see
+ * failed and first_error).
+ *
+ * Same-as variants.  The twin is found by name (same_as), following a
+ * chain of same-as variants to the one that is not.  The same kernel
+ * gives the same measurement, so a same-as variant's row is a copy of its
+ * twin's row (values, summary, comparison) that says so (twin): it is a
+ * measurement of that variant, shown wherever the variant belongs, and
+ * its runs are counted once, in the twin's row.  Its own runs, should the
+ * store hold any, are not used.  A same-as variant whose twin is not ok
+ * (a no-op, a failed build) or cannot be found is not measured.
+ *
+ * Comparisons.  Every row but the baseline's, when both it and the
+ * baseline have values, is compared with the baseline (stats_compare());
+ * the q-values are Benjamini-Hochberg over those comparisons of the table
+ * (stats_adjust()), each kernel once: a same-as row is not in the family
+ * and takes its twin's comparison.  Rows with fewer than ANALYZE_MIN_RUNS
+ * values are flagged too_few (their marker is '?').
+ *
+ * Interactions.  With a variant of kind "all" and oat variants, the table
+ * has the multiplicativity check: the product of the oat variants' ratios
+ * against the measured all (stats_multiplicative()), with same-as
+ * variants' values (an all that is the same kernel as an oat variant is
+ * measured as that variant).  Oat variants that are no-ops (a factor of
+ * exactly 1) or the same kernel as another oat variant (counted once) are
+ * left out of the product.  With loo variants ("all-CONFIG_X=y", kind
+ * loo), each option's cost added last (all against all-but-it) is set
+ * beside its cost alone (stats_added_last()).
+ *
+ * Any other variant kind (an imported hyperfine command, say) is compared
+ * with the baseline like an oat variant but takes no part in interactions.
+ */
+
+#define ANALYZE_MIN_RUNS 3
+
+struct analyze_options {
+	/* confidence, alpha and noise; higher_is_better is set per table */
+	struct stats_options stats;
+	const char *workload;	/* only this workload; NULL for all */
+	const char *metric;	/* only this metric; NULL for all */
+};
+#define ANALYZE_OPTIONS_INIT { STATS_OPTIONS_INIT, NULL, NULL }
+
+enum analyze_state {
+	ANALYZE_OK,
+	ANALYZE_NO_OP,
+	ANALYZE_SAME_AS,
+	ANALYZE_BUILD_FAILED,
+};
+
+struct analyze_variant {
+	struct store_variant v;		/* as planned (owned) */
+	enum analyze_state state;
+	char *why;			/* human-readable reason for a state other than ok, or NULL */
+	/* same-as: the variant measured for it (its twin, never same-as), or SIZE_MAX */
+	size_t twin;
+	int has_build;
+	struct store_build build;	/* its latest build, when has_build */
+	/* bzImage size minus the baseline's, when both are known */
+	int has_size_delta;
+	int64_t size_delta;
+};
+
+struct analyze_row {
+	size_t variant;			/* index into model->variants */
+	double *values;			/* one per measured run, in round order */
+	int *rounds;			/* the round of each value */
+	unsigned char *outlier;		/* per value, see stats_describe() */
+	size_t n;
+	size_t warmups, failed, missing;	/* runs left out */
+	char *first_error;		/* "status: error" of the first failed run, or NULL */
+	struct stats_summary summary;
+	/*
+	 * Whether the values fall in two clusters (stats_two_clusters()):
+	 * under TCG a boot can settle a workload in a fast or a slow mode,
+	 * and two kernels' means then differ by how many runs fell in each.
+	 * Reports note it; the comparison is left as it is.
+	 */
+	struct stats_clusters clusters;
+	/*
+	 * Against the baseline: set when compared (not for the baseline's
+	 * own row, nor when either side has no values).
+	 */
+	int compared;
+	struct stats_comparison cmp;
+	int is_baseline;
+	int too_few;			/* 0 < n < ANALYZE_MIN_RUNS, or n == 0 */
+	/*
+	 * The row of the twin whose runs this same-as row shares, or
+	 * SIZE_MAX.  Everything above but variant and is_baseline is then a
+	 * copy of the twin's row (the arrays too: each row owns its own).
+	 */
+	size_t twin;
+};
+
+/* One option added last (all vs all-but-it), beside its cost alone. */
+struct analyze_added_last {
+	char *option;			/* "CONFIG_X=y" */
+	size_t loo_row;			/* row of all-but-it */
+	size_t alone_row;		/* row of it alone, or SIZE_MAX when that is a no-op */
+	/*
+	 * kind: ANALYZE_AL_MODEL     ia from stats_added_last()
+	 *       ANALYZE_AL_ALONE_NOOP  alone it does nothing; cmp is all vs loo
+	 *       ANALYZE_AL_SAME_AS_ALL all-but-it is the same kernel as all:
+	 *                              other options turn it on anyway
+	 */
+	enum {
+		ANALYZE_AL_MODEL,
+		ANALYZE_AL_ALONE_NOOP,
+		ANALYZE_AL_SAME_AS_ALL,
+	} kind;
+	struct stats_interaction ia;
+	struct stats_comparison cmp;
+};
+
+struct analyze_table {
+	char *workload;
+	char *metric;			/* "wall", "boot", or a sample metric */
+	char *unit;
+	int higher_is_better;
+	struct analyze_row *rows;	/* plan order */
+	size_t nr_rows;
+	size_t baseline;		/* row of the baseline, or SIZE_MAX */
+	/*
+	 * Rows with values in display order: the baseline, variants of kind
+	 * all, then by effect, costliest first (NaN changes last, ties in plan
+	 * order).
+	 */
+	size_t *order;
+	size_t nr_order;
+	size_t runs, warmups, failed, missing;	/* totals over rows but same-as rows */
+	size_t min_n, max_n;		/* over rows with values */
+	size_t iterations;		/* most samples one run had for this metric (0 for wall/boot) */
+	char *accel;			/* the accelerators its runs used: "tcg", "kvm, tcg" */
+
+	int has_product;
+	size_t product_k;		/* oat variants in the product */
+	size_t *product_rows;		/* their rows (SIZE_MAX: no row, e.g. build failed) */
+	size_t *product_variants;	/* and their variant indices */
+	size_t product_left_out;	/* oat variants left out (no-op, same-as) */
+	struct stats_interaction product;
+
+	struct analyze_added_last *added_last;
+	size_t nr_added_last;
+};
+
+struct analyze_model {
+	struct analyze_options opts;
+	struct strvec facts;		/* key, value, key, value... (store meta, plus "accel") */
+	struct analyze_variant *variants;	/* plan order */
+	size_t nr_variants;
+	size_t baseline;		/* variant index, or SIZE_MAX */
+	struct analyze_table *tables;
+	size_t nr_tables;
+	/* Raw data, for CSV and the HTML data table: every run and sample. */
+	struct store_run *runs;
+	size_t nr_runs;
+	struct store_sample_row *samples;	/* ordered by run id */
+	size_t nr_samples;
+};
+
+/*
+ * Builds the model from the store.  Returns 0, or -1 with a message: the
+ * store cannot be read, or --workload / --metric name nothing measured
+ * (the message lists what there is).  An experiment without runs is not
+ * an error: it has no tables.
+ */
+int analyze_load(struct analyze_model *out, struct store *st,
+		 const struct analyze_options *opts);
+void analyze_release(struct analyze_model *m);
+
+/* The value of an experiment fact, or NULL when unknown or empty. */
+const char *analyze_fact(const struct analyze_model *m, const char *key);
+
+/* The variant of a row, and its name. */
+const struct analyze_variant *analyze_row_variant(const struct analyze_model *m,
+						  const struct analyze_row *r);
+
+/*
+ * Samples of a run: sets *first to the index of its first sample in
+ * m->samples and returns how many it has.
+ */
+size_t analyze_run_samples(const struct analyze_model *m, int64_t run_id, size_t *first);
+
+/*
+ * A run's value of a metric, as every table computes it: "wall" and
+ * "boot" are the run's own; any other name is the mean of the run's
+ * samples of that metric (samples[0..nr) may hold other runs' too; only
+ * r->id's count).  Returns 0, or -1 when the run lacks the metric;
+ * *iterations is the number of samples averaged (0 for wall and boot).
+ */
+int analyze_run_value(const char *metric, const struct store_run *r,
+		      const struct store_sample_row *samples, size_t nr,
+		      double *out, size_t *iterations);
+
+/* The twin whose runs a row shares (a same-as variant's row), or NULL. */
+const struct analyze_variant *analyze_row_twin(const struct analyze_model *m,
+					       const struct analyze_row *r);
+
+/*
+ * Whether a variant goes in the list of variants not measured: a no-op, a
+ * failed build, or a same-as variant without a twin that is ok.
+ */
+int analyze_not_measured(const struct analyze_model *m, const struct analyze_variant *av);
+
+/* The variant a run belongs to, or NULL. */
+const struct analyze_variant *analyze_run_variant(const struct analyze_model *m,
+						  const struct store_run *r);
+
+/* "ok", "no-op", "same-as", "build failed". */
+const char *analyze_state_name(enum analyze_state state);
+
+/*
+ * A short verdict on an interaction: "multiplicative", "super-multiplicative",
+ * "sub-multiplicative" or "too few runs", from its marker and direction.
+ */
+const char *analyze_interaction_verdict(const struct stats_interaction *ia);
+
+/*
+ * Decimals that show a value of this table to about five significant
+ * digits (3 for values from 1 to 1000, as hyperfine prints seconds).
+ */
+int analyze_decimals(const struct analyze_table *t);
+
+#endif

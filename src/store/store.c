@@ -1,0 +1,709 @@
+/* store.c: the experiment database (SQLite): plan, builds, runs and samples. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "store/store.h"
+#include "util/strvec.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
+
+struct store {
+	sqlite3 *db;
+	char *path;
+};
+
+/*
+ * Version 1.  Add a new version as a new entry in migrations[]; never edit
+ * one that has shipped.
+ */
+static const char *const migrations[] = {
+	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE variant ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  kind TEXT NOT NULL,"
+	"  options TEXT NOT NULL DEFAULT '',"
+	"  requested TEXT NOT NULL DEFAULT '',"
+	"  effective_diff TEXT NOT NULL DEFAULT '',"
+	"  config TEXT NOT NULL DEFAULT '',"
+	"  config_hash TEXT NOT NULL DEFAULT '',"
+	"  status TEXT NOT NULL,"
+	"  same_as TEXT,"
+	"  reason TEXT,"
+	"  added INTEGER NOT NULL DEFAULT 0,"
+	"  removed INTEGER NOT NULL DEFAULT 0,"
+	"  changed INTEGER NOT NULL DEFAULT 0,"
+	"  position INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE build ("
+	"  key TEXT PRIMARY KEY,"
+	"  config_hash TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  seconds REAL,"
+	"  bzimage_size INTEGER,"
+	"  vmlinux_size INTEGER,"
+	"  image TEXT,"
+	"  log_path TEXT,"
+	"  log_tail TEXT,"
+	"  seeded_from TEXT,"
+	"  finished TEXT NOT NULL);"
+	"CREATE INDEX build_by_hash ON build(config_hash);"
+	"CREATE TABLE run ("
+	"  id INTEGER PRIMARY KEY,"
+	"  variant_id INTEGER NOT NULL REFERENCES variant(id) ON DELETE CASCADE,"
+	"  workload TEXT NOT NULL,"
+	"  round INTEGER NOT NULL,"
+	"  seq INTEGER NOT NULL,"
+	"  warmup INTEGER NOT NULL,"
+	"  accel TEXT,"
+	"  status TEXT NOT NULL,"
+	"  error TEXT,"
+	"  console_tail TEXT,"
+	"  wall_s REAL,"
+	"  boot_s REAL,"
+	"  started TEXT NOT NULL,"
+	"  UNIQUE (variant_id, workload, round, warmup));"
+	"CREATE TABLE sample ("
+	"  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	"  iteration INTEGER NOT NULL,"
+	"  metric TEXT NOT NULL,"
+	"  unit TEXT NOT NULL,"
+	"  value REAL NOT NULL,"
+	"  higher_is_better INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (run_id, iteration, metric));",
+};
+
+static int db_error(struct store *st, const char *what)
+{
+	return error("%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+}
+
+static int exec_sql(struct store *st, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		error("%s: %s", st->path, msg ? msg : "sqlite error");
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int prepare(struct store *st, sqlite3_stmt **out, const char *sql)
+{
+	if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK)
+		return db_error(st, "cannot prepare statement");
+	return 0;
+}
+
+static int user_version(struct store *st, int *out)
+{
+	sqlite3_stmt *s;
+	int ret = 0;
+
+	if (prepare(st, &s, "PRAGMA user_version"))
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		*out = sqlite3_column_int(s, 0);
+	else
+		ret = db_error(st, "cannot read schema version");
+	sqlite3_finalize(s);
+	return ret;
+}
+
+static int migrate(struct store *st)
+{
+	int version = 0, v;
+
+	if (user_version(st, &version))
+		return -1;
+	if (version > STORE_SCHEMA_VERSION)
+		return error("%s: schema version %d is newer than this kconfperf knows (%d)",
+			     st->path, version, STORE_SCHEMA_VERSION);
+	for (v = version; v < STORE_SCHEMA_VERSION; v++) {
+		char pragma[64];
+
+		if (exec_sql(st, "BEGIN IMMEDIATE"))
+			return -1;
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
+		if (exec_sql(st, migrations[v]) || exec_sql(st, pragma)) {
+			exec_sql(st, "ROLLBACK");
+			return -1;
+		}
+		if (exec_sql(st, "COMMIT"))
+			return -1;
+	}
+	return 0;
+}
+
+int store_open(struct store **out, const char *path, int create)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+
+	st->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+		if (!st->db)
+			error("cannot open database '%s'", path);
+		else
+			error("cannot open database '%s': %s", path, sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	sqlite3_busy_timeout(st->db, 10000);
+	if (exec_sql(st, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+		     "PRAGMA foreign_keys = ON;"))
+		goto fail;
+	if (migrate(st))
+		goto fail;
+	*out = st;
+	return 0;
+fail:
+	store_close(st);
+	*out = NULL;
+	return -1;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+const char *store_path(const struct store *st)
+{
+	return st->path;
+}
+
+int store_begin(struct store *st)
+{
+	return exec_sql(st, "BEGIN IMMEDIATE");
+}
+
+int store_commit(struct store *st)
+{
+	return exec_sql(st, "COMMIT");
+}
+
+int store_rollback(struct store *st)
+{
+	return exec_sql(st, "ROLLBACK");
+}
+
+static void bind_text(sqlite3_stmt *s, int i, const char *text)
+{
+	if (text)
+		sqlite3_bind_text(s, i, text, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(s, i);
+}
+
+static char *column_text(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+
+	return t ? xstrdup((const char *)t) : NULL;
+}
+
+/* Runs a prepared statement that returns no rows, then finalizes it. */
+static int step_done(struct store *st, sqlite3_stmt *s, const char *what)
+{
+	int rc = sqlite3_step(s);
+	int ret = 0;
+
+	if (rc != SQLITE_DONE)
+		ret = db_error(st, what);
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int store_set_meta(struct store *st, const char *key, const char *value)
+{
+	sqlite3_stmt *s;
+
+	if (prepare(st, &s, "INSERT INTO meta (key, value) VALUES (?1, ?2) "
+		    "ON CONFLICT (key) DO UPDATE SET value = excluded.value"))
+		return -1;
+	bind_text(s, 1, key);
+	bind_text(s, 2, value ? value : "");
+	return step_done(st, s, "cannot store experiment facts");
+}
+
+char *store_get_meta(struct store *st, const char *key)
+{
+	sqlite3_stmt *s;
+	char *value = NULL;
+
+	if (prepare(st, &s, "SELECT value FROM meta WHERE key = ?1"))
+		return NULL;
+	bind_text(s, 1, key);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		value = column_text(s, 0);
+	sqlite3_finalize(s);
+	return value;
+}
+
+void store_variant_release(struct store_variant *v)
+{
+	free(v->name);
+	free(v->kind);
+	free(v->options);
+	free(v->requested);
+	free(v->effective_diff);
+	free(v->config);
+	free(v->config_hash);
+	free(v->status);
+	free(v->same_as);
+	free(v->reason);
+	memset(v, 0, sizeof(*v));
+}
+
+size_t store_samples_of_run(const struct store_sample_row *s, size_t nr, int64_t run_id,
+			    size_t *first)
+{
+	size_t lo = 0, hi = nr, n = 0;
+
+	/* The first sample with run_id >= the one asked for. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s[mid].run_id < run_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	while (lo + n < nr && s[lo + n].run_id == run_id)
+		n++;
+	return n;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void store_variant_copy(struct store_variant *dst, const struct store_variant *src)
+{
+	*dst = *src;
+	dst->name = dup_or_null(src->name);
+	dst->kind = dup_or_null(src->kind);
+	dst->options = dup_or_null(src->options);
+	dst->requested = dup_or_null(src->requested);
+	dst->effective_diff = dup_or_null(src->effective_diff);
+	dst->config = dup_or_null(src->config);
+	dst->config_hash = dup_or_null(src->config_hash);
+	dst->status = dup_or_null(src->status);
+	dst->same_as = dup_or_null(src->same_as);
+	dst->reason = dup_or_null(src->reason);
+}
+
+int store_put_variant(struct store *st, struct store_variant *v)
+{
+	sqlite3_stmt *s;
+	int ret;
+
+	if (prepare(st, &s, "INSERT INTO variant (name, kind, options, requested,"
+		    " effective_diff, config, config_hash, status, same_as, reason,"
+		    " added, removed, changed, position)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+		    " ON CONFLICT (name) DO UPDATE SET kind = excluded.kind,"
+		    " options = excluded.options, requested = excluded.requested,"
+		    " effective_diff = excluded.effective_diff, config = excluded.config,"
+		    " config_hash = excluded.config_hash, status = excluded.status,"
+		    " same_as = excluded.same_as, reason = excluded.reason,"
+		    " added = excluded.added, removed = excluded.removed,"
+		    " changed = excluded.changed, position = excluded.position"))
+		return -1;
+	bind_text(s, 1, v->name);
+	bind_text(s, 2, v->kind);
+	bind_text(s, 3, v->options ? v->options : "");
+	bind_text(s, 4, v->requested ? v->requested : "");
+	bind_text(s, 5, v->effective_diff ? v->effective_diff : "");
+	bind_text(s, 6, v->config ? v->config : "");
+	bind_text(s, 7, v->config_hash ? v->config_hash : "");
+	bind_text(s, 8, v->status);
+	bind_text(s, 9, v->same_as);
+	bind_text(s, 10, v->reason);
+	sqlite3_bind_int(s, 11, v->added);
+	sqlite3_bind_int(s, 12, v->removed);
+	sqlite3_bind_int(s, 13, v->changed);
+	sqlite3_bind_int(s, 14, v->position);
+	ret = step_done(st, s, "cannot store variant");
+	if (ret)
+		return ret;
+	if (prepare(st, &s, "SELECT id FROM variant WHERE name = ?1"))
+		return -1;
+	bind_text(s, 1, v->name);
+	if (sqlite3_step(s) == SQLITE_ROW)
+		v->id = sqlite3_column_int64(s, 0);
+	else
+		ret = db_error(st, "cannot read back variant");
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int store_get_variants(struct store *st, struct store_variant **out, size_t *nr)
+{
+	sqlite3_stmt *s;
+	struct store_variant *v = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (prepare(st, &s, "SELECT id, name, kind, options, requested, effective_diff,"
+		    " config, config_hash, status, same_as, reason, added, removed,"
+		    " changed, position FROM variant ORDER BY position, id"))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_variant *e;
+
+		ALLOC_GROW(v, n + 1, alloc);
+		e = &v[n++];
+		e->id = sqlite3_column_int64(s, 0);
+		e->name = column_text(s, 1);
+		e->kind = column_text(s, 2);
+		e->options = column_text(s, 3);
+		e->requested = column_text(s, 4);
+		e->effective_diff = column_text(s, 5);
+		e->config = column_text(s, 6);
+		e->config_hash = column_text(s, 7);
+		e->status = column_text(s, 8);
+		e->same_as = column_text(s, 9);
+		e->reason = column_text(s, 10);
+		e->added = sqlite3_column_int(s, 11);
+		e->removed = sqlite3_column_int(s, 12);
+		e->changed = sqlite3_column_int(s, 13);
+		e->position = sqlite3_column_int(s, 14);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_variants_free(v, n);
+		return db_error(st, "cannot read variants");
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+void store_variants_free(struct store_variant *v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		store_variant_release(&v[i]);
+	free(v);
+}
+
+int store_clear_variants(struct store *st)
+{
+	return exec_sql(st, "DELETE FROM variant");
+}
+
+void store_build_release(struct store_build *b)
+{
+	free(b->key);
+	free(b->config_hash);
+	free(b->status);
+	free(b->image);
+	free(b->log_path);
+	free(b->log_tail);
+	free(b->seeded_from);
+	memset(b, 0, sizeof(*b));
+}
+
+static void utc_now(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int store_put_build(struct store *st, const struct store_build *b)
+{
+	sqlite3_stmt *s;
+	char now[32];
+
+	utc_now(now, sizeof(now));
+	if (prepare(st, &s, "INSERT OR REPLACE INTO build (key, config_hash, status,"
+		    " seconds, bzimage_size, vmlinux_size, image, log_path, log_tail,"
+		    " seeded_from, finished)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"))
+		return -1;
+	bind_text(s, 1, b->key);
+	bind_text(s, 2, b->config_hash);
+	bind_text(s, 3, b->status);
+	sqlite3_bind_double(s, 4, b->seconds);
+	sqlite3_bind_int64(s, 5, b->bzimage_size);
+	sqlite3_bind_int64(s, 6, b->vmlinux_size);
+	bind_text(s, 7, b->image);
+	bind_text(s, 8, b->log_path);
+	bind_text(s, 9, b->log_tail);
+	bind_text(s, 10, b->seeded_from);
+	bind_text(s, 11, now);
+	return step_done(st, s, "cannot store build");
+}
+
+int store_get_build_by_hash(struct store *st, const char *config_hash,
+			    struct store_build *out)
+{
+	sqlite3_stmt *s;
+	int rc, ret = 0;
+
+	if (prepare(st, &s, "SELECT key, config_hash, status, seconds, bzimage_size,"
+		    " vmlinux_size, image, log_path, log_tail, seeded_from"
+		    " FROM build WHERE config_hash = ?1 ORDER BY finished DESC LIMIT 1"))
+		return -1;
+	bind_text(s, 1, config_hash);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		out->key = column_text(s, 0);
+		out->config_hash = column_text(s, 1);
+		out->status = column_text(s, 2);
+		out->seconds = sqlite3_column_double(s, 3);
+		out->bzimage_size = sqlite3_column_int64(s, 4);
+		out->vmlinux_size = sqlite3_column_int64(s, 5);
+		out->image = column_text(s, 6);
+		out->log_path = column_text(s, 7);
+		out->log_tail = column_text(s, 8);
+		out->seeded_from = column_text(s, 9);
+		ret = 1;
+	} else if (rc != SQLITE_DONE) {
+		ret = db_error(st, "cannot read build");
+	}
+	sqlite3_finalize(s);
+	return ret;
+}
+
+void store_run_release(struct store_run *r)
+{
+	free(r->workload);
+	free(r->accel);
+	free(r->status);
+	free(r->error);
+	free(r->console_tail);
+	free(r->started);
+	memset(r, 0, sizeof(*r));
+}
+
+int store_add_run(struct store *st, struct store_run *r,
+		  const struct store_sample *samples, size_t nr_samples)
+{
+	sqlite3_stmt *s = NULL;
+	char now[32];
+	size_t i;
+
+	/* A savepoint nests inside a caller's transaction or is one itself. */
+	if (exec_sql(st, "SAVEPOINT add_run"))
+		return -1;
+	utc_now(now, sizeof(now));
+	if (prepare(st, &s, "INSERT INTO run (variant_id, workload, round, seq, warmup,"
+		    " accel, status, error, console_tail, wall_s, boot_s, started)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"))
+		goto fail;
+	sqlite3_bind_int64(s, 1, r->variant_id);
+	bind_text(s, 2, r->workload);
+	sqlite3_bind_int(s, 3, r->round);
+	sqlite3_bind_int(s, 4, r->seq);
+	sqlite3_bind_int(s, 5, r->warmup);
+	bind_text(s, 6, r->accel);
+	bind_text(s, 7, r->status);
+	bind_text(s, 8, r->error);
+	bind_text(s, 9, r->console_tail);
+	sqlite3_bind_double(s, 10, r->wall_s);
+	if (isnan(r->boot_s))
+		sqlite3_bind_null(s, 11);
+	else
+		sqlite3_bind_double(s, 11, r->boot_s);
+	bind_text(s, 12, r->started ? r->started : now);
+	if (step_done(st, s, "cannot store run"))
+		goto fail;
+	r->id = sqlite3_last_insert_rowid(st->db);
+	for (i = 0; i < nr_samples; i++) {
+		const struct store_sample *x = &samples[i];
+
+		if (prepare(st, &s, "INSERT INTO sample (run_id, iteration, metric, unit,"
+			    " value, higher_is_better) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"))
+			goto fail;
+		sqlite3_bind_int64(s, 1, r->id);
+		sqlite3_bind_int(s, 2, x->iteration);
+		bind_text(s, 3, x->metric);
+		bind_text(s, 4, x->unit);
+		sqlite3_bind_double(s, 5, x->value);
+		sqlite3_bind_int(s, 6, x->higher_is_better);
+		if (step_done(st, s, "cannot store sample"))
+			goto fail;
+	}
+	return exec_sql(st, "RELEASE add_run");
+fail:
+	exec_sql(st, "ROLLBACK TO add_run");
+	exec_sql(st, "RELEASE add_run");
+	return -1;
+}
+
+int store_has_run(struct store *st, int64_t variant_id, const char *workload,
+		  int round, int warmup)
+{
+	sqlite3_stmt *s;
+	int rc, ret;
+
+	if (prepare(st, &s, "SELECT 1 FROM run WHERE variant_id = ?1 AND workload = ?2"
+		    " AND round = ?3 AND warmup = ?4"))
+		return -1;
+	sqlite3_bind_int64(s, 1, variant_id);
+	bind_text(s, 2, workload);
+	sqlite3_bind_int(s, 3, round);
+	sqlite3_bind_int(s, 4, warmup);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW)
+		ret = 1;
+	else if (rc == SQLITE_DONE)
+		ret = 0;
+	else
+		ret = db_error(st, "cannot look up run");
+	sqlite3_finalize(s);
+	return ret;
+}
+
+int64_t store_count_runs(struct store *st)
+{
+	sqlite3_stmt *s;
+	int64_t n = -1;
+
+	if (prepare(st, &s, "SELECT count(*) FROM run"))
+		return -1;
+	if (sqlite3_step(s) == SQLITE_ROW)
+		n = sqlite3_column_int64(s, 0);
+	sqlite3_finalize(s);
+	return n;
+}
+
+int store_get_meta_all(struct store *st, struct strvec *out)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	if (prepare(st, &s, "SELECT key, value FROM meta ORDER BY key"))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		const unsigned char *k = sqlite3_column_text(s, 0);
+		const unsigned char *v = sqlite3_column_text(s, 1);
+
+		strvec_push(out, k ? (const char *)k : "");
+		strvec_push(out, v ? (const char *)v : "");
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE)
+		return db_error(st, "cannot read experiment facts");
+	return 0;
+}
+
+int store_get_runs(struct store *st, struct store_run **out, size_t *nr)
+{
+	sqlite3_stmt *s;
+	struct store_run *r = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (prepare(st, &s, "SELECT r.id, r.variant_id, r.workload, r.round, r.seq,"
+		    " r.warmup, r.accel, r.status, r.error, r.console_tail, r.wall_s,"
+		    " r.boot_s, r.started FROM run r JOIN variant v ON v.id = r.variant_id"
+		    " ORDER BY v.position, v.id, r.workload, r.warmup DESC, r.round, r.seq, r.id"))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_run *e;
+
+		ALLOC_GROW(r, n + 1, alloc);
+		e = &r[n++];
+		memset(e, 0, sizeof(*e));
+		e->id = sqlite3_column_int64(s, 0);
+		e->variant_id = sqlite3_column_int64(s, 1);
+		e->workload = column_text(s, 2);
+		e->round = sqlite3_column_int(s, 3);
+		e->seq = sqlite3_column_int(s, 4);
+		e->warmup = sqlite3_column_int(s, 5);
+		e->accel = column_text(s, 6);
+		e->status = column_text(s, 7);
+		e->error = column_text(s, 8);
+		e->console_tail = column_text(s, 9);
+		e->wall_s = sqlite3_column_type(s, 10) == SQLITE_NULL ?
+			NAN : sqlite3_column_double(s, 10);
+		e->boot_s = sqlite3_column_type(s, 11) == SQLITE_NULL ?
+			NAN : sqlite3_column_double(s, 11);
+		e->started = column_text(s, 12);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_runs_free(r, n);
+		return db_error(st, "cannot read runs");
+	}
+	*out = r;
+	*nr = n;
+	return 0;
+}
+
+void store_runs_free(struct store_run *r, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		store_run_release(&r[i]);
+	free(r);
+}
+
+int store_get_samples(struct store *st, struct store_sample_row **out, size_t *nr)
+{
+	sqlite3_stmt *s;
+	struct store_sample_row *x = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (prepare(st, &s, "SELECT run_id, iteration, metric, unit, value, higher_is_better"
+		    " FROM sample ORDER BY run_id, metric, iteration"))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_sample_row *e;
+
+		ALLOC_GROW(x, n + 1, alloc);
+		e = &x[n++];
+		e->run_id = sqlite3_column_int64(s, 0);
+		e->iteration = sqlite3_column_int(s, 1);
+		e->metric = column_text(s, 2);
+		e->unit = column_text(s, 3);
+		e->value = sqlite3_column_double(s, 4);
+		e->higher_is_better = sqlite3_column_int(s, 5);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		store_sample_rows_free(x, n);
+		return db_error(st, "cannot read samples");
+	}
+	*out = x;
+	*nr = n;
+	return 0;
+}
+
+void store_sample_rows_free(struct store_sample_row *s, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		free(s[i].metric);
+		free(s[i].unit);
+	}
+	free(s);
+}

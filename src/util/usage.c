@@ -1,0 +1,112 @@
+/* usage.c: error, warning and die, formatted the same everywhere. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/usage.h"
+
+int quiet;
+static message_sink_fn sink;
+static void *sink_data;
+
+void set_message_sink(message_sink_fn fn, void *data)
+{
+	sink = fn;
+	sink_data = data;
+}
+
+static void report(const char *kind, const char *fmt, va_list ap, int err)
+{
+	char msg[4096];
+	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
+
+	if (n < 0)
+		msg[0] = '\0';
+	if (err) {
+		size_t len = strlen(msg);
+		snprintf(msg + len, sizeof(msg) - len, ": %s", strerror(err));
+	}
+	if (sink) {
+		sink(kind, msg, sink_data);
+		return;
+	}
+	fflush(stdout);
+	if (*kind)
+		fprintf(stderr, "kconfperf: %s: %s\n", kind, msg);
+	else
+		fprintf(stderr, "kconfperf: %s\n", msg);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error", fmt, ap, 0);
+	va_end(ap);
+	return -1;
+}
+
+int error_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error", fmt, ap, err);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("warning", fmt, ap, 0);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	report("", fmt, ap, 0);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error", fmt, ap, 0);
+	va_end(ap);
+	exit(1);
+}
+
+void die_errno(const char *fmt, ...)
+{
+	int err = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error", fmt, ap, err);
+	va_end(ap);
+	exit(1);
+}
+
+void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("error", fmt, ap, 0);
+	va_end(ap);
+	exit(2);
+}
