@@ -131,7 +131,7 @@ get_kernel_scripts() {
 
 if ! command -v python3 >/dev/null || ! [ -r "$DEBIAN/config.amd64_none_amd64.xz" ] ||
    ! get_kernel_scripts; then
-	say "# skipping the comparisons with the kernel's scripts: need python3, $TARBALL and $DEBIAN"
+	test_skip "the comparisons with the kernel's scripts" "need python3, $TARBALL and $DEBIAN"
 	test_done
 	exit $?
 fi

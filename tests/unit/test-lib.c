@@ -14,8 +14,9 @@
 #include "util/usage.h"
 #include "util/wrapper.h"
 
-static int passed, failed, number;
+static int passed, failed, skipped, number;
 static int current_failed;
+static char *current_skip;
 static const char *filter;
 static char *tmpdir;
 
@@ -85,10 +86,14 @@ void test_run(const char *name, void (*fn)(void))
 	if (filter && !strstr(name, filter))
 		return;
 	current_failed = 0;
+	current_skip = NULL;
 	fn();
 	number++;
 	fflush(stderr);
-	if (current_failed) {
+	if (current_skip && !current_failed) {
+		skipped++;
+		printf("ok %d - %s # SKIP %s\n", number, name, current_skip);
+	} else if (current_failed) {
 		failed++;
 		printf("not ok %d - %s\n", number, name);
 	} else {
@@ -99,8 +104,14 @@ void test_run(const char *name, void (*fn)(void))
 
 int test_done(void)
 {
-	printf("%d passed, %d failed\n", passed, failed);
+	printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
 	return failed ? 1 : 0;
+}
+
+void test_skip(const char *why)
+{
+	free(current_skip);
+	current_skip = xstrdup(why);
 }
 
 int check_impl(int ok, const char *expr, const char *file, int line)

@@ -12,13 +12,20 @@ struct strbuf;
  * A test file defines static void test_*(void) functions and a main() that
  * runs them with TEST(fn) and returns test_done().  A test passes when every
  * check in it holds.  Output is one "ok N - name" / "not ok N - name" line per
- * test, the failing checks with file:line, and a last line "N passed, N failed".
+ * test (" # SKIP reason" for a skipped one), the failing checks with file:line,
+ * and a last line "N passed, N failed, N skipped".
  * Run a test binary with a name as argument to run only tests whose name
  * contains it.
  */
 void test_init(int argc, char **argv);
 void test_run(const char *name, void (*fn)(void));
 int test_done(void);
+/*
+ * Marks the running test skipped, with the reason (a prerequisite this
+ * machine lacks); it counts as skipped, not passed, unless a check in it
+ * failed.  The test function returns after calling it.
+ */
+void test_skip(const char *why);
 
 int check_impl(int ok, const char *expr, const char *file, int line);
 int check_int_impl(long long a, const char *op, long long b, const char *expr,
