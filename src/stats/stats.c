@@ -85,11 +85,23 @@ void stats_describe(struct stats_summary *out, const double *x, size_t n,
 }
 
 /*
+ * The sd the tests and intervals use: never below the data's resolution,
+ * STATS_RESOLUTION |mean| for values, STATS_RESOLUTION for their logs
+ * (stats.h).  An undefined sd stays NaN.
+ */
+static double floored_sd(double sd, double at_least)
+{
+	return isnan(sd) ? sd : fmax(sd, at_least);
+}
+
+/*
  * The best cut of sorted[0..n-1] into a low and a high run of values, each
  * at least min long: the share of the variance it explains, and the length
- * of the low run.  0 when all values are equal.
+ * of the low run.  The within-cluster sum of squares counts as at least
+ * within_floor.  0 when all values are equal.
  */
-static double best_cut(const double *sorted, size_t n, size_t min, size_t *n_low)
+static double best_cut(const double *sorted, size_t n, size_t min, double within_floor,
+		       size_t *n_low)
 {
 	double total = 0, mean = gsl_stats_mean(sorted, 1, n), sum_low = 0, sum = 0, best = 0;
 	size_t i, k;
@@ -103,7 +115,7 @@ static double best_cut(const double *sorted, size_t n, size_t min, size_t *n_low
 		return 0;
 	/* The between-cluster sum of squares of a cut after k values. */
 	for (k = 1; k + min <= n; k++) {
-		double ml, mh, between;
+		double ml, mh, between, r2;
 
 		sum_low += sorted[k - 1];
 		if (k < min)
@@ -111,8 +123,10 @@ static double best_cut(const double *sorted, size_t n, size_t min, size_t *n_low
 		ml = sum_low / k;
 		mh = (sum - sum_low) / (n - k);
 		between = k * (ml - mean) * (ml - mean) + (n - k) * (mh - mean) * (mh - mean);
-		if (between / total > best) {
-			best = between / total;
+		/* total - between is the within sum; rounding may push it below 0. */
+		r2 = between / (between + fmax(total - between, within_floor));
+		if (r2 > best) {
+			best = r2;
 			*n_low = k;
 		}
 	}
@@ -144,7 +158,8 @@ void stats_two_clusters(struct stats_clusters *out, const double *x, size_t n)
 	for (i = 0; i < n; i++)
 		v[i] = log(x[i]);
 	gsl_sort(v, 1, n);
-	out->r2 = best_cut(v, n, min, &k);
+	/* Each log value is known to STATS_RESOLUTION (stats.h). */
+	out->r2 = best_cut(v, n, min, n * STATS_RESOLUTION * STATS_RESOLUTION, &k);
 	if (!k) {
 		free(v);
 		return;
@@ -160,7 +175,7 @@ void stats_two_clusters(struct stats_clusters *out, const double *x, size_t n)
 		for (i = 0; i < n; i++)
 			sim[i] = gsl_ran_ugaussian(rng);
 		gsl_sort(sim, 1, n);
-		if (best_cut(sim, n, min, &unused) >= out->r2)
+		if (best_cut(sim, n, min, 0, &unused) >= out->r2)
 			as_good++;
 	}
 	gsl_rng_free(rng);
@@ -188,6 +203,11 @@ static double t_two_sided(double confidence, double df)
 	return stats_t_quantile(1 - (1 - confidence) / 2, df);
 }
 
+/*
+ * Welch's test from the moments; sx and sy are the sds the test uses,
+ * already floored by the caller (raw values and log values floor
+ * differently, see stats.h).
+ */
 static void welch_moments(struct stats_welch *out,
 			  double mx, double sx, size_t nx,
 			  double my, double sy, size_t ny)
@@ -201,14 +221,9 @@ static void welch_moments(struct stats_welch *out,
 	vy = sy * sy / ny;
 	se = sqrt(vx + vy);
 	if (se == 0) {
-		/* Both samples constant: no spread to weigh the difference by. */
-		if (mx == my) {
-			out->t = 0;
-			out->p = 1;
-		} else {
-			out->t = mx > my ? INFINITY : -INFINITY;
-			out->p = 0;
-		}
+		/* Floored sds are 0 only for samples of zeros: equal means. */
+		out->t = 0;
+		out->p = 1;
 		return;
 	}
 	out->t = (mx - my) / se;
@@ -227,7 +242,8 @@ void stats_welch(struct stats_welch *out, const double *x, size_t nx,
 	double sx = nx > 1 ? gsl_stats_sd_m(x, 1, nx, mx) : NAN;
 	double sy = ny > 1 ? gsl_stats_sd_m(y, 1, ny, my) : NAN;
 
-	welch_moments(out, mx, sx, nx, my, sy, ny);
+	welch_moments(out, mx, floored_sd(sx, STATS_RESOLUTION * fabs(mx)), nx,
+		      my, floored_sd(sy, STATS_RESOLUTION * fabs(my)), ny);
 }
 
 /*
@@ -287,7 +303,8 @@ int stats_mann_whitney(struct stats_mw *out, const double *x, size_t nx,
 		       const double *y, size_t ny, enum stats_mw_method method)
 {
 	size_t n = nx + ny, i, j;
-	double *all, *rank, r1 = 0, tie_term = 0, nn, umax, mu, s;
+	double *all, *rank, r1 = 0, r_top = 0, r_bottom = 0, tie_term = 0, nn, umax, mu, s;
+	double u_top, u_bottom, extreme;
 	size_t *order;
 	int exact;
 
@@ -316,6 +333,15 @@ int stats_mann_whitney(struct stats_mw *out, const double *x, size_t nx,
 	}
 	for (i = 0; i < nx; i++)
 		r1 += rank[i];
+	/*
+	 * The most extreme U these pooled values allow: x holding the nx
+	 * largest, or the nx smallest; a tie group cut by the split keeps its
+	 * mid-rank, so with ties U may not reach nx ny or 0.
+	 */
+	for (i = 0; i < nx; i++) {
+		r_bottom += rank[order[i]];
+		r_top += rank[order[n - 1 - i]];
+	}
 	free(all);
 	free(rank);
 	free(order);
@@ -324,6 +350,8 @@ int stats_mann_whitney(struct stats_mw *out, const double *x, size_t nx,
 	out->ties = tie_term > 0;
 	out->u = r1 - (double)nx * (double)(nx + 1) / 2;
 	umax = fmax(out->u, nn - out->u);
+	u_top = r_top - (double)nx * (double)(nx + 1) / 2;
+	u_bottom = r_bottom - (double)nx * (double)(nx + 1) / 2;
 
 	exact = !out->ties && nn <= STATS_MW_EXACT_MAX;
 	if (method == STATS_MW_EXACT && !exact) {
@@ -351,9 +379,16 @@ int stats_mann_whitney(struct stats_mw *out, const double *x, size_t nx,
 
 	mu = nn / 2;
 	s = sqrt(nn / 12 * ((double)(n + 1) - tie_term / ((double)n * (double)(n - 1))));
+	/* On the side of mu the data is on: how far this shift can go. */
+	if (out->u > mu)
+		extreme = u_top - mu;
+	else if (out->u < mu)
+		extreme = mu - u_bottom;
+	else
+		extreme = fmax(u_top - mu, mu - u_bottom);
 	if (s > 0) {
 		out->p = fmin(1, 2 * gsl_cdf_ugaussian_Q((umax - mu - 0.5) / s));
-		out->min_p = fmin(1, 2 * gsl_cdf_ugaussian_Q((nn - mu - 0.5) / s));
+		out->min_p = fmin(1, 2 * gsl_cdf_ugaussian_Q((extreme - 0.5) / s));
 	} else {
 		/* Every value equal: no evidence either way. */
 		out->p = 1;
@@ -365,7 +400,7 @@ int stats_mann_whitney(struct stats_mw *out, const double *x, size_t nx,
 void stats_fieller(struct stats_fieller *out, const struct stats_summary *v,
 		   const struct stats_summary *b, double confidence)
 {
-	double a = v->mean, m = b->mean, va, vb, r, t, disc, den;
+	double a = v->mean, m = b->mean, sv, sb, va, vb, r, t, disc, den, df_den;
 
 	out->ratio = (v->n && b->n) ? a / m : NAN;
 	out->lo = out->hi = out->g = out->df = NAN;
@@ -375,17 +410,13 @@ void stats_fieller(struct stats_fieller *out, const struct stats_summary *v,
 		return;
 
 	r = out->ratio;
-	va = v->sd * v->sd / v->n;
-	vb = b->sd * b->sd / b->n;
-	if (va == 0 && vb == 0) {
-		out->lo = out->hi = r;
-		out->g = 0;
-		out->df = INFINITY;
-		out->state = STATS_CI_BOUNDED;
-		return;
-	}
-	out->df = (va + r * r * vb) * (va + r * r * vb) /
-		(va * va / (v->n - 1) + r * r * r * r * vb * vb / (b->n - 1));
+	sv = floored_sd(v->sd, STATS_RESOLUTION * fabs(a));
+	sb = floored_sd(b->sd, STATS_RESOLUTION * fabs(m));
+	va = sv * sv / v->n;
+	vb = sb * sb / b->n;
+	/* Both terms are 0 only for a variant of zeros (r = 0): no df to estimate. */
+	df_den = va * va / (v->n - 1) + r * r * r * r * vb * vb / (b->n - 1);
+	out->df = df_den > 0 ? (va + r * r * vb) * (va + r * r * vb) / df_den : INFINITY;
 	t = t_two_sided(confidence, out->df);
 	out->g = t * t * vb / (m * m);
 	if (!(out->g < 1)) {
@@ -433,6 +464,7 @@ void stats_bh(double *q, const double *p, size_t n)
 char stats_marker(const struct stats_comparison *c, const struct stats_options *opts)
 {
 	double alpha = opts->alpha, noise = opts->noise;
+	int bounded = c->ci.state == STATS_CI_BOUNDED;
 
 	if (c->n_base < 3 || c->n_variant < 3 || isnan(c->welch.p))
 		return '?';
@@ -440,8 +472,7 @@ char stats_marker(const struct stats_comparison *c, const struct stats_options *
 		return '?';
 	if (!(c->q < alpha))
 		return ' ';
-	if (c->ci.state == STATS_CI_BOUNDED &&
-	    (c->change_lo > noise || c->change_hi < -noise))
+	if (bounded && (c->change_lo > noise || c->change_hi < -noise))
 		return '*';
 	return '~';
 }
@@ -469,8 +500,8 @@ void stats_compare(struct stats_comparison *out,
 	}
 
 	/* log_mean/log_sd are NaN unless every value is positive. */
-	welch_moments(&out->welch, sv.log_mean, sv.log_sd, n_variant,
-		      sb.log_mean, sb.log_sd, n_base);
+	welch_moments(&out->welch, sv.log_mean, floored_sd(sv.log_sd, STATS_RESOLUTION), n_variant,
+		      sb.log_mean, floored_sd(sb.log_sd, STATS_RESOLUTION), n_base);
 	stats_mann_whitney(&out->mw, variant, n_variant, base, n_base, STATS_MW_AUTO);
 	out->q = out->welch.p;
 
@@ -518,16 +549,18 @@ static int log_contrast(double *est, double *lo, double *hi, double *df_out,
 		*df_out = NAN;
 	for (i = 0; i < nterms; i++) {
 		const struct stats_summary *s = terms[i].s;
-		double c = terms[i].coef, v;
+		double c = terms[i].coef, sd, v;
 
 		if (s->n < 3 || !(s->mean > 0) || isnan(s->sd))
 			return -1;
-		v = c * c * s->sd * s->sd / ((double)s->n * s->mean * s->mean);
+		sd = floored_sd(s->sd, STATS_RESOLUTION * s->mean);
+		v = c * c * sd * sd / ((double)s->n * s->mean * s->mean);
 		d += c * log(s->mean);
 		var += v;
 		den += v * v / (double)(s->n - 1);
 	}
 	*est = exp(d);
+	/* Positive means give floored sds above 0, so den is 0 only if every coef is. */
 	df = den > 0 ? var * var / den : INFINITY;
 	t = t_two_sided(confidence, df);
 	half = t * sqrt(var);

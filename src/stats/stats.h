@@ -13,12 +13,28 @@ struct strbuf;
  * Values must be finite; the ratio and log-scale statistics also need them
  * positive, and are NaN otherwise.  Nothing here prints, allocates beyond
  * scratch space freed before returning, or fails: a statistic that is not
- * defined for the data (too few values, zero variance where it matters,
- * non-positive values on the log scale) comes back as NaN and the
- * comparison's marker says '?'.  GSL does the distributions, sorting and
- * order statistics; inputs are checked first so that GSL's error handler
- * is never reached.
+ * defined for the data (too few values, non-positive values on the log
+ * scale) comes back as NaN and the comparison's marker says '?'.  GSL does
+ * the distributions, sorting and order statistics; inputs are checked first
+ * so that GSL's error handler is never reached.
+ *
+ * Resolution.  Under qemu's -icount a kernel's runs can be identical to
+ * the last digit, so zero variance is a normal case, not a degenerate one.
+ * A value is taken as known to STATS_RESOLUTION of itself: the guest prints
+ * nine significant digits (value=%.9g), whose last unit is 1e-9 to 1e-8 of
+ * the value, and host times come in nanoseconds.  Every test and interval
+ * below uses, for each sample, the standard deviation
+ *   max(sd, STATS_RESOLUTION x |mean|)     (on log values: max(log_sd, STATS_RESOLUTION))
+ * so a constant sample still has a spread, the size of the data's own
+ * resolution.  Then t, df and the intervals stay finite: two identical
+ * constant samples give t = 0, p = 1; a constant +5% gives a huge t, p ~ 0
+ * and an interval of +5% to within 1e-7 %.  A deterministic difference of
+ * a few units in the last digit can still be significant (it is there in
+ * every run).  Real data has an sd far above the floor (a CV
+ * of 1e-9), so there the floor changes nothing and the results are scipy's.
+ * stats_describe() reports the sd as measured, without the floor.
  */
+#define STATS_RESOLUTION 1e-9
 
 /* Tuning of comparisons and markers; STATS_OPTIONS_INIT gives the defaults. */
 struct stats_options {
@@ -83,6 +99,15 @@ void stats_describe(struct stats_summary *out, const double *x, size_t n,
  * of the values, a few slow outliers are not a cluster.  The values are
  * bimodal when p < STATS_CLUSTER_ALPHA.  Needs n >= STATS_CLUSTER_MIN_N
  * positive values; otherwise everything is NaN (and n_low 0).
+ *
+ * Exact data: r2 = between / (between + within) on the log values, the
+ * within-cluster sum of squares taken as at least n STATS_RESOLUTION^2
+ * (each log value is known to STATS_RESOLUTION).  So all values equal is
+ * r2 = 0, p NaN, not bimodal; two distinct values well apart (six runs at
+ * 0.0309 and four at 0.0400, as sampled layouts give) is r2 ~ 1, which no
+ * simulated sample reaches, so p = 1 / (STATS_CLUSTER_SIMULATIONS + 1):
+ * bimodal; and two values STATS_RESOLUTION apart (r2 = 0.2 at five and
+ * five) are not.
  */
 #define STATS_CLUSTER_MIN_N 8
 #define STATS_CLUSTER_MIN_SHARE 0.2
@@ -110,10 +135,14 @@ double stats_t_quantile(double p, double df);
  *   t  = (mean_x - mean_y) / sqrt(vx + vy),   vx = sd_x^2 / n_x, vy likewise,
  *   df = (vx + vy)^2 / (vx^2 / (n_x - 1) + vy^2 / (n_y - 1))   (Welch-Satterthwaite),
  *   p  = 2 P(T_df > |t|).
- * Matches scipy.stats.ttest_ind(x, y, equal_var=False).  Needs n >= 2 on
- * both sides, else all NaN.  When both samples have zero variance, df is
- * NaN and t is 0 with p = 1 if the means are equal, +-INFINITY with p = 0
- * if not (scipy gives NaN there).
+ * Matches scipy.stats.ttest_ind(x, y, equal_var=False) whenever the sds
+ * are above the resolution floor (top of this file), which takes sd_x as
+ * at least STATS_RESOLUTION |mean_x|, likewise y.  So with zero variance on
+ * both sides, where scipy gives NaN or an infinite t, t and df are finite:
+ * equal means give t = 0, p = 1; different ones a t of the size of the
+ * difference over the resolution.  Only when both samples are all zeros
+ * is there no scale at all: t = 0, p = 1, df NaN.  Needs n >= 2 on both
+ * sides, else all NaN.
  */
 struct stats_welch {
 	double t, df, p;
@@ -142,10 +171,16 @@ void stats_welch(struct stats_welch *out, const double *x, size_t nx,
  * n_x n_y <= STATS_MW_EXACT_MAX, else the normal approximation.
  * STATS_MW_EXACT returns -1 (out all NaN) when those conditions do not hold.
  *
- * min_p is the smallest p the chosen method can give at these sizes (and,
- * asymptotically, these ties), U at its extreme: 2 / C(n_x + n_y, n_x) for
- * the exact test, so 0.1 at 3 vs 3.  A test whose min_p is not below alpha
- * cannot reject at all; stats_marker() uses that.
+ * min_p is the smallest p the chosen method can give at these sizes and,
+ * asymptotically, with these ties, for a shift in the direction seen:
+ * the p of the most extreme U that the pooled values allow on the side of
+ * n_x n_y / 2 where U is, x taking the n_x largest of them when U is above
+ * it, the n_x smallest when below (the more extreme of both when U is at
+ * it).  Exact: 2 / C(n_x + n_y, n_x), so 0.1 at 3 vs 3.  With ties, a tie
+ * group that the split cuts keeps its mid-rank: six values of b and four
+ * of c (c > b) against ten of b reach at most U = 4 x 10 + 6 x 10 / 2 = 70
+ * of 100, and that U's p is the min_p.  A test whose min_p is not below
+ * alpha cannot confirm the shift at all; stats_marker() uses that.
  * Returns 0, or -1 when either sample is empty or exact was refused.
  */
 #define STATS_MW_EXACT_MAX 2500
@@ -177,8 +212,11 @@ int stats_mann_whitney(struct stats_mw *out, const double *x, size_t nx,
  * When g >= 1 the baseline mean is not significantly different from 0 at
  * this level and the confidence set is unbounded (the whole line, or the
  * outside of an interval): state is STATS_CI_UNBOUNDED and lo/hi are NaN.
- * Needs n >= 2 on both sides (STATS_CI_NONE otherwise).  If both variances
- * are 0 the interval is [r, r] with df = INFINITY.
+ * Needs n >= 2 on both sides (STATS_CI_NONE otherwise).  The sds are
+ * floored at STATS_RESOLUTION |mean| (top of this file), so constant samples
+ * give an interval about r as wide as the resolution, with a finite df.
+ * When va and r^2 vb are both 0 (a variant of zeros) the interval is [r, r]
+ * with df = INFINITY.
  */
 enum stats_ci {
 	STATS_CI_NONE,
@@ -236,8 +274,9 @@ void stats_compare(struct stats_comparison *out,
  * The marker of a comparison, from its q, CI and tests:
  *   '?'  a side has fewer than 3 values, the Welch p is undefined, or the
  *        two tests disagree: one p < alpha and the other not, counted only
- *        when Mann-Whitney can reach alpha at these sizes (mw.min_p < alpha;
- *        at 3 vs 3 the exact minimum is 0.1, so there it is not consulted);
+ *        when Mann-Whitney can reach alpha with these sizes and ties
+ *        (mw.min_p < alpha; at 3 vs 3 the exact minimum is 0.1, so there it
+ *        is not consulted);
  *   '*'  significant (q < alpha) and the CI lies wholly outside +-noise
  *        (change_lo > noise or change_hi < -noise);
  *   '~'  significant, but the CI reaches into +-noise or is unbounded;
@@ -262,6 +301,11 @@ void stats_adjust(struct stats_comparison *c, size_t n, const struct stats_optio
  * `confidence` with Welch-Satterthwaite df = V^2 / sum(c_j^4 v_j^2 / (n_j - 1)).
  * predicted_lo/hi and measured_lo/hi are the same construction for each
  * side alone.
+ *
+ * Each sd is floored at STATS_RESOLUTION mean (top of this file), so
+ * constant samples give intervals as wide as the resolution with a finite
+ * df: exactly multiplicative constant data is ' ', a constant +3%
+ * interaction '*'.
  *
  * marker: '*' when the ratio's interval lies wholly outside +-noise percent
  * (an interaction), ' ' when not, '?' when a variant has fewer than 3 values

@@ -260,19 +260,31 @@ static void one_welch(const struct record *r)
 
 static void test_welch(void)
 {
-	double a[] = { 2, 2, 2 }, b[] = { 3, 3, 3 }, c[] = { 1, 2 };
+	double a[] = { 2, 2, 2 }, b[] = { 3, 3, 3 }, c[] = { 1, 2 }, zero[] = { 0, 0, 0 };
+	double last[] = { 2, 2, 2 + 2e-9 };
 	struct stats_welch w;
 
 	foreach_record("welch", one_welch);
 
-	/* Zero variance on both sides: documented, scipy gives NaN. */
+	/*
+	 * Zero variance on both sides, where scipy gives NaN or an infinite t:
+	 * the sds are floored at the resolution, so t is finite.
+	 */
 	stats_welch(&w, a, 3, a, 3);
 	check_double(w.t, 0, 0);
 	check_double(w.p, 1, 0);
-	check(isnan(w.df));
+	check_double(w.df, 4, 1e-12);
 	stats_welch(&w, b, 3, a, 3);
-	check(isinf(w.t) && w.t > 0);
-	check_double(w.p, 0, 0);
+	check(isfinite(w.t) && w.t > 1e8);
+	check(isfinite(w.df) && w.df > 2 && w.df < 4);
+	check(w.p >= 0 && w.p < 1e-20);
+	/* A unit in the ninth digit on one of three values: no evidence. */
+	stats_welch(&w, last, 3, a, 3);
+	check(fabs(w.t) < 2 && w.p > 0.1);
+	/* All zeros: no scale at all, and nothing to tell apart. */
+	stats_welch(&w, zero, 3, zero, 3);
+	check_double(w.t, 0, 0);
+	check_double(w.p, 1, 0);
 	/* One value on a side: undefined. */
 	stats_welch(&w, c, 2, b, 1);
 	check(isnan(w.t) && isnan(w.df) && isnan(w.p));
@@ -290,6 +302,7 @@ static void one_mw(const struct record *r)
 	check_int(mw.exact, ==, exact);
 	check_ref(mw.u, num(r, "u"));
 	check_ref(mw.p, num(r, "p"));
+	check_ref(mw.min_p, num(r, "min_p"));
 	check(mw.min_p <= mw.p);
 }
 
@@ -319,6 +332,29 @@ static void test_mann_whitney(void)
 	check_double(mw.p, 0.1, 1e-15);
 	check_double(mw.min_p, 0.1, 1e-15);
 	check_int(stats_mann_whitney(&mw, hi, 0, lo, 3, STATS_MW_AUTO), ==, -1);
+
+	/*
+	 * min_p with the pooled values' own ties (stats.h): ten b against six
+	 * b and four c can reach U = 70 at most, so min_p is that U's p, not
+	 * the p of U = 100 (7e-8) that no split of these values can give.
+	 */
+	{
+		double base[10], var[10];
+		size_t i;
+
+		for (i = 0; i < 10; i++) {
+			base[i] = 0.0309;
+			var[i] = i < 6 ? 0.0309 : 0.0400;
+		}
+		check_int(stats_mann_whitney(&mw, var, 10, base, 10, STATS_MW_AUTO), ==, 0);
+		check_double(mw.u, 70, 0);
+		check_double(mw.min_p, mw.p, 1e-15);
+		check(mw.min_p > 0.01);
+		/* Both constant but different: complete separation is the extreme. */
+		check_int(stats_mann_whitney(&mw, var + 6, 4, base, 10, STATS_MW_AUTO), ==, 0);
+		check_double(mw.u, 40, 0);
+		check_double(mw.min_p, mw.p, 1e-15);
+	}
 }
 
 static void one_compare(const struct record *r)
@@ -338,6 +374,9 @@ static void one_compare(const struct record *r)
 		check_ref(c.ci.hi, num(r, "hi"));
 		check_ref(c.change_lo, (num(r, "lo") - 1) * 100);
 		check_ref(c.change_hi, (num(r, "hi") - 1) * 100);
+	} else if (ci && !strcmp(ci, "none")) {
+		check_int(c.ci.state, ==, STATS_CI_NONE);
+		check(isnan(c.ci.lo) && isnan(c.ci.hi) && isnan(c.change_lo));
 	} else {
 		check_int(c.ci.state, ==, STATS_CI_UNBOUNDED);
 		check(isnan(c.ci.lo) && isnan(c.ci.hi) && isnan(c.change_lo));
@@ -356,7 +395,7 @@ static void one_compare(const struct record *r)
 	check_int(c.n_variant, ==, v->n);
 	if (!check_int(c.marker, ==, marker_of(r)))
 		fprintf(stderr, "#   marker of %s\n", field(r, "id"));
-	check_int(c.cost, ==, c.ratio > 1 ? 1 : -1);
+	check_int(c.cost, ==, c.ratio > 1 ? 1 : c.ratio < 1 ? -1 : 0);
 }
 
 static void test_compare(void)
@@ -465,7 +504,7 @@ static void check_interaction(const struct record *r, const struct stats_interac
 	check_ref(in->df, num(r, "df"));
 	check_int(in->marker, ==, marker_of(r));
 	if (!isnan(in->ratio))
-		check_int(in->direction, ==, in->ratio > 1 ? 1 : -1);
+		check_int(in->direction, ==, in->ratio > 1 ? 1 : in->ratio < 1 ? -1 : 0);
 }
 
 static void summarise(struct stats_summary *out, const char *name)
@@ -565,6 +604,7 @@ static void test_marker_rules(void)
 	check_int(stats_marker(&c, &opts), ==, '?');
 	c = fake(NAN, NAN, 0.002, 1e-5, 5, 9);
 	check_int(stats_marker(&c, &opts), ==, '?');
+
 	/* The noise band is a parameter. */
 	opts.noise = 0.25;
 	c = fake(0.001, 0.001, 0.002, 1e-5, 0.5, 1.5);
@@ -604,15 +644,47 @@ static void test_compare_edges(void)
 	check_int(c.cost, ==, 0);
 	check_int(c.marker, ==, '?');
 
-	/* Constant samples: the interval collapses onto the ratio. */
+	/* Constant samples: the interval is the ratio, to the resolution. */
 	{
 		double two[] = { 2, 2, 2 }, three[] = { 3, 3, 3 };
+		struct strbuf sb = STRBUF_INIT;
 
 		stats_compare(&c, two, 3, three, 3, &opts);
 		check_int(c.ci.state, ==, STATS_CI_BOUNDED);
-		check_double(c.ci.lo, 1.5, 1e-15);
-		check_double(c.ci.hi, 1.5, 1e-15);
-		check_double(c.welch.p, 0, 0);
+		check(isfinite(c.ci.df));
+		check(c.ci.lo < 1.5 && c.ci.hi > 1.5);
+		check_double(c.ci.lo, 1.5, 1e-8);
+		check_double(c.ci.hi, 1.5, 1e-8);
+		check(isfinite(c.welch.t) && c.welch.p < 1e-20);
+		check_int(c.marker, ==, '*');
+		stats_format_ci(&sb, &c, 1);
+		check_str(sb.buf, "[+50.0% .. +50.0%]");
+
+		/* The A/A control on exact data: no change at all. */
+		stats_compare(&c, two, 3, two, 3, &opts);
+		check_double(c.change, 0, 0);
+		check_double(c.welch.t, 0, 0);
+		check_double(c.q, 1, 0);
+		check_int(c.cost, ==, 0);
+		check_int(c.marker, ==, ' ');
+		strbuf_reset(&sb);
+		stats_format_change(&sb, c.change, 1);
+		strbuf_addch(&sb, ' ');
+		stats_format_ci(&sb, &c, 1);
+		check_str(sb.buf, "+0.0% [+0.0% .. +0.0%]");
+		strbuf_release(&sb);
+	}
+
+	/* A variant of zeros: no df to estimate, the interval is [0, 0]. */
+	{
+		double zeros[] = { 0, 0, 0 };
+
+		stats_compare(&c, base, 4, zeros, 3, &opts);
+		check_int(c.ci.state, ==, STATS_CI_BOUNDED);
+		check(isinf(c.ci.df));
+		check_double(c.ci.lo, 0, 0);
+		check_double(c.ci.hi, 0, 0);
+		check_int(c.marker, ==, '?');	/* no log scale */
 	}
 }
 
@@ -654,6 +726,42 @@ static void test_two_clusters(void)
 	stats_two_clusters(&c, modes, STATS_CLUSTER_MIN_N - 1);
 	check(isnan(c.p) && isnan(c.r2));
 	check_int(c.n_low, ==, 0);
+	check(!c.bimodal);
+}
+
+/*
+ * Exact data: constant runs are one cluster; sampled layouts that give
+ * exactly two values (six runs at 0.0309, four at 0.0400) are two, with no
+ * spread inside either; two values a resolution apart are one.
+ */
+static void test_two_clusters_exact(void)
+{
+	double x[10];
+	struct stats_clusters c;
+	size_t i;
+
+	for (i = 0; i < 10; i++)
+		x[i] = 1.942896;
+	stats_two_clusters(&c, x, 10);
+	check_double(c.r2, 0, 0);
+	check(isnan(c.p));
+	check_int(c.n_low, ==, 0);
+	check(!c.bimodal);
+
+	for (i = 0; i < 10; i++)
+		x[i] = i < 6 ? 0.0309 : 0.0400;
+	stats_two_clusters(&c, x, 10);
+	check(c.bimodal);
+	check(c.r2 > 0.999999 && c.r2 <= 1);
+	check_double(c.p, 1.0 / (STATS_CLUSTER_SIMULATIONS + 1), 1e-15);
+	check_int(c.n_low, ==, 6);
+	check_double(c.low, 0.0309, 1e-12);
+	check_double(c.high, 0.0400, 1e-12);
+
+	for (i = 0; i < 10; i++)
+		x[i] = i < 5 ? 1.942896 : 1.942896 * (1 + STATS_RESOLUTION);
+	stats_two_clusters(&c, x, 10);
+	check(c.r2 < 0.3);
 	check(!c.bimodal);
 }
 
@@ -718,6 +826,7 @@ int main(int argc, char **argv)
 	TEST(test_compare_edges);
 	TEST(test_format);
 	TEST(test_two_clusters);
+	TEST(test_two_clusters_exact);
 	printf("# largest relative difference from the reference: %.3g\n", worst);
 	free_reference();
 	return test_done();
