@@ -244,7 +244,11 @@ static void bar(struct strbuf *out, const struct analyze_model *m,
 	stats_format_change(&sb, r->cmp.change, 2);
 	strbuf_addch(&sb, ' ');
 	stats_format_ci(&sb, &r->cmp, 2);
-	strbuf_addf(&sb, ", n = %zu, q = %.3g", r->n, r->cmp.q);
+	strbuf_addf(&sb, ", n = %zu, q = ", r->n);
+	if (isnan(r->cmp.q))
+		strbuf_addstr(&sb, "n/a");
+	else
+		strbuf_addf(&sb, "%.3g", r->cmp.q);
 	if (r->twin != SIZE_MAX) {
 		strbuf_addch(&sb, ' ');
 		report_add_same_as(&sb, m, r);
