@@ -337,8 +337,10 @@ static void table_section(struct strbuf *out, const struct analyze_model *m,
 		summary_row(out, m, t, t->order[i], decimals);
 	strbuf_addstr(out, "</tbody></table></div>\n");
 	strbuf_addf(out, "<p class=\"legend\">* significant (Benjamini\xE2\x80\x93Hochberg q &lt; "
-		    "%g) and the interval lies outside \xC2\xB1%g%%; ~ significant but within "
-		    "that noise band; ? too few runs or the tests disagree. bzImage: size "
+		    "%g) and the interval lies outside \xC2\xB1%g%%; ~ significant but the "
+		    "interval reaches into that noise band; none if not significant or the "
+		    "interval lies wholly inside it; ? too few runs or the tests disagree. "
+		    "bzImage: size "
 		    "against the baseline&#39;s.</p>\n", m->opts.stats.alpha, m->opts.stats.noise);
 	strbuf_addstr(out, "<figure>\n");
 	report_svg_chart(out, m, t);

@@ -95,8 +95,8 @@ static void table(struct strbuf *out, const struct analyze_model *m,
 		strbuf_addch(out, '\n');
 	}
 	strbuf_addf(out, "\n%s\n",
-		    "\\* significant and outside the noise band, ~ significant but within it, "
-		    "? too few runs or the tests disagree.");
+		    "\\* significant and outside the noise band, ~ significant but reaching into it, "
+		    "none if not significant or wholly inside it, ? too few runs or the tests disagree.");
 	strbuf_reset(&sb);
 	report_add_bimodal(&sb, m, t);
 	if (sb.len) {

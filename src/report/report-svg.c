@@ -14,8 +14,9 @@
  * in display order (all first, then costliest first), its confidence
  * interval as a whisker, the +-noise band shaded around zero, an axis with
  * ticks in percent.  Significant costs are red and significant gains green
- * (marker '*'), significant changes within the noise band amber ('~'), the
- * rest grey.  Each bar has a <title> (a tooltip) with the numbers.  Labels
+ * (marker '*'), significant changes whose interval reaches into the noise
+ * band amber ('~'), the rest grey (not significant, or wholly inside the
+ * band).  Each bar has a <title> (a tooltip) with the numbers.  Labels
  * use a monospace font so that their width is known without a renderer;
  * long names are cut with an ellipsis (the tooltip has them whole).  A
  * same-as variant's label ends in SAME_AS_MARK, which the subtitle
@@ -212,8 +213,8 @@ static void legend(struct strbuf *out, double x, double y, double noise)
 	static const char *const items[][2] = {
 		{ COLOR_COST, "significant cost" },
 		{ COLOR_GAIN, "significant gain" },
-		{ COLOR_NOISE, "significant, within noise" },
-		{ COLOR_PLAIN, "not significant" },
+		{ COLOR_NOISE, "significant, into noise" },
+		{ COLOR_PLAIN, "not significant, or in noise" },
 	};
 	size_t i;
 

@@ -175,7 +175,8 @@ static void legend(struct strbuf *out, const struct analyze_model *m)
 
 	strbuf_addf(out, "\n(change against the baseline, [%g%% confidence interval]; "
 		    "* significant (BH q < %g)\n and outside the ±%g%% noise band, "
-		    "~ significant but within it, ? too few runs or the tests disagree)\n",
+		    "~ significant but reaching into it, none if not significant or\n"
+		    " wholly inside it, ? too few runs or the tests disagree)\n",
 		    so->confidence * 100, so->alpha, so->noise);
 }
 

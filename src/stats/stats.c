@@ -468,6 +468,9 @@ char stats_marker(const struct stats_comparison *c, const struct stats_options *
 
 	if (c->n_base < 3 || c->n_variant < 3 || isnan(c->welch.p))
 		return '?';
+	/* No practical change, whatever the tests say (stats.h). */
+	if (bounded && c->change_lo >= -noise && c->change_hi <= noise)
+		return ' ';
 	if (c->mw.min_p < alpha && (c->welch.p < alpha) != (c->mw.p < alpha))
 		return '?';
 	if (!(c->q < alpha))

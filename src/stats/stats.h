@@ -30,7 +30,8 @@ struct strbuf;
  * constant samples give t = 0, p = 1; a constant +5% gives a huge t, p ~ 0
  * and an interval of +5% to within 1e-7 %.  A deterministic difference of
  * a few units in the last digit can still be significant (it is there in
- * every run).  Real data has an sd far above the floor (a CV
+ * every run); the noise band, not the p-value, then says that it does not
+ * matter (stats_marker()).  Real data has an sd far above the floor (a CV
  * of 1e-9), so there the floor changes nothing and the results are scipy's.
  * stats_describe() reports the sd as measured, without the floor.
  */
@@ -271,16 +272,23 @@ void stats_compare(struct stats_comparison *out,
 		   const struct stats_options *opts);
 
 /*
- * The marker of a comparison, from its q, CI and tests:
- *   '?'  a side has fewer than 3 values, the Welch p is undefined, or the
- *        two tests disagree: one p < alpha and the other not, counted only
- *        when Mann-Whitney can reach alpha with these sizes and ties
+ * The marker of a comparison, from its q, CI and tests, the first rule
+ * that applies:
+ *   '?'  a side has fewer than 3 values, or the Welch p is undefined;
+ *   ' '  the CI lies wholly inside +-noise (-noise <= change_lo and
+ *        change_hi <= noise): no practical change, however small q is.
+ *        The noise band is the rule of practical significance: a
+ *        deterministic +0.001% is real but does not matter, and exactly
+ *        equal samples ([+0.0% .. +0.0%], q = 1) are no change;
+ *   '?'  the two tests disagree: one p < alpha and the other not, counted
+ *        only when Mann-Whitney can reach alpha with these sizes and ties
  *        (mw.min_p < alpha; at 3 vs 3 the exact minimum is 0.1, so there it
  *        is not consulted);
+ *   ' '  not significant (q >= alpha, or NaN);
  *   '*'  significant (q < alpha) and the CI lies wholly outside +-noise
  *        (change_lo > noise or change_hi < -noise);
- *   '~'  significant, but the CI reaches into +-noise or is unbounded;
- *   ' '  not significant.
+ *   '~'  significant, and the CI reaches into the band without lying
+ *        wholly inside it (it crosses an edge), or is unbounded.
  */
 char stats_marker(const struct stats_comparison *c, const struct stats_options *opts);
 

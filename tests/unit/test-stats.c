@@ -605,10 +605,41 @@ static void test_marker_rules(void)
 	c = fake(NAN, NAN, 0.002, 1e-5, 5, 9);
 	check_int(stats_marker(&c, &opts), ==, '?');
 
+	/*
+	 * Wholly inside the band: no practical change, however significant.
+	 * A deterministic +0.001% is real (q ~ 0) and still gets no marker.
+	 */
+	c = fake(1e-68, 1e-68, 1.6e-5, 1.6e-5, 0.001, 0.001);
+	check_int(stats_marker(&c, &opts), ==, ' ');
+	c = fake(0.001, 0.001, 0.002, 1e-5, -0.5, 0.8);
+	check_int(stats_marker(&c, &opts), ==, ' ');
+	c = fake(0.001, 0.001, 0.002, 1e-5, -1, 1);	/* the edges are inside */
+	check_int(stats_marker(&c, &opts), ==, ' ');
+	c = fake(0.001, 0.001, 0.3, 1e-5, 0.2, 0.4);	/* a disagreement does not matter */
+	check_int(stats_marker(&c, &opts), ==, ' ');
+	c = fake(0.001, 0.001, 0.002, 1e-5, 0.9, 1.001);	/* just crosses the edge */
+	check_int(stats_marker(&c, &opts), ==, '~');
+	c = fake(0.001, 0.001, 0.002, 1e-5, -1.001, -0.9);
+	check_int(stats_marker(&c, &opts), ==, '~');
+	c = fake(1e-9, 1e-9, 1e-5, 1e-5, 0.001, 0.001);
+	c.n_variant = 2;				/* too few runs still rules */
+	check_int(stats_marker(&c, &opts), ==, '?');
+
 	/* The noise band is a parameter. */
 	opts.noise = 0.25;
 	c = fake(0.001, 0.001, 0.002, 1e-5, 0.5, 1.5);
 	check_int(stats_marker(&c, &opts), ==, '*');
+	c = fake(1e-68, 1e-68, 1.6e-5, 1.6e-5, 0.001, 0.001);
+	check_int(stats_marker(&c, &opts), ==, ' ');
+	opts.noise = 2;
+	c = fake(0.001, 0.001, 0.002, 1e-5, 0.5, 1.5);
+	check_int(stats_marker(&c, &opts), ==, ' ');
+	/* --noise 0: only an interval of exactly 0 is inside. */
+	opts.noise = 0;
+	c = fake(1e-68, 1e-68, 1.6e-5, 1.6e-5, 0.001, 0.001);
+	check_int(stats_marker(&c, &opts), ==, '*');
+	c = fake(1, 1, 1, 1, 0, 0);
+	check_int(stats_marker(&c, &opts), ==, ' ');
 }
 
 static void test_compare_edges(void)
