@@ -37,7 +37,7 @@ test_expect_success 'every planned run is stored once, all ok' '
 
 # On the run's wall time: hackbench's own time varies by 20-30% per run
 # under TCG, and 8 runs of it once put PROVE_LOCKING's interval at
-# [+0.9% .. +112%], inside the 1% noise band (~, not *).
+# [+0.9% .. +112%], reaching into the 1% noise band (~, not *).
 test_expect_success 'PROVE_LOCKING is a significant cost on hackbench' '
 	awk "/^metric: *wall/ { t = 1 } /^metric: *boot/ { t = 0 } t" report.txt >wall.txt &&
 	cat wall.txt &&
