@@ -93,14 +93,10 @@ static const char *order_name(enum screen_sim_order o)
 static void json_sim_settings(struct json_writer *jw, const char *path,
 			      const struct screen_sim_options *o)
 {
-	jw_key(jw, "table");
-	jw_string(jw, path);
-	jw_key(jw, "order");
-	jw_string(jw, order_name(o->order));
-	jw_key(jw, "noise");
-	jw_number(jw, o->noise);
-	jw_key(jw, "zero_below");
-	jw_number(jw, o->zero_below);
+	jw_object_string(jw, "table", path);
+	jw_object_string(jw, "order", order_name(o->order));
+	jw_object_double(jw, "noise", o->noise);
+	jw_object_double(jw, "zero_below", o->zero_below);
 }
 
 static int one_seed(const struct screen_effects *fx, const char *path,
@@ -117,10 +113,9 @@ static int one_seed(const struct screen_effects *fx, const char *path,
 		jw_init(&jw, &sb, 1);
 		jw_object_begin(&jw);
 		json_sim_settings(&jw, path, o);
-		jw_key(&jw, "seed");
-		jw_int(&jw, (long long)o->seed);
+		jw_object_intmax(&jw, "seed", (intmax_t)o->seed);
 		screen_report_json(&jw, s);
-		jw_object_end(&jw);
+		jw_end(&jw);
 		strbuf_addch(&sb, '\n');
 	} else {
 		strbuf_addf(&sb, "simulated screen of %s: seed %lu, %s order, noise %.2f%%, "
@@ -177,52 +172,32 @@ static void json_summary(struct strbuf *sb, const struct screen_effects *fx,
 	jw_init(&jw, sb, 1);
 	jw_object_begin(&jw);
 	json_sim_settings(&jw, path, o);
-	jw_key(&jw, "threshold");
-	jw_number(&jw, o->screen.threshold);
-	jw_key(&jw, "first_seed");
-	jw_int(&jw, (long long)o->seed);
-	jw_key(&jw, "seeds");
-	jw_int(&jw, (long long)sum->seeds);
-	jw_key(&jw, "one_at_a_time_builds");
-	jw_int(&jw, (long long)fx->nr + 1);
-	jw_key(&jw, "builds_mean");
-	jw_number(&jw, sum->builds_mean);
-	jw_key(&jw, "builds_min");
-	jw_int(&jw, (long long)sum->builds_min);
-	jw_key(&jw, "builds_max");
-	jw_int(&jw, (long long)sum->builds_max);
-	jw_key(&jw, "runs_mean");
-	jw_number(&jw, sum->runs_mean);
-	jw_key(&jw, "runs_min");
-	jw_int(&jw, (long long)sum->runs_min);
-	jw_key(&jw, "runs_max");
-	jw_int(&jw, (long long)sum->runs_max);
-	jw_key(&jw, "detect");
-	jw_number(&jw, sum->detect);
-	jw_key(&jw, "detect_options");
-	jw_int(&jw, (long long)sum->nr_detect);
-	jw_key(&jw, "detect_min_rate");
-	jw_number(&jw, sum->detect_min_rate);
-	jw_key(&jw, "zero_options");
-	jw_int(&jw, (long long)sum->nr_zero);
-	jw_key(&jw, "false_max_rate");
-	jw_number(&jw, sum->false_max_rate);
-	jw_key(&jw, "false_mean_rate");
-	jw_number(&jw, sum->false_mean_rate);
-	jw_key(&jw, "options");
-	jw_array_begin(&jw);
+	jw_object_double(&jw, "threshold", o->screen.threshold);
+	jw_object_intmax(&jw, "first_seed", (intmax_t)o->seed);
+	jw_object_intmax(&jw, "seeds", (intmax_t)sum->seeds);
+	jw_object_intmax(&jw, "one_at_a_time_builds", (intmax_t)fx->nr + 1);
+	jw_object_double(&jw, "builds_mean", sum->builds_mean);
+	jw_object_intmax(&jw, "builds_min", (intmax_t)sum->builds_min);
+	jw_object_intmax(&jw, "builds_max", (intmax_t)sum->builds_max);
+	jw_object_double(&jw, "runs_mean", sum->runs_mean);
+	jw_object_intmax(&jw, "runs_min", (intmax_t)sum->runs_min);
+	jw_object_intmax(&jw, "runs_max", (intmax_t)sum->runs_max);
+	jw_object_double(&jw, "detect", sum->detect);
+	jw_object_intmax(&jw, "detect_options", (intmax_t)sum->nr_detect);
+	jw_object_double(&jw, "detect_min_rate", sum->detect_min_rate);
+	jw_object_intmax(&jw, "zero_options", (intmax_t)sum->nr_zero);
+	jw_object_double(&jw, "false_max_rate", sum->false_max_rate);
+	jw_object_double(&jw, "false_mean_rate", sum->false_mean_rate);
+	jw_object_inline_begin_array(&jw, "options");
 	for (i = 0; i < fx->nr; i++) {
-		jw_object_begin(&jw);
-		jw_key(&jw, "name");
-		jw_string(&jw, fx->items[i].name);
-		jw_key(&jw, "cost");
-		jw_number(&jw, screen_sim_cost(fx, i, o->zero_below));
-		jw_key(&jw, "found_rate");
-		jw_number(&jw, (double)sum->found[i] / sum->seeds);
-		jw_object_end(&jw);
+		jw_array_inline_begin_object(&jw);
+		jw_object_string(&jw, "name", fx->items[i].name);
+		jw_object_double(&jw, "cost", screen_sim_cost(fx, i, o->zero_below));
+		jw_object_double(&jw, "found_rate", (double)sum->found[i] / sum->seeds);
+		jw_end(&jw);
 	}
-	jw_array_end(&jw);
-	jw_object_end(&jw);
+	jw_end(&jw);
+	jw_end(&jw);
 	strbuf_addch(sb, '\n');
 }
 

@@ -25,38 +25,30 @@
  * the top.  Statistics that are not defined are null.
  */
 
-static void number_or_null(struct json_writer *jw, const char *key, double v)
-{
-	jw_key(jw, key);
-	jw_number(jw, v);
-}
-
 static void diff_lines(struct json_writer *jw, const char *diff)
 {
 	const char *p = diff ? diff : "", *nl;
 
-	jw_key(jw, "effective_diff");
-	jw_array_begin(jw);
+	jw_object_inline_begin_array(jw, "effective_diff");
 	while (*p) {
 		struct strbuf line = STRBUF_INIT;
 
 		nl = strchr(p, '\n');
 		strbuf_add(&line, p, nl ? (size_t)(nl - p) : strlen(p));
-		jw_string(jw, line.buf);
+		jw_array_string(jw, line.buf);
 		strbuf_release(&line);
 		p = nl ? nl + 1 : p + strlen(p);
 	}
-	jw_array_end(jw);
+	jw_end(jw);
 }
 
 /* An integer member, null when the value is not known. */
-static void int_or_null(struct json_writer *jw, const char *key, int known, long long v)
+static void int_or_null(struct json_writer *jw, const char *key, int known, intmax_t v)
 {
-	jw_key(jw, key);
 	if (known)
-		jw_int(jw, v);
+		jw_object_intmax(jw, key, v);
 	else
-		jw_null(jw);
+		jw_object_null(jw, key);
 }
 
 static void build_fields(struct json_writer *jw, const struct analyze_variant *av)
@@ -66,20 +58,16 @@ static void build_fields(struct json_writer *jw, const struct analyze_variant *a
 	int_or_null(jw, "bzimage_size", av->has_build && b->bzimage_size > 0, b->bzimage_size);
 	int_or_null(jw, "bzimage_size_delta", av->has_size_delta, av->size_delta);
 	int_or_null(jw, "vmlinux_size", av->has_build && b->vmlinux_size > 0, b->vmlinux_size);
-	number_or_null(jw, "build_seconds", av->has_build ? b->seconds : NAN);
+	jw_object_double(jw, "build_seconds", av->has_build ? b->seconds : NAN);
 }
 
 /* What a table measures: in each of its results and in the table's own object. */
 static void table_members(struct json_writer *jw, const struct analyze_table *t)
 {
-	jw_key(jw, "workload");
-	jw_string(jw, t->workload);
-	jw_key(jw, "metric");
-	jw_string(jw, t->metric);
-	jw_key(jw, "unit");
-	jw_string(jw, t->unit);
-	jw_key(jw, "higher_is_better");
-	jw_bool(jw, t->higher_is_better);
+	jw_object_string(jw, "workload", t->workload);
+	jw_object_string(jw, "metric", t->metric);
+	jw_object_string(jw, "unit", t->unit);
+	jw_object_bool(jw, "higher_is_better", t->higher_is_better);
 }
 
 static const char *ci_state(const struct analyze_row *r)
@@ -104,97 +92,76 @@ static void result(struct json_writer *jw, const struct analyze_model *m,
 	const struct analyze_variant *twin = analyze_row_twin(m, r);
 	size_t k;
 
-	jw_object_begin(jw);
-	jw_key(jw, "command");
-	jw_string(jw, av->v.name);
-	number_or_null(jw, "mean", r->summary.mean);
-	number_or_null(jw, "stddev", r->summary.sd);
-	number_or_null(jw, "median", r->summary.median);
-	number_or_null(jw, "min", r->summary.min);
-	number_or_null(jw, "max", r->summary.max);
-	jw_key(jw, "times");
-	jw_array_begin(jw);
+	jw_array_inline_begin_object(jw);
+	jw_object_string(jw, "command", av->v.name);
+	jw_object_double(jw, "mean", r->summary.mean);
+	jw_object_double(jw, "stddev", r->summary.sd);
+	jw_object_double(jw, "median", r->summary.median);
+	jw_object_double(jw, "min", r->summary.min);
+	jw_object_double(jw, "max", r->summary.max);
+	jw_object_inline_begin_array(jw, "times");
 	for (k = 0; k < r->n; k++)
-		jw_number(jw, r->values[k]);
-	jw_array_end(jw);
+		jw_array_double(jw, r->values[k]);
+	jw_end(jw);
 
-	jw_key(jw, "kconfperf");
-	jw_object_begin(jw);
-	jw_key(jw, "variant");
-	jw_string(jw, av->v.name);
-	jw_key(jw, "kind");
-	jw_string(jw, av->v.kind);
-	jw_key(jw, "same_as");
-	jw_string(jw, twin ? twin->v.name : NULL);
+	jw_object_inline_begin_object(jw, "kconfperf");
+	jw_object_string(jw, "variant", av->v.name);
+	jw_object_string(jw, "kind", av->v.kind);
+	jw_object_string(jw, "same_as", twin ? twin->v.name : NULL);
 	table_members(jw, t);
-	jw_key(jw, "baseline");
-	jw_bool(jw, r->is_baseline);
-	jw_key(jw, "n");
-	jw_int(jw, r->n);
-	jw_key(jw, "too_few_runs");
-	jw_bool(jw, r->too_few);
-	jw_key(jw, "two_clusters");
+	jw_object_bool(jw, "baseline", r->is_baseline);
+	jw_object_intmax(jw, "n", r->n);
+	jw_object_bool(jw, "too_few_runs", r->too_few);
 	if (r->clusters.bimodal) {
-		jw_object_begin(jw);
-		jw_key(jw, "low");
-		jw_number(jw, r->clusters.low);
-		jw_key(jw, "n_low");
-		jw_int(jw, r->clusters.n_low);
-		jw_key(jw, "high");
-		jw_number(jw, r->clusters.high);
-		jw_key(jw, "p");
-		jw_number(jw, r->clusters.p);
-		jw_object_end(jw);
+		jw_object_inline_begin_object(jw, "two_clusters");
+		jw_object_double(jw, "low", r->clusters.low);
+		jw_object_intmax(jw, "n_low", r->clusters.n_low);
+		jw_object_double(jw, "high", r->clusters.high);
+		jw_object_double(jw, "p", r->clusters.p);
+		jw_end(jw);
 	} else {
-		jw_null(jw);
+		jw_object_null(jw, "two_clusters");
 	}
-	jw_key(jw, "warmups_excluded");
-	jw_int(jw, r->warmups);
-	jw_key(jw, "failed_excluded");
-	jw_int(jw, r->failed);
-	jw_key(jw, "outliers");
-	jw_int(jw, r->summary.outliers);
-	number_or_null(jw, "geomean", r->summary.geomean);
-	number_or_null(jw, "mad", r->summary.mad);
-	number_or_null(jw, "change_pct", r->is_baseline ? 0 : r->compared ? r->cmp.change : NAN);
-	number_or_null(jw, "ci_low_pct", r->compared ? r->cmp.change_lo : NAN);
-	number_or_null(jw, "ci_high_pct", r->compared ? r->cmp.change_hi : NAN);
-	jw_key(jw, "ci");
-	jw_string(jw, ci_state(r));
-	number_or_null(jw, "p_welch", r->compared ? r->cmp.welch.p : NAN);
-	number_or_null(jw, "q_bh", r->compared ? r->cmp.q : NAN);
-	number_or_null(jw, "p_mannwhitney", r->compared ? r->cmp.mw.p : NAN);
-	jw_key(jw, "marker");
-	jw_string(jw, report_marker(t, i));
-	jw_key(jw, "status");
-	jw_string(jw, av->v.status);
-	jw_key(jw, "reason");
-	jw_string(jw, av->v.reason && *av->v.reason ? av->v.reason : NULL);
+	jw_object_intmax(jw, "warmups_excluded", r->warmups);
+	jw_object_intmax(jw, "failed_excluded", r->failed);
+	jw_object_intmax(jw, "outliers", r->summary.outliers);
+	jw_object_double(jw, "geomean", r->summary.geomean);
+	jw_object_double(jw, "mad", r->summary.mad);
+	jw_object_double(jw, "change_pct", r->is_baseline ? 0 : r->compared ? r->cmp.change : NAN);
+	jw_object_double(jw, "ci_low_pct", r->compared ? r->cmp.change_lo : NAN);
+	jw_object_double(jw, "ci_high_pct", r->compared ? r->cmp.change_hi : NAN);
+	jw_object_string(jw, "ci", ci_state(r));
+	jw_object_double(jw, "p_welch", r->compared ? r->cmp.welch.p : NAN);
+	jw_object_double(jw, "q_bh", r->compared ? r->cmp.q : NAN);
+	jw_object_double(jw, "p_mannwhitney", r->compared ? r->cmp.mw.p : NAN);
+	jw_object_string(jw, "marker", report_marker(t, i));
+	jw_object_string(jw, "status", av->v.status);
+	jw_object_string(jw, "reason", av->v.reason && *av->v.reason ? av->v.reason : NULL);
 	diff_lines(jw, av->v.effective_diff);
 	build_fields(jw, av);
-	jw_object_end(jw);
-	jw_object_end(jw);
+	jw_end(jw);
+	jw_end(jw);
 }
 
-static void interaction(struct json_writer *jw, const struct stats_interaction *ia)
+/* The member key: an interaction's figures. */
+static void interaction(struct json_writer *jw, const char *key,
+			const struct stats_interaction *ia)
 {
 	char marker[2] = { ia->marker == ' ' ? 0 : ia->marker, 0 };
 
-	jw_object_begin(jw);
-	number_or_null(jw, "predicted", ia->predicted);
-	number_or_null(jw, "predicted_low", ia->predicted_lo);
-	number_or_null(jw, "predicted_high", ia->predicted_hi);
-	number_or_null(jw, "measured", ia->measured);
-	number_or_null(jw, "measured_low", ia->measured_lo);
-	number_or_null(jw, "measured_high", ia->measured_hi);
-	number_or_null(jw, "ratio", ia->ratio);
-	number_or_null(jw, "ratio_low", ia->ratio_lo);
-	number_or_null(jw, "ratio_high", ia->ratio_hi);
-	jw_key(jw, "marker");
-	jw_string(jw, marker);
-	jw_key(jw, "verdict");
-	jw_string(jw, analyze_interaction_verdict(ia));
-	jw_object_end(jw);
+	jw_object_inline_begin_object(jw, key);
+	jw_object_double(jw, "predicted", ia->predicted);
+	jw_object_double(jw, "predicted_low", ia->predicted_lo);
+	jw_object_double(jw, "predicted_high", ia->predicted_hi);
+	jw_object_double(jw, "measured", ia->measured);
+	jw_object_double(jw, "measured_low", ia->measured_lo);
+	jw_object_double(jw, "measured_high", ia->measured_hi);
+	jw_object_double(jw, "ratio", ia->ratio);
+	jw_object_double(jw, "ratio_low", ia->ratio_lo);
+	jw_object_double(jw, "ratio_high", ia->ratio_hi);
+	jw_object_string(jw, "marker", marker);
+	jw_object_string(jw, "verdict", analyze_interaction_verdict(ia));
+	jw_end(jw);
 }
 
 static void table_info(struct json_writer *jw, const struct analyze_model *m,
@@ -202,62 +169,48 @@ static void table_info(struct json_writer *jw, const struct analyze_model *m,
 {
 	size_t i;
 
-	jw_object_begin(jw);
+	jw_array_inline_begin_object(jw);
 	table_members(jw, t);
-	jw_key(jw, "runs");
-	jw_int(jw, t->runs);
-	jw_key(jw, "warmups_excluded");
-	jw_int(jw, t->warmups);
-	jw_key(jw, "failed_excluded");
-	jw_int(jw, t->failed);
-	jw_key(jw, "accel");
-	jw_string(jw, t->accel);
-	jw_key(jw, "multiplicative");
-	if (t->has_product) {
-		interaction(jw, &t->product);
-	} else {
-		jw_null(jw);
-	}
-	jw_key(jw, "added_last");
-	jw_array_begin(jw);
+	jw_object_intmax(jw, "runs", t->runs);
+	jw_object_intmax(jw, "warmups_excluded", t->warmups);
+	jw_object_intmax(jw, "failed_excluded", t->failed);
+	jw_object_string(jw, "accel", t->accel);
+	if (t->has_product)
+		interaction(jw, "multiplicative", &t->product);
+	else
+		jw_object_null(jw, "multiplicative");
+	jw_object_inline_begin_array(jw, "added_last");
 	for (i = 0; i < t->nr_added_last; i++) {
 		const struct analyze_added_last *al = &t->added_last[i];
 
-		jw_object_begin(jw);
-		jw_key(jw, "option");
-		jw_string(jw, al->option);
-		jw_key(jw, "kind");
-		jw_string(jw, al->kind == ANALYZE_AL_MODEL ? "model" :
+		jw_array_inline_begin_object(jw);
+		jw_object_string(jw, "option", al->option);
+		jw_object_string(jw, "kind", al->kind == ANALYZE_AL_MODEL ? "model" :
 			  al->kind == ANALYZE_AL_ALONE_NOOP ? "alone-no-op" : "same-as-all");
 		if (al->kind == ANALYZE_AL_MODEL) {
-			jw_key(jw, "interaction");
-			interaction(jw, &al->ia);
+			interaction(jw, "interaction", &al->ia);
 		} else if (al->kind == ANALYZE_AL_ALONE_NOOP) {
-			number_or_null(jw, "added_last_change_pct", al->cmp.change);
-			number_or_null(jw, "ci_low_pct", al->cmp.change_lo);
-			number_or_null(jw, "ci_high_pct", al->cmp.change_hi);
+			jw_object_double(jw, "added_last_change_pct", al->cmp.change);
+			jw_object_double(jw, "ci_low_pct", al->cmp.change_lo);
+			jw_object_double(jw, "ci_high_pct", al->cmp.change_hi);
 		}
-		jw_object_end(jw);
+		jw_end(jw);
 	}
-	jw_array_end(jw);
-	jw_key(jw, "not_compared");
-	jw_array_begin(jw);
+	jw_end(jw);
+	jw_object_inline_begin_array(jw, "not_compared");
 	for (i = 0; i < t->nr_rows; i++) {
 		const struct analyze_row *r = &t->rows[i];
 
 		if (r->n || r->twin != SIZE_MAX)
 			continue;
-		jw_object_begin(jw);
-		jw_key(jw, "variant");
-		jw_string(jw, analyze_row_variant(m, r)->v.name);
-		jw_key(jw, "failed_runs");
-		jw_int(jw, r->failed);
-		jw_key(jw, "error");
-		jw_string(jw, r->first_error);
-		jw_object_end(jw);
+		jw_array_inline_begin_object(jw);
+		jw_object_string(jw, "variant", analyze_row_variant(m, r)->v.name);
+		jw_object_intmax(jw, "failed_runs", r->failed);
+		jw_object_string(jw, "error", r->first_error);
+		jw_end(jw);
 	}
-	jw_array_end(jw);
-	jw_object_end(jw);
+	jw_end(jw);
+	jw_end(jw);
 }
 
 void report_json(struct strbuf *out, const struct analyze_model *m)
@@ -267,56 +220,43 @@ void report_json(struct strbuf *out, const struct analyze_model *m)
 
 	jw_init(&jw, out, 1);
 	jw_object_begin(&jw);
-	jw_key(&jw, "results");
-	jw_array_begin(&jw);
+	jw_object_inline_begin_array(&jw, "results");
 	for (i = 0; i < m->nr_tables; i++)
 		for (j = 0; j < m->tables[i].nr_order; j++)
 			result(&jw, m, &m->tables[i], m->tables[i].order[j]);
-	jw_array_end(&jw);
+	jw_end(&jw);
 
-	jw_key(&jw, "kconfperf");
-	jw_object_begin(&jw);
-	jw_key(&jw, "experiment");
-	jw_object_begin(&jw);
-	for (i = 0; i + 1 < m->facts.nr; i += 2) {
-		jw_key(&jw, m->facts.v[i]);
-		jw_string(&jw, m->facts.v[i + 1]);
-	}
-	jw_object_end(&jw);
-	jw_key(&jw, "options");
-	jw_object_begin(&jw);
-	number_or_null(&jw, "confidence", m->opts.stats.confidence);
-	number_or_null(&jw, "alpha", m->opts.stats.alpha);
-	number_or_null(&jw, "noise_pct", m->opts.stats.noise);
-	jw_object_end(&jw);
-	jw_key(&jw, "tables");
-	jw_array_begin(&jw);
+	jw_object_inline_begin_object(&jw, "kconfperf");
+	jw_object_inline_begin_object(&jw, "experiment");
+	for (i = 0; i + 1 < m->facts.nr; i += 2)
+		jw_object_string(&jw, m->facts.v[i], m->facts.v[i + 1]);
+	jw_end(&jw);
+	jw_object_inline_begin_object(&jw, "options");
+	jw_object_double(&jw, "confidence", m->opts.stats.confidence);
+	jw_object_double(&jw, "alpha", m->opts.stats.alpha);
+	jw_object_double(&jw, "noise_pct", m->opts.stats.noise);
+	jw_end(&jw);
+	jw_object_inline_begin_array(&jw, "tables");
 	for (i = 0; i < m->nr_tables; i++)
 		table_info(&jw, m, &m->tables[i]);
-	jw_array_end(&jw);
-	jw_key(&jw, "not_measured");
-	jw_array_begin(&jw);
+	jw_end(&jw);
+	jw_object_inline_begin_array(&jw, "not_measured");
 	for (i = 0; i < m->nr_variants; i++) {
 		const struct analyze_variant *av = &m->variants[i];
 
 		if (!analyze_not_measured(m, av))
 			continue;
-		jw_object_begin(&jw);
-		jw_key(&jw, "variant");
-		jw_string(&jw, av->v.name);
-		jw_key(&jw, "kind");
-		jw_string(&jw, av->v.kind);
-		jw_key(&jw, "status");
-		jw_string(&jw, analyze_state_name(av->state));
-		jw_key(&jw, "same_as");
-		jw_string(&jw, av->v.same_as);
-		jw_key(&jw, "reason");
-		jw_string(&jw, av->why);
+		jw_array_inline_begin_object(&jw);
+		jw_object_string(&jw, "variant", av->v.name);
+		jw_object_string(&jw, "kind", av->v.kind);
+		jw_object_string(&jw, "status", analyze_state_name(av->state));
+		jw_object_string(&jw, "same_as", av->v.same_as);
+		jw_object_string(&jw, "reason", av->why);
 		diff_lines(&jw, av->v.effective_diff);
 		build_fields(&jw, av);
-		jw_object_end(&jw);
+		jw_end(&jw);
 	}
-	jw_array_end(&jw);
-	jw_object_end(&jw);
-	jw_object_end(&jw);
+	jw_end(&jw);
+	jw_end(&jw);
+	jw_end(&jw);
 }

@@ -190,81 +190,67 @@ void screen_report_text(struct strbuf *sb, const struct screen *s)
 	text_node(sb, s, 0);
 }
 
-static void json_num(struct json_writer *jw, const char *key, double v)
-{
-	jw_key(jw, key);
-	jw_number(jw, v);
-}
-
 static void json_cost(struct json_writer *jw, double cost, double lo, double hi)
 {
-	json_num(jw, "cost", cost);
-	json_num(jw, "cost_lo", lo);
-	json_num(jw, "cost_hi", hi);
+	jw_object_double(jw, "cost", cost);
+	jw_object_double(jw, "cost_lo", lo);
+	jw_object_double(jw, "cost_hi", hi);
 }
 
 static void json_marker(struct json_writer *jw, char marker)
 {
 	char m[2] = { marker, '\0' };
 
-	jw_key(jw, "marker");
-	jw_string(jw, m);
+	jw_object_string(jw, "marker", m);
 }
 
 static void json_found(struct json_writer *jw, const struct screen *s)
 {
 	size_t i, k;
 
-	jw_key(jw, "found");
-	jw_array_begin(jw);
+	jw_object_inline_begin_array(jw, "found");
 	for (i = 0; i < screen_nr_found(s); i++)
-		jw_string(jw, screen_option_name(s, screen_found(s, i)));
-	jw_array_end(jw);
+		jw_array_string(jw, screen_option_name(s, screen_found(s, i)));
+	jw_end(jw);
 
-	jw_key(jw, "undecided");
-	jw_array_begin(jw);
+	jw_object_inline_begin_array(jw, "undecided");
 	for (i = 0; i < screen_nr_nodes(s); i++) {
 		const struct screen_node *n = screen_node(s, i);
 		size_t nr;
 
 		if (n->decision == SCREEN_UNDECIDED)
-			jw_string(jw, screen_option_name(s, screen_order(s, &nr)[n->lo]));
+			jw_array_string(jw, screen_option_name(s, screen_order(s, &nr)[n->lo]));
 	}
-	jw_array_end(jw);
+	jw_end(jw);
 
-	jw_key(jw, "found_details");
-	jw_array_begin(jw);
+	jw_object_inline_begin_array(jw, "found_details");
 	for (i = 0; i < screen_nr_found(s); i++) {
 		size_t opt = screen_found(s, i);
 		const struct screen_node *n = found_node(s, opt);
 
-		jw_object_begin(jw);
-		jw_key(jw, "name");
-		jw_string(jw, screen_option_name(s, opt));
-		jw_key(jw, "screen");
-		jw_object_begin(jw);
+		jw_array_inline_begin_object(jw);
+		jw_object_string(jw, "name", screen_option_name(s, opt));
+		jw_object_inline_begin_object(jw, "screen");
 		json_cost(jw, n ? n->cost : NAN, n ? n->cost_lo : NAN, n ? n->cost_hi : NAN);
-		jw_object_end(jw);
-		jw_key(jw, "alone");
+		jw_end(jw);
 		for (k = 0; k < screen_nr_confirmations(s); k++)
 			if (screen_confirmation(s, k)->option == opt)
 				break;
 		if (k < screen_nr_confirmations(s)) {
 			const struct screen_confirmation *c = screen_confirmation(s, k);
 
-			jw_object_begin(jw);
-			jw_key(jw, "variant");
-			jw_string(jw, screen_variant(s, c->variant)->name);
+			jw_object_inline_begin_object(jw, "alone");
+			jw_object_string(jw, "variant", screen_variant(s, c->variant)->name);
 			json_cost(jw, c->cost, c->cost_lo, c->cost_hi);
-			json_num(jw, "q", c->cmp.q);
+			jw_object_double(jw, "q", c->cmp.q);
 			json_marker(jw, c->cmp.marker);
-			jw_object_end(jw);
+			jw_end(jw);
 		} else {
-			jw_null(jw);
+			jw_object_null(jw, "alone");
 		}
-		jw_object_end(jw);
+		jw_end(jw);
 	}
-	jw_array_end(jw);
+	jw_end(jw);
 }
 
 static void json_all_found(struct json_writer *jw, const struct screen *s)
@@ -272,31 +258,27 @@ static void json_all_found(struct json_writer *jw, const struct screen *s)
 	const struct stats_interaction *in = screen_interaction(s);
 	size_t k;
 
-	jw_key(jw, "all_found");
 	for (k = 0; k < screen_nr_confirmations(s); k++)
 		if (screen_confirmation(s, k)->option == SCREEN_NONE)
 			break;
 	if (k == screen_nr_confirmations(s)) {
-		jw_null(jw);
+		jw_object_null(jw, "all_found");
 		return;
 	}
-	jw_object_begin(jw);
+	jw_object_inline_begin_object(jw, "all_found");
 	json_cost(jw, screen_confirmation(s, k)->cost, screen_confirmation(s, k)->cost_lo,
 		  screen_confirmation(s, k)->cost_hi);
 	json_marker(jw, screen_confirmation(s, k)->cmp.marker);
 	if (in) {
-		json_num(jw, "predicted", (in->predicted - 1) * 100);
-		json_num(jw, "measured_over_predicted", in->ratio);
-		json_num(jw, "measured_over_predicted_lo", in->ratio_lo);
-		json_num(jw, "measured_over_predicted_hi", in->ratio_hi);
-		jw_key(jw, "interaction_marker");
-		{
-			char m[2] = { in->marker, '\0' };
+		char m[2] = { in->marker, '\0' };
 
-			jw_string(jw, m);
-		}
+		jw_object_double(jw, "predicted", (in->predicted - 1) * 100);
+		jw_object_double(jw, "measured_over_predicted", in->ratio);
+		jw_object_double(jw, "measured_over_predicted_lo", in->ratio_lo);
+		jw_object_double(jw, "measured_over_predicted_hi", in->ratio_hi);
+		jw_object_string(jw, "interaction_marker", m);
 	}
-	jw_object_end(jw);
+	jw_end(jw);
 }
 
 static void json_tree(struct json_writer *jw, const struct screen *s)
@@ -304,44 +286,32 @@ static void json_tree(struct json_writer *jw, const struct screen *s)
 	size_t i, nr;
 	const size_t *order = screen_order(s, &nr);
 
-	jw_key(jw, "tree");
-	jw_array_begin(jw);
+	jw_object_inline_begin_array(jw, "tree");
 	for (i = 0; i < screen_nr_nodes(s); i++) {
 		const struct screen_node *n = screen_node(s, i);
 
-		jw_object_begin(jw);
-		jw_key(jw, "parent");
+		jw_array_inline_begin_object(jw);
 		if (n->parent == SCREEN_NONE)
-			jw_null(jw);
+			jw_object_null(jw, "parent");
 		else
-			jw_int(jw, (long long)n->parent);
-		jw_key(jw, "depth");
-		jw_int(jw, n->depth);
-		jw_key(jw, "lo");
-		jw_int(jw, (long long)n->lo);
-		jw_key(jw, "hi");
-		jw_int(jw, (long long)n->hi);
-		jw_key(jw, "option");
-		jw_string(jw, n->hi - n->lo == 1 ? screen_option_name(s, order[n->lo]) : NULL);
-		jw_key(jw, "from");
-		jw_string(jw, screen_variant(s, n->from)->name);
-		jw_key(jw, "to");
-		jw_string(jw, screen_variant(s, n->to)->name);
-		jw_key(jw, "runs_from");
-		jw_int(jw, (long long)n->cmp.n_base);
-		jw_key(jw, "runs_to");
-		jw_int(jw, (long long)n->cmp.n_variant);
-		jw_key(jw, "looks");
-		jw_int(jw, n->looks);
+			jw_object_intmax(jw, "parent", (intmax_t)n->parent);
+		jw_object_intmax(jw, "depth", n->depth);
+		jw_object_intmax(jw, "lo", (intmax_t)n->lo);
+		jw_object_intmax(jw, "hi", (intmax_t)n->hi);
+		jw_object_string(jw, "option",
+				 n->hi - n->lo == 1 ? screen_option_name(s, order[n->lo]) : NULL);
+		jw_object_string(jw, "from", screen_variant(s, n->from)->name);
+		jw_object_string(jw, "to", screen_variant(s, n->to)->name);
+		jw_object_intmax(jw, "runs_from", (intmax_t)n->cmp.n_base);
+		jw_object_intmax(jw, "runs_to", (intmax_t)n->cmp.n_variant);
+		jw_object_intmax(jw, "looks", n->looks);
 		json_cost(jw, n->cost, n->cost_lo, n->cost_hi);
-		json_num(jw, "p", n->looks ? n->cmp.welch.p : NAN);
-		jw_key(jw, "decision");
-		jw_string(jw, screen_decision_name(n->decision));
-		jw_key(jw, "why");
-		jw_string(jw, screen_why_text(n->why));
-		jw_object_end(jw);
+		jw_object_double(jw, "p", n->looks ? n->cmp.welch.p : NAN);
+		jw_object_string(jw, "decision", screen_decision_name(n->decision));
+		jw_object_string(jw, "why", screen_why_text(n->why));
+		jw_end(jw);
 	}
-	jw_array_end(jw);
+	jw_end(jw);
 }
 
 void screen_report_json(struct json_writer *jw, const struct screen *s)
@@ -349,54 +319,39 @@ void screen_report_json(struct json_writer *jw, const struct screen *s)
 	size_t i, nr;
 
 	screen_order(s, &nr);
-	jw_key(jw, "options");
-	jw_int(jw, (long long)screen_nr_options(s));
-	jw_key(jw, "screened");
-	jw_int(jw, (long long)nr);
-	jw_key(jw, "builds");
-	jw_int(jw, (long long)screen_builds(s));
-	jw_key(jw, "one_at_a_time_builds");
-	jw_int(jw, (long long)nr + 1);
-	jw_key(jw, "runs");
-	jw_int(jw, (long long)screen_runs(s));
-	json_num(jw, "threshold", screen_get_options(s)->threshold);
+	jw_object_intmax(jw, "options", (intmax_t)screen_nr_options(s));
+	jw_object_intmax(jw, "screened", (intmax_t)nr);
+	jw_object_intmax(jw, "builds", (intmax_t)screen_builds(s));
+	jw_object_intmax(jw, "one_at_a_time_builds", (intmax_t)nr + 1);
+	jw_object_intmax(jw, "runs", (intmax_t)screen_runs(s));
+	jw_object_double(jw, "threshold", screen_get_options(s)->threshold);
 	json_found(jw, s);
 	json_all_found(jw, s);
 
-	jw_key(jw, "excluded");
-	jw_array_begin(jw);
+	jw_object_inline_begin_array(jw, "excluded");
 	for (i = 0; i < screen_nr_options(s); i++) {
 		if (!screen_excluded(s, i))
 			continue;
-		jw_object_begin(jw);
-		jw_key(jw, "name");
-		jw_string(jw, screen_option_name(s, i));
-		jw_key(jw, "reason");
-		jw_string(jw, screen_excluded(s, i));
-		jw_object_end(jw);
+		jw_array_inline_begin_object(jw);
+		jw_object_string(jw, "name", screen_option_name(s, i));
+		jw_object_string(jw, "reason", screen_excluded(s, i));
+		jw_end(jw);
 	}
-	jw_array_end(jw);
-	jw_key(jw, "unresolved");
-	jw_int(jw, (long long)screen_nr_unresolved(s));
+	jw_end(jw);
+	jw_object_intmax(jw, "unresolved", (intmax_t)screen_nr_unresolved(s));
 
-	jw_key(jw, "variants");
-	jw_array_begin(jw);
+	jw_object_inline_begin_array(jw, "variants");
 	for (i = 0; i < screen_nr_variants(s); i++) {
 		const struct screen_variant *v = screen_variant(s, i);
 
-		jw_object_begin(jw);
-		jw_key(jw, "name");
-		jw_string(jw, v->name);
-		jw_key(jw, "options");
-		jw_int(jw, (long long)v->nr_options);
-		jw_key(jw, "runs");
-		jw_int(jw, (long long)v->nr_values);
-		jw_key(jw, "failed");
-		jw_string(jw, v->failed ? v->failure : NULL);
-		jw_key(jw, "note");
-		jw_string(jw, v->note);
-		jw_object_end(jw);
+		jw_array_inline_begin_object(jw);
+		jw_object_string(jw, "name", v->name);
+		jw_object_intmax(jw, "options", (intmax_t)v->nr_options);
+		jw_object_intmax(jw, "runs", (intmax_t)v->nr_values);
+		jw_object_string(jw, "failed", v->failed ? v->failure : NULL);
+		jw_object_string(jw, "note", v->note);
+		jw_end(jw);
 	}
-	jw_array_end(jw);
+	jw_end(jw);
 	json_tree(jw, s);
 }

@@ -633,7 +633,7 @@ static int save_report(struct driver *d)
 	jw_init(&jw, &json, 1);
 	jw_object_begin(&jw);
 	screen_report_json(&jw, d->s);
-	jw_object_end(&jw);
+	jw_end(&jw);
 	strbuf_addch(&json, '\n');
 	ret = store_set_meta(d->st, "screen_report", text.buf) ||
 	      strbuf_write_file(&json, path) ? -1 : 0;

@@ -547,6 +547,12 @@ void jw_init(struct json_writer *jw, struct strbuf *out, int pretty)
 	jw->pretty = pretty;
 }
 
+static NORETURN void jw_bug(const char *what)
+{
+	fprintf(stderr, "kconfperf: BUG: json writer: %s\n", what);
+	abort();
+}
+
 static void newline(struct json_writer *jw)
 {
 	if (!jw->pretty)
@@ -555,100 +561,167 @@ static void newline(struct json_writer *jw)
 	strbuf_addchars(jw->out, ' ', 2 * jw->depth);
 }
 
-/* Before any value: a comma and a line break when it follows another. */
-static void before_value(struct json_writer *jw)
+/* Before a member or element: a comma and a line break when it follows another. */
+static void next_item(struct json_writer *jw)
 {
-	if (jw->after_key) {
-		jw->after_key = 0;
-		return;
-	}
-	if (!jw->depth)
-		return;
 	if (jw->has_items[jw->depth])
 		strbuf_addch(jw->out, ',');
 	jw->has_items[jw->depth] = 1;
 	newline(jw);
 }
 
-static void open_container(struct json_writer *jw, char c)
+/* Before a member's value: its key. */
+static void member(struct json_writer *jw, const char *key)
 {
-	before_value(jw);
-	strbuf_addch(jw->out, c);
-	if (jw->depth < JSON_MAX_DEPTH)
-		jw->depth++;
-	jw->has_items[jw->depth] = 0;
+	if (!jw->depth || !jw->is_object[jw->depth])
+		jw_bug("an object member outside an object");
+	next_item(jw);
+	json_quote(jw->out, key);
+	strbuf_addstr(jw->out, jw->pretty ? ": " : ":");
 }
 
-static void close_container(struct json_writer *jw, char c)
+static void element(struct json_writer *jw)
 {
-	int had = jw->has_items[jw->depth];
+	if (!jw->depth || jw->is_object[jw->depth])
+		jw_bug("an array element outside an array");
+	next_item(jw);
+}
 
-	if (jw->depth)
-		jw->depth--;
-	if (had)
-		newline(jw);
-	strbuf_addch(jw->out, c);
-	if (!jw->depth && jw->pretty)
-		strbuf_addch(jw->out, '\n');
+/* Opens a container whose key or comma, if any, is written. */
+static void open_container(struct json_writer *jw, int object)
+{
+	if (jw->depth >= JSON_MAX_DEPTH)
+		jw_bug("nested too deep");
+	strbuf_addch(jw->out, object ? '{' : '[');
+	jw->depth++;
+	jw->has_items[jw->depth] = 0;
+	jw->is_object[jw->depth] = (unsigned char)object;
+}
+
+static void open_root(struct json_writer *jw, int object)
+{
+	if (jw->depth || jw->done)
+		jw_bug("a second root");
+	open_container(jw, object);
 }
 
 void jw_object_begin(struct json_writer *jw)
 {
-	open_container(jw, '{');
-}
-
-void jw_object_end(struct json_writer *jw)
-{
-	close_container(jw, '}');
+	open_root(jw, 1);
 }
 
 void jw_array_begin(struct json_writer *jw)
 {
-	open_container(jw, '[');
+	open_root(jw, 0);
 }
 
-void jw_array_end(struct json_writer *jw)
+void jw_end(struct json_writer *jw)
 {
-	close_container(jw, ']');
+	int had, object;
+
+	if (!jw->depth)
+		jw_bug("jw_end() with nothing open");
+	had = jw->has_items[jw->depth];
+	object = jw->is_object[jw->depth];
+	jw->depth--;
+	if (had)
+		newline(jw);
+	strbuf_addch(jw->out, object ? '}' : ']');
+	if (!jw->depth) {
+		jw->done = 1;
+		if (jw->pretty)
+			strbuf_addch(jw->out, '\n');
+	}
 }
 
-void jw_key(struct json_writer *jw, const char *key)
+static void add_string(struct json_writer *jw, const char *s)
 {
-	before_value(jw);
-	json_quote(jw->out, key);
-	strbuf_addstr(jw->out, jw->pretty ? ": " : ":");
-	jw->after_key = 1;
-}
-
-void jw_string(struct json_writer *jw, const char *s)
-{
-	before_value(jw);
 	if (s)
 		json_quote(jw->out, s);
 	else
 		strbuf_addstr(jw->out, "null");
 }
 
-void jw_number(struct json_writer *jw, double v)
+void jw_object_string(struct json_writer *jw, const char *key, const char *value)
 {
-	before_value(jw);
-	json_add_number(jw->out, v);
+	member(jw, key);
+	add_string(jw, value);
 }
 
-void jw_int(struct json_writer *jw, long long v)
+void jw_object_double(struct json_writer *jw, const char *key, double value)
 {
-	before_value(jw);
-	strbuf_addf(jw->out, "%lld", v);
+	member(jw, key);
+	json_add_number(jw->out, value);
 }
 
-void jw_bool(struct json_writer *jw, int v)
+void jw_object_intmax(struct json_writer *jw, const char *key, intmax_t value)
 {
-	before_value(jw);
-	strbuf_addstr(jw->out, v ? "true" : "false");
+	member(jw, key);
+	strbuf_addf(jw->out, "%jd", value);
 }
 
-void jw_null(struct json_writer *jw)
+void jw_object_bool(struct json_writer *jw, const char *key, int value)
 {
-	before_value(jw);
+	member(jw, key);
+	strbuf_addstr(jw->out, value ? "true" : "false");
+}
+
+void jw_object_null(struct json_writer *jw, const char *key)
+{
+	member(jw, key);
 	strbuf_addstr(jw->out, "null");
+}
+
+void jw_object_inline_begin_object(struct json_writer *jw, const char *key)
+{
+	member(jw, key);
+	open_container(jw, 1);
+}
+
+void jw_object_inline_begin_array(struct json_writer *jw, const char *key)
+{
+	member(jw, key);
+	open_container(jw, 0);
+}
+
+void jw_array_string(struct json_writer *jw, const char *value)
+{
+	element(jw);
+	add_string(jw, value);
+}
+
+void jw_array_double(struct json_writer *jw, double value)
+{
+	element(jw);
+	json_add_number(jw->out, value);
+}
+
+void jw_array_intmax(struct json_writer *jw, intmax_t value)
+{
+	element(jw);
+	strbuf_addf(jw->out, "%jd", value);
+}
+
+void jw_array_bool(struct json_writer *jw, int value)
+{
+	element(jw);
+	strbuf_addstr(jw->out, value ? "true" : "false");
+}
+
+void jw_array_null(struct json_writer *jw)
+{
+	element(jw);
+	strbuf_addstr(jw->out, "null");
+}
+
+void jw_array_inline_begin_object(struct json_writer *jw)
+{
+	element(jw);
+	open_container(jw, 1);
+}
+
+void jw_array_inline_begin_array(struct json_writer *jw)
+{
+	element(jw);
+	open_container(jw, 0);
 }

@@ -4,6 +4,7 @@
 #define JSON_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf;
 
@@ -73,38 +74,64 @@ const char *json_type_name(enum json_type type);
 
 /*
  * Writing: a json_writer appends one document to a strbuf, as git's
- * json-writer does.  The caller opens and closes arrays and objects and,
- * inside an object, calls jw_key() before each value; the writer adds
- * commas, indentation (with pretty, two spaces per level, as hyperfine's
- * export) and escaping.  Strings are escaped for JSON and also made safe to
- * embed in HTML: < > & and U+2028/U+2029 are written as \u escapes, invalid
- * UTF-8 as U+FFFD.  Numbers that are NaN or infinite are written as null;
- * the others in the shortest form that reads back as the same double.
+ * json-writer does.  The root is opened with jw_object_begin() or
+ * jw_array_begin(); inside an object every member is written by one call
+ * that takes its key and its value (jw_object_string(jw, key, v) and
+ * friends), so a key can never be written without its value; inside an
+ * array the jw_array_*() calls write elements.  A nested object or array
+ * is opened with jw_object_inline_begin_*(jw, key) in an object or
+ * jw_array_inline_begin_*(jw) in an array, and every container is closed
+ * with jw_end().  The writer adds commas, indentation (with pretty, two
+ * spaces per level, as hyperfine's export; the root's end adds a newline)
+ * and escaping.  Strings are escaped for JSON and also made safe to embed
+ * in HTML: < > & and U+2028/U+2029 are written as \u escapes, invalid
+ * UTF-8 as U+FFFD.  A NULL string is written as null; numbers that are
+ * NaN or infinite are written as null, the others in the shortest form
+ * that reads back as the same double.
+ *
+ * Calling a jw_object_*() function outside an object, a jw_array_*() one
+ * outside an array, opening a second root, nesting deeper than
+ * JSON_MAX_DEPTH or closing more than was opened is a bug in the caller:
+ * the writer says so on stderr and aborts.
  */
 struct json_writer {
 	struct strbuf *out;
 	int pretty;
 	int depth;
-	int after_key;
+	int done;
 	unsigned char has_items[JSON_MAX_DEPTH + 1];
+	unsigned char is_object[JSON_MAX_DEPTH + 1];
 };
 
 void jw_init(struct json_writer *jw, struct strbuf *out, int pretty);
+/* The root of the document. */
 void jw_object_begin(struct json_writer *jw);
-void jw_object_end(struct json_writer *jw);
 void jw_array_begin(struct json_writer *jw);
-void jw_array_end(struct json_writer *jw);
-void jw_key(struct json_writer *jw, const char *key);
-/* A string value; NULL writes null. */
-void jw_string(struct json_writer *jw, const char *s);
-void jw_number(struct json_writer *jw, double v);
-void jw_int(struct json_writer *jw, long long v);
-void jw_bool(struct json_writer *jw, int v);
-void jw_null(struct json_writer *jw);
+/* Closes the innermost open object or array. */
+void jw_end(struct json_writer *jw);
+
+/* Members of the innermost object: the key and its value. */
+void jw_object_string(struct json_writer *jw, const char *key, const char *value);
+void jw_object_double(struct json_writer *jw, const char *key, double value);
+void jw_object_intmax(struct json_writer *jw, const char *key, intmax_t value);
+void jw_object_bool(struct json_writer *jw, const char *key, int value);
+void jw_object_null(struct json_writer *jw, const char *key);
+/* A member whose value is an object or array, left open for its contents. */
+void jw_object_inline_begin_object(struct json_writer *jw, const char *key);
+void jw_object_inline_begin_array(struct json_writer *jw, const char *key);
+
+/* Elements of the innermost array. */
+void jw_array_string(struct json_writer *jw, const char *value);
+void jw_array_double(struct json_writer *jw, double value);
+void jw_array_intmax(struct json_writer *jw, intmax_t value);
+void jw_array_bool(struct json_writer *jw, int value);
+void jw_array_null(struct json_writer *jw);
+void jw_array_inline_begin_object(struct json_writer *jw);
+void jw_array_inline_begin_array(struct json_writer *jw);
 
 /* Appends s as a quoted, escaped JSON string (the escaping described above). */
 void json_quote(struct strbuf *sb, const char *s);
-/* Appends v as jw_number() writes it. */
+/* Appends v as jw_object_double() writes it. */
 void json_add_number(struct strbuf *sb, double v);
 
 #endif

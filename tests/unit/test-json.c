@@ -1,9 +1,13 @@
 /* test-json.c: unit tests for the strict JSON reader and the escaping JSON writer. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "util/json.h"
 #include "util/strbuf.h"
@@ -216,28 +220,26 @@ static void test_writer_pretty(void)
 
 	jw_init(&jw, &sb, 1);
 	jw_object_begin(&jw);
-	jw_key(&jw, "results");
-	jw_array_begin(&jw);
-	jw_object_begin(&jw);
-	jw_key(&jw, "command");
-	jw_string(&jw, "a");
-	jw_key(&jw, "times");
-	jw_array_begin(&jw);
-	jw_number(&jw, 1.5);
-	jw_number(&jw, NAN);
-	jw_array_end(&jw);
-	jw_key(&jw, "empty");
-	jw_array_begin(&jw);
-	jw_array_end(&jw);
-	jw_key(&jw, "n");
-	jw_int(&jw, -3);
-	jw_key(&jw, "ok");
-	jw_bool(&jw, 1);
-	jw_key(&jw, "none");
-	jw_string(&jw, NULL);
-	jw_object_end(&jw);
-	jw_array_end(&jw);
-	jw_object_end(&jw);
+	jw_object_inline_begin_array(&jw, "results");
+	jw_array_inline_begin_object(&jw);
+	jw_object_string(&jw, "command", "a");
+	jw_object_inline_begin_array(&jw, "times");
+	jw_array_double(&jw, 1.5);
+	jw_array_double(&jw, NAN);
+	jw_end(&jw);
+	jw_object_inline_begin_array(&jw, "empty");
+	jw_end(&jw);
+	jw_object_inline_begin_object(&jw, "nothing");
+	jw_end(&jw);
+	jw_object_intmax(&jw, "n", -3);
+	jw_object_intmax(&jw, "big", INTMAX_MAX);
+	jw_object_bool(&jw, "ok", 1);
+	jw_object_string(&jw, "none", NULL);
+	jw_object_null(&jw, "null");
+	jw_object_double(&jw, "inf", INFINITY);
+	jw_end(&jw);
+	jw_end(&jw);
+	jw_end(&jw);
 	check_str(sb.buf,
 		  "{\n"
 		  "  \"results\": [\n"
@@ -248,9 +250,13 @@ static void test_writer_pretty(void)
 		  "        null\n"
 		  "      ],\n"
 		  "      \"empty\": [],\n"
+		  "      \"nothing\": {},\n"
 		  "      \"n\": -3,\n"
+		  "      \"big\": 9223372036854775807,\n"
 		  "      \"ok\": true,\n"
-		  "      \"none\": null\n"
+		  "      \"none\": null,\n"
+		  "      \"null\": null,\n"
+		  "      \"inf\": null\n"
 		  "    }\n"
 		  "  ]\n"
 		  "}\n");
@@ -264,15 +270,83 @@ static void test_writer_compact(void)
 
 	jw_init(&jw, &sb, 0);
 	jw_array_begin(&jw);
-	jw_number(&jw, INFINITY);
-	jw_null(&jw);
-	jw_object_begin(&jw);
-	jw_key(&jw, "k");
-	jw_bool(&jw, 0);
-	jw_object_end(&jw);
-	jw_array_end(&jw);
-	check_str(sb.buf, "[null,null,{\"k\":false}]");
+	jw_array_double(&jw, INFINITY);
+	jw_array_null(&jw);
+	jw_array_string(&jw, NULL);
+	jw_array_bool(&jw, 1);
+	jw_array_intmax(&jw, 7);
+	jw_array_inline_begin_object(&jw);
+	jw_object_bool(&jw, "k", 0);
+	jw_object_inline_begin_array(&jw, "a");
+	jw_array_inline_begin_array(&jw);
+	jw_end(&jw);
+	jw_end(&jw);
+	jw_end(&jw);
+	jw_end(&jw);
+	check_str(sb.buf, "[null,null,null,true,7,{\"k\":false,\"a\":[[]]}]");
 	strbuf_release(&sb);
+}
+
+/*
+ * Misuse is a bug the writer catches: a member outside an object, an
+ * element outside an array, jw_end() with nothing open, a second root, a
+ * member at the root, nesting deeper than JSON_MAX_DEPTH.
+ * Each runs in a child, which must die of SIGABRT.
+ */
+static int writer_aborts(int what)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return 0;
+	if (!pid) {
+		struct strbuf sb = STRBUF_INIT;
+		struct json_writer jw;
+
+		if (!freopen("/dev/null", "w", stderr))
+			_exit(3);
+		jw_init(&jw, &sb, 0);
+		switch (what) {
+		case 0:
+			jw_array_begin(&jw);
+			jw_object_string(&jw, "key", "no object");
+			break;
+		case 1:
+			jw_object_begin(&jw);
+			jw_array_string(&jw, "no array");
+			break;
+		case 2:
+			jw_end(&jw);
+			break;
+		case 3:
+			jw_object_begin(&jw);
+			jw_end(&jw);
+			jw_object_begin(&jw);
+			break;
+		case 4:
+			jw_object_double(&jw, "root", 1);
+			break;
+		case 5:
+			jw_array_begin(&jw);
+			for (int i = 0; i < JSON_MAX_DEPTH; i++)
+				jw_array_inline_begin_array(&jw);
+			break;
+		}
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return 0;
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+}
+
+static void test_writer_misuse(void)
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		if (!check(writer_aborts(i)))
+			fprintf(stderr, "# misuse %d did not abort\n", i);
 }
 
 static void test_quote(void)
@@ -321,8 +395,8 @@ static void test_round_trip(void)
 	jw_init(&jw, &sb, 1);
 	jw_array_begin(&jw);
 	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
-		jw_string(&jw, strings[i]);
-	jw_array_end(&jw);
+		jw_array_string(&jw, strings[i]);
+	jw_end(&jw);
 	j = parse(sb.buf);
 	if (check(j != NULL) && check_int(j->nr, ==, sizeof(strings) / sizeof(strings[0])))
 		for (i = 0; i < j->nr; i++)
@@ -344,6 +418,7 @@ int main(int argc, char **argv)
 	TEST(test_parse_file);
 	TEST(test_writer_pretty);
 	TEST(test_writer_compact);
+	TEST(test_writer_misuse);
 	TEST(test_quote);
 	TEST(test_numbers_round_trip);
 	TEST(test_round_trip);
