@@ -6,7 +6,7 @@
 #include "stats/analyze.h"
 #include "util/escape.h"
 #include "util/json.h"
-#include "report/report.h"
+#include "report/report-writers.h"
 #include "util/strbuf.h"
 
 /*

@@ -7,7 +7,7 @@
 
 #include "stats/analyze.h"
 #include "util/escape.h"
-#include "report/report.h"
+#include "report/report-writers.h"
 #include "util/strbuf.h"
 #include "util/wrapper.h"
 

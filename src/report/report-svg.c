@@ -6,7 +6,8 @@
 
 #include "stats/analyze.h"
 #include "util/escape.h"
-#include "report/report.h"
+#include "report/report-util.h"
+#include "report/report-writers.h"
 #include "util/strbuf.h"
 
 /*
