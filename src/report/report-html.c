@@ -268,29 +268,17 @@ static void notes(struct strbuf *out, const struct analyze_model *m,
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
-	for (i = 0; i < t->nr_rows; i++) {
-		const struct analyze_row *r = &t->rows[i];
-		const char *name = analyze_row_variant(m, r)->v.name;
+	for (i = 0; i < t->nr_notes; i++) {
+		const struct analyze_note *n = &t->notes[i];
+		struct strbuf what = STRBUF_INIT;
 
-		if (r->twin != SIZE_MAX)
-			continue;	/* its twin's runs, noted under the twin */
-		if (r->failed) {
-			strbuf_addf(&sb, "<li><code>");
-			esc(&sb, name);
-			strbuf_addf(&sb, "</code>: %zu of %zu runs failed (", r->failed,
-				    r->failed + r->n + r->missing);
-			esc(&sb, r->first_error);
-			strbuf_addstr(&sb, ")</li>\n");
-		} else if (!r->n) {
-			strbuf_addstr(&sb, "<li><code>");
-			esc(&sb, name);
-			strbuf_addstr(&sb, "</code>: not run yet</li>\n");
-		} else if (r->too_few) {
-			strbuf_addstr(&sb, "<li><code>");
-			esc(&sb, name);
-			strbuf_addf(&sb, "</code>: only %zu run%s so far; its comparison is "
-				    "marked ?</li>\n", r->n, r->n == 1 ? "" : "s");
-		}
+		strbuf_addstr(&sb, "<li><code>");
+		esc(&sb, analyze_row_variant(m, &t->rows[n->row])->v.name);
+		strbuf_addstr(&sb, "</code>: ");
+		report_add_note(&what, t, n);
+		esc_buf(&sb, &what);
+		strbuf_addstr(&sb, "</li>\n");
+		strbuf_release(&what);
 	}
 	if (sb.len)
 		strbuf_addf(out, "<ul class=\"notes\">\n%s</ul>\n", sb.buf);

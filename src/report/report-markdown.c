@@ -13,7 +13,8 @@
 /*
  * Per workload and metric a heading, one line of context and a GitHub
  * (GFM) table in display order, where a same-as variant's name is followed
- * by "(= TWIN, same kernel)"; then the multiplicativity check and the
+ * by "(= TWIN, same kernel)", a list of the table's notes (failed runs,
+ * too few runs, not run yet); then the multiplicativity check and the
  * variants that were not measured.  Every piece of data goes through
  * strbuf_add_markdown(), so a '|' or '<script>' in a name stays text.
  */
@@ -99,6 +100,15 @@ static void table(struct strbuf *out, const struct analyze_model *m,
 		    "\\* significant and outside the noise band, ~ significant but reaching into it, "
 		    "none if not significant or wholly inside it, ? too few runs or the tests disagree.");
 	strbuf_reset(&sb);
+	for (i = 0; i < t->nr_notes; i++) {
+		strbuf_addstr(out, i ? "- " : "\n- ");
+		strbuf_addstr(&sb, analyze_row_variant(m, &t->rows[t->notes[i].row])->v.name);
+		strbuf_addstr(&sb, ": ");
+		report_add_note(&sb, t, &t->notes[i]);
+		strbuf_add_markdown(out, sb.buf);
+		strbuf_addch(out, '\n');
+		strbuf_reset(&sb);
+	}
 	report_add_bimodal(&sb, m, t);
 	if (sb.len) {
 		struct strbuf line = STRBUF_INIT;

@@ -264,29 +264,33 @@ static void notes(struct strbuf *out, const struct analyze_model *m,
 		  const struct analyze_table *t)
 {
 	struct strbuf few = STRBUF_INIT, pending = STRBUF_INIT, failed = STRBUF_INIT;
-	size_t i, nr_few = 0;
+	struct strbuf what = STRBUF_INIT;
+	size_t i;
 
-	for (i = 0; i < t->nr_rows; i++) {
-		const struct analyze_row *r = &t->rows[i];
+	for (i = 0; i < t->nr_notes; i++) {
+		const struct analyze_note *n = &t->notes[i];
+		const struct analyze_row *r = &t->rows[n->row];
 		const char *name = analyze_row_variant(m, r)->v.name;
 
-		if (r->twin != SIZE_MAX)
-			continue;	/* its twin's runs, noted under the twin */
-		if (r->failed) {
+		switch (n->kind) {
+		case ANALYZE_NOTE_FAILED:
 			strbuf_addstr(&failed, "  ");
 			strbuf_add_text(&failed, name);
-			strbuf_addf(&failed, ": %zu of %zu runs failed (", r->failed,
-				    r->failed + r->n + r->missing);
-			strbuf_add_text(&failed, r->first_error);
-			strbuf_addstr(&failed, ")\n");
-		}
-		if (!r->n && !r->failed) {
-			strbuf_addstr(&pending, pending.len ? ", " : "");
-			strbuf_add_text(&pending, name);
-		} else if (r->n && r->too_few) {
-			strbuf_addstr(&few, nr_few++ ? ", " : "");
+			strbuf_addstr(&failed, ": ");
+			strbuf_reset(&what);
+			report_add_note(&what, t, n);
+			strbuf_add_text(&failed, what.buf);
+			strbuf_addch(&failed, '\n');
+			break;
+		case ANALYZE_NOTE_TOO_FEW:
+			strbuf_addstr(&few, few.len ? ", " : "");
 			strbuf_add_text(&few, name);
 			strbuf_addf(&few, " (%zu)", r->n);
+			break;
+		case ANALYZE_NOTE_NOT_RUN:
+			strbuf_addstr(&pending, pending.len ? ", " : "");
+			strbuf_add_text(&pending, name);
+			break;
 		}
 	}
 	if (failed.len)
@@ -303,6 +307,7 @@ static void notes(struct strbuf *out, const struct analyze_model *m,
 	strbuf_release(&few);
 	strbuf_release(&pending);
 	strbuf_release(&failed);
+	strbuf_release(&what);
 }
 
 static void not_measured(struct strbuf *out, const struct analyze_model *m)

@@ -150,3 +150,23 @@ void report_add_product_blockers(struct strbuf *sb, const struct analyze_model *
 	for (i = 0; i < t->product_k; i++)
 		blocker(sb, start, m, t, t->product_variants[i], t->product_rows[i]);
 }
+
+void report_add_note(struct strbuf *sb, const struct analyze_table *t,
+		     const struct analyze_note *note)
+{
+	const struct analyze_row *r = &t->rows[note->row];
+
+	switch (note->kind) {
+	case ANALYZE_NOTE_FAILED:
+		strbuf_addf(sb, "%zu of %zu runs failed (%s)", r->failed,
+			    r->failed + r->n + r->missing, r->first_error);
+		break;
+	case ANALYZE_NOTE_TOO_FEW:
+		strbuf_addf(sb, "only %zu run%s so far; its comparison is marked ?", r->n,
+			    r->n == 1 ? "" : "s");
+		break;
+	case ANALYZE_NOTE_NOT_RUN:
+		strbuf_addstr(sb, "not run yet");
+		break;
+	}
+}

@@ -49,6 +49,14 @@ void report_add_same_as(struct strbuf *sb, const struct analyze_model *m,
  */
 void report_add_bimodal(struct strbuf *sb, const struct analyze_model *m,
 			const struct analyze_table *t);
+struct analyze_note;
+/*
+ * What a note (analyze.h) says after the variant's name: "2 of 5 runs
+ * failed (timeout: no result in 60 s)", "only 2 runs so far; its
+ * comparison is marked ?", "not run yet".  Raw text.
+ */
+void report_add_note(struct strbuf *sb, const struct analyze_table *t,
+		     const struct analyze_note *note);
 /* The marker of a row as a string: "*", "~", "?" or "" (also for the baseline). */
 const char *report_marker(const struct analyze_table *t, size_t row);
 

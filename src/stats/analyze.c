@@ -675,6 +675,34 @@ static void copy_twin(struct analyze_table *t, struct analyze_row *row)
 	row->too_few = twin->too_few;
 }
 
+static void add_note(struct analyze_table *t, size_t *alloc, enum analyze_note_kind kind,
+		     size_t row)
+{
+	ALLOC_GROW(t->notes, t->nr_notes + 1, *alloc);
+	t->notes[t->nr_notes].kind = kind;
+	t->notes[t->nr_notes].row = row;
+	t->nr_notes++;
+}
+
+/* The notes on the rows, as analyze.h describes them. */
+static void note_rows(struct analyze_table *t)
+{
+	size_t i, alloc = 0;
+
+	for (i = 0; i < t->nr_rows; i++) {
+		const struct analyze_row *r = &t->rows[i];
+
+		if (r->twin != NONE)
+			continue;
+		if (r->failed)
+			add_note(t, &alloc, ANALYZE_NOTE_FAILED, i);
+		if (r->n && r->too_few)
+			add_note(t, &alloc, ANALYZE_NOTE_TOO_FEW, i);
+		else if (!r->n && !r->failed)
+			add_note(t, &alloc, ANALYZE_NOTE_NOT_RUN, i);
+	}
+}
+
 static void build_table(const struct analyze_model *m, struct analyze_table *t,
 			const char *workload, const struct metric_spec *ms,
 			const struct analyze_options *opts)
@@ -726,6 +754,7 @@ static void build_table(const struct analyze_model *m, struct analyze_table *t,
 			copy_twin(t, &t->rows[i]);
 	order_rows(m, t);
 	interactions(m, t, opts);
+	note_rows(t);
 }
 
 /* The workloads of the runs, sorted by name. */
@@ -833,6 +862,7 @@ static void table_release(struct analyze_table *t)
 	for (i = 0; i < t->nr_added_last; i++)
 		free(t->added_last[i].option);
 	free(t->added_last);
+	free(t->notes);
 	free(t->product_rows);
 	free(t->product_variants);
 	free(t->rows);

@@ -73,6 +73,17 @@
  *
  * Any other variant kind (an imported hyperfine command, say) is compared
  * with the baseline like an oat variant but takes no part in interactions.
+ *
+ * Notes.  What a report says about a row besides its numbers is decided
+ * here, once for every writer (table.notes, in row order; a same-as row
+ * has none, its runs are noted under its twin):
+ *   failed    some of its runs failed (row.failed of them, first_error
+ *             says why), whether or not it has values
+ *   too few   it has values, but fewer than ANALYZE_MIN_RUNS: its
+ *             comparison is marked '?'
+ *   not run   it has no values and no failed run: not run yet (or its
+ *             runs lacked the metric)
+ * A row with failed runs and too few values gets both notes, failed first.
  */
 
 #define ANALYZE_MIN_RUNS 3
@@ -157,6 +168,17 @@ struct analyze_added_last {
 	struct stats_comparison cmp;
 };
 
+enum analyze_note_kind {
+	ANALYZE_NOTE_FAILED,
+	ANALYZE_NOTE_TOO_FEW,
+	ANALYZE_NOTE_NOT_RUN,
+};
+
+struct analyze_note {
+	enum analyze_note_kind kind;
+	size_t row;
+};
+
 struct analyze_table {
 	char *workload;
 	char *metric;			/* "wall", "boot", or a sample metric */
@@ -186,6 +208,9 @@ struct analyze_table {
 
 	struct analyze_added_last *added_last;
 	size_t nr_added_last;
+
+	struct analyze_note *notes;	/* see "Notes" above */
+	size_t nr_notes;
 };
 
 struct analyze_model {

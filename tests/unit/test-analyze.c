@@ -741,6 +741,84 @@ out:
 	free(path);
 }
 
+/*
+ * The notes every writer prints come from the model: a row with failed
+ * runs and too few values gets both, one with only failed runs "failed",
+ * one with no runs "not run", a same-as row none (its twin has them).
+ */
+static void test_notes(void)
+{
+	static const struct wall_variant vs[] = {
+		{ "baseline", "baseline", "ok", NULL, 1.0 },
+		{ "CONFIG_A=y", "oat", "ok", NULL, 1.2 },
+		{ "CONFIG_B=y", "oat", "ok", NULL, 1.0 },
+		{ "CONFIG_C=y", "oat", "ok", NULL, 1.0 },
+		{ "CONFIG_D=y", "oat", "same-as", "CONFIG_A=y", 1.0 },
+	};
+	static const double two[] = { 12.0, 12.1 };
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	char *path = xstrfmt("%s/notes.db", test_tmpdir());
+	struct analyze_model m;
+	const struct analyze_table *t;
+	struct store *st;
+	size_t i;
+
+	if (!check_int(store_open(&st, path, 1), ==, 0))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(vs); i++) {
+		struct store_variant sv = STORE_VARIANT_INIT;
+		double wall[5] = { 10.0, 10.1, 9.9, 10.05, 9.95 };
+
+		sv.name = (char *)vs[i].name;
+		sv.kind = (char *)vs[i].kind;
+		sv.status = (char *)vs[i].status;
+		sv.same_as = (char *)vs[i].same_as;
+		sv.position = (int)i;
+		check_int(store_put_variant(st, &sv), ==, 0);
+		if (i == 0)
+			put_runs(st, &sv, wall, 5);
+		if (i == 1)
+			put_runs(st, &sv, two, 2);
+		if (i == 1 || i == 3) {
+			struct store_run r = STORE_RUN_INIT;
+
+			r.variant_id = sv.id;
+			r.workload = (char *)"boot";
+			r.round = 5;
+			r.status = (char *)"panic";
+			r.error = (char *)"kernel panic";
+			r.wall_s = NAN;
+			r.boot_s = NAN;
+			check_int(store_add_run(st, &r, NULL, 0), ==, 0);
+		}
+	}
+	store_close(st);
+	if (!check_int(load_path(&m, path, &ao), ==, 0))
+		goto out;
+	t = table(&m, "wall");
+	if (check(t != NULL) && check_int(t->nr_notes, ==, 4)) {
+		static const struct {
+			const char *name;
+			enum analyze_note_kind kind;
+		} want[] = {
+			{ "CONFIG_A=y", ANALYZE_NOTE_FAILED },
+			{ "CONFIG_A=y", ANALYZE_NOTE_TOO_FEW },
+			{ "CONFIG_B=y", ANALYZE_NOTE_NOT_RUN },
+			{ "CONFIG_C=y", ANALYZE_NOTE_FAILED },
+		};
+
+		for (i = 0; i < ARRAY_SIZE(want); i++) {
+			const struct analyze_note *n = &t->notes[i];
+
+			check_str(m.variants[t->rows[n->row].variant].v.name, want[i].name);
+			check_int(n->kind, ==, want[i].kind);
+		}
+	}
+	analyze_release(&m);
+out:
+	free(path);
+}
+
 static void test_empty_experiment(void)
 {
 	char *path = xstrfmt("%s/empty.db", test_tmpdir());
@@ -804,6 +882,7 @@ int main(int argc, char **argv)
 	TEST(test_boot_workload_has_no_boot_table);
 	TEST(test_filters);
 	TEST(test_higher_is_better);
+	TEST(test_notes);
 	TEST(test_empty_experiment);
 	TEST(test_decimals);
 	return test_done();
