@@ -17,6 +17,7 @@ int cmd_plan(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_run(int argc, const char **argv);
 int cmd_screen(int argc, const char **argv);
+int cmd_simulate_screen(int argc, const char **argv);
 int cmd_sweep(int argc, const char **argv);
 int cmd_vm(int argc, const char **argv);
 int cmd_workloads(int argc, const char **argv);

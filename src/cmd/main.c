@@ -27,6 +27,7 @@ struct command {
 static const struct command commands[] = {
 	{ "sweep", cmd_sweep, "the whole experiment in one resumable command" },
 	{ "screen", cmd_screen, "find the few costly options among many with few builds (sequential bifurcation)" },
+	{ "simulate-screen", cmd_simulate_screen, "plan a screen: its engine on a table of option costs, over many seeds" },
 	{ "plan", cmd_plan, "resolve each variant with the kernel's own Kconfig" },
 	{ "build", cmd_build, "build each distinct kernel once, in a shared cache" },
 	{ "run", cmd_run, "boot each kernel with the workloads, many times, and keep every run" },
@@ -53,12 +54,16 @@ static const struct command *find_command(const char *name)
 static void print_help(FILE *fp)
 {
 	size_t i;
+	int width = 0;
 
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if ((int)strlen(commands[i].name) > width)
+			width = (int)strlen(commands[i].name);
 	fprintf(fp, "usage: kconfperf [--version] [--help] <command> [<args>]\n\n"
 		"Measure what Linux kernel configuration options cost.\n\n"
 		"commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(fp, "    %-12s %s\n", commands[i].name, commands[i].help);
+		fprintf(fp, "    %-*s  %s\n", width, commands[i].name, commands[i].help);
 	fprintf(fp, "\nSee 'kconfperf help <command>' for a command's options.\n");
 }
 

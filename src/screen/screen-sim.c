@@ -296,6 +296,34 @@ static void related_order(size_t *order, const struct screen_effects *fx)
 	strbuf_release(&sb);
 }
 
+const char *screen_sim_order_name(enum screen_sim_order order)
+{
+	switch (order) {
+	case SCREEN_ORDER_RANDOM:
+		return "random";
+	case SCREEN_ORDER_GIVEN:
+		return "given";
+	case SCREEN_ORDER_RELATED:
+		return "related";
+	}
+	return "?";
+}
+
+int screen_sim_order_parse(const char *name, enum screen_sim_order *out)
+{
+	static const enum screen_sim_order all[] = {
+		SCREEN_ORDER_RANDOM, SCREEN_ORDER_GIVEN, SCREEN_ORDER_RELATED,
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(all); i++)
+		if (!strcmp(name, screen_sim_order_name(all[i]))) {
+			*out = all[i];
+			return 0;
+		}
+	return -1;
+}
+
 int screen_simulate(struct screen **out, const struct screen_effects *fx,
 		    const struct screen_sim_options *opts)
 {
@@ -303,7 +331,7 @@ int screen_simulate(struct screen **out, const struct screen_effects *fx,
 	const char **names = xcalloc(fx->nr ? fx->nr : 1, sizeof(*names));
 	size_t *order = xmalloc((fx->nr ? fx->nr : 1) * sizeof(*order));
 	double *factor = xmalloc((fx->nr ? fx->nr : 1) * sizeof(*factor));
-	double sigma = opts->noise / 100;
+	double sigma = opts->sd / 100;
 	struct screen *s;
 	size_t i;
 	int ret = -1;

@@ -56,8 +56,8 @@ double screen_sim_cost(const struct screen_effects *fx, size_t i, double zero_be
 enum screen_sim_order {
 	/* A new random order for every seed. */
 	SCREEN_ORDER_RANDOM,
-	/* The table's order. */
-	SCREEN_ORDER_TABLE,
+	/* The table's order, as the options were given. */
+	SCREEN_ORDER_GIVEN,
 	/*
 	 * Related options together: sorted by name without CONFIG_, a leading
 	 * DEBUG_ and the value (CONFIG_DEBUG_LOCK_ALLOC=y is LOCK_ALLOC, beside
@@ -66,9 +66,17 @@ enum screen_sim_order {
 	SCREEN_ORDER_RELATED,
 };
 
+/* "random", "given", "related". */
+const char *screen_sim_order_name(enum screen_sim_order order);
+/* The order called name: 0, or -1 (no message) when there is none. */
+int screen_sim_order_parse(const char *name, enum screen_sim_order *out);
+
 struct screen_sim_options {
-	/* Percent: each run is baseline x prod(1 + cost_i) x exp(N(0, noise/100)). */
-	double noise;
+	/*
+	 * Run-to-run noise, the sd of log values in percent: each run is
+	 * baseline x prod(1 + cost_i) x exp(N(0, sd/100)).
+	 */
+	double sd;
 	/* Percent: smaller table costs are taken as 0. */
 	double zero_below;
 	unsigned long seed;

@@ -96,7 +96,7 @@ static void test_costs_multiply(void)
 	struct screen *s;
 
 	make_table(&fx, 8, costs);
-	s = simulate(&fx, 3, SCREEN_ORDER_TABLE);
+	s = simulate(&fx, 3, SCREEN_ORDER_GIVEN);
 	/* The root group holds all three: 1.1 x 1.2 x 1.5 = 1.98. */
 	check_double(screen_node(s, 0)->cost, 98, 0.02);
 	check_int(screen_nr_found(s), ==, 3);
@@ -123,7 +123,7 @@ static void test_small_costs_add_up_in_a_group(void)
 	size_t i;
 
 	make_table(&fx, 4, costs);
-	s = simulate(&fx, 1, SCREEN_ORDER_TABLE);
+	s = simulate(&fx, 1, SCREEN_ORDER_GIVEN);
 	/* 1.025^2 - 1 = 5.06% is above 3%: split; neither alone is. */
 	check_int(screen_node(s, 0)->decision, ==, SCREEN_SPLIT);
 	check_int(screen_nr_found(s), ==, 0);
