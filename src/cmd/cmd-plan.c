@@ -90,7 +90,7 @@ int cmd_plan(int argc, const char **argv)
 	if (show || (argc == 0 && !pa.source && !pa.o.base && !pa.o.options && !pa.o.diff_old)) {
 		if (argc)
 			usage_error("unexpected argument '%s'", argv[0]);
-		if (experiment_open(&st, dir, 0))
+		if (experiment_open_readonly(&st, dir))
 			goto out;
 		ret = (show ? show_variant(st, show) : plan_print_table(st, stdout)) ? 1 : 0;
 		goto out;

@@ -72,7 +72,7 @@ int cmd_report(int argc, const char **argv)
 		usage_error("--confidence must be between 0 and 1 (0.95), not %g", confidence);
 	ao.stats.confidence = confidence;
 
-	if (experiment_open(&st, dir, 0))
+	if (experiment_open_readonly(&st, dir))
 		goto out;
 	if (analyze_load(&m, st, &ao))
 		goto out;

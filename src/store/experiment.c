@@ -35,6 +35,23 @@ int experiment_open(struct store **out, const char *dir, int create)
 	return ret;
 }
 
+int experiment_open_readonly(struct store **out, const char *dir)
+{
+	char *db = experiment_path(dir, "kconfperf.db");
+	struct stat st;
+	int ret;
+
+	*out = NULL;
+	if (stat(db, &st)) {
+		free(db);
+		return error("no experiment in '%s' (start one with 'kconfperf plan' or "
+			     "'kconfperf sweep', or name it with --dir)", dir);
+	}
+	ret = store_open_readonly(out, db);
+	free(db);
+	return ret;
+}
+
 int experiment_remove(const char *dir)
 {
 	static const char *const parts[] = {

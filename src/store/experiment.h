@@ -18,6 +18,11 @@ struct store;
  * which command creates one.  Returns 0 or -1 with a message.
  */
 int experiment_open(struct store **out, const char *dir, int create);
+/*
+ * Opens DIR's database for reading only (store_open_readonly()), for
+ * commands that only read: a read-only or archived experiment works.
+ */
+int experiment_open_readonly(struct store **out, const char *dir);
 
 /* DIR/sub, malloc'd. */
 char *experiment_path(const char *dir, const char *sub);

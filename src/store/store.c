@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "store/store.h"
+#include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -180,6 +182,143 @@ void store_close(struct store *st)
 const char *store_path(const struct store *st)
 {
 	return st->path;
+}
+
+/*
+ * A read-only open.  SQLite reads a WAL database through its -shm index,
+ * which a reader creates when it is missing; where nothing can be
+ * created (a read-only mount, an archive) the open fails with
+ * SQLITE_CANTOPEN.  No writer is at work then (a writer keeps the -shm),
+ * so without a -wal holding changes the database file is the whole
+ * database and is read as immutable (no locks, no -shm); with one, it
+ * cannot be read correctly without the -shm.
+ */
+
+/* user_version without a message: the SQLite result code. */
+static int peek_version(struct store *st, int *out)
+{
+	sqlite3_stmt *s;
+	int rc = sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL);
+
+	if (rc != SQLITE_OK)
+		return sqlite3_extended_errcode(st->db);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int(s, 0);
+		rc = SQLITE_OK;
+	} else {
+		rc = sqlite3_extended_errcode(st->db);
+	}
+	sqlite3_finalize(s);
+	return rc;
+}
+
+/* "file:PATH?mode=ro&immutable=1", PATH percent-encoded as SQLite's URIs want. */
+static char *immutable_uri(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned char *p;
+
+	strbuf_addstr(&sb, "file:");
+	for (p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("/-._~", *p))
+			strbuf_addch(&sb, (char)*p);
+		else
+			strbuf_addf(&sb, "%%%02X", *p);
+	}
+	strbuf_addstr(&sb, "?mode=ro&immutable=1");
+	return strbuf_detach(&sb, NULL);
+}
+
+static int wal_has_changes(const char *path)
+{
+	char *wal = xstrfmt("%s-wal", path);
+	struct stat sb;
+	int ret = !stat(wal, &sb) && sb.st_size > 0;
+
+	free(wal);
+	return ret;
+}
+
+static int open_read(struct store *st, const char *name, int flags)
+{
+	if (sqlite3_open_v2(name, &st->db, flags, NULL) == SQLITE_OK)
+		return 0;
+	if (!st->db)
+		return error("cannot open database '%s'", st->path);
+	error("cannot open database '%s': %s", st->path, sqlite3_errmsg(st->db));
+	sqlite3_close(st->db);
+	st->db = NULL;
+	return -1;
+}
+
+int store_open_readonly(struct store **out, const char *path)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	int version = 0, upgraded = 0, rc;
+	char *uri = NULL;
+
+	st->path = xstrdup(path);
+again:
+	if (open_read(st, path, SQLITE_OPEN_READONLY))
+		goto fail;
+	sqlite3_busy_timeout(st->db, 10000);
+	rc = peek_version(st, &version);
+	if ((rc & 0xff) == SQLITE_CANTOPEN) {
+		if (wal_has_changes(path)) {
+			error("cannot read '%s' here: '%s-wal' holds changes that only a "
+			      "writable directory lets a reader see; copy the experiment "
+			      "somewhere writable", path, path);
+			goto fail;
+		}
+		sqlite3_close(st->db);
+		st->db = NULL;
+		uri = immutable_uri(path);
+		if (open_read(st, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI))
+			goto fail;
+		rc = peek_version(st, &version);
+	}
+	if (rc != SQLITE_OK) {
+		db_error(st, "cannot read schema version");
+		goto fail;
+	}
+	if (version > STORE_SCHEMA_VERSION) {
+		error("%s: schema version %d is newer than this kconfperf knows (%d)",
+		      path, version, STORE_SCHEMA_VERSION);
+		goto fail;
+	}
+	if (version < STORE_SCHEMA_VERSION) {
+		struct store *rw;
+
+		/* An upgrade is a write: made once, by a read-write open. */
+		if (upgraded) {
+			error("%s: schema version %d after an upgrade to %d", path, version,
+			      STORE_SCHEMA_VERSION);
+			goto fail;
+		}
+		sqlite3_close(st->db);
+		st->db = NULL;
+		if (store_open(&rw, path, 0)) {
+			error("%s: schema version %d must be upgraded to %d before it is "
+			      "read, which needs write access once", path, version,
+			      STORE_SCHEMA_VERSION);
+			goto fail;
+		}
+		store_close(rw);
+		upgraded = 1;
+		free(uri);
+		uri = NULL;
+		goto again;
+	}
+	free(uri);
+	*out = st;
+	return 0;
+fail:
+	free(uri);
+	store_close(st);
+	*out = NULL;
+	return -1;
 }
 
 int store_begin(struct store *st)

@@ -10,7 +10,7 @@
  * One SQLite file per experiment directory (DIR/kconfperf.db), in WAL mode so
  * a reader (report) never blocks the writer (run).  The schema is versioned
  * with PRAGMA user_version; store_open() creates it or upgrades older ones
- * and refuses newer ones.  Every store_*() write is its own transaction
+ * and refuses newer ones; store_open_readonly() reads one without writing.  Every store_*() write is its own transaction
  * unless the caller wraps several in store_begin()/store_commit(): a killed
  * process loses at most the transaction in flight, never a finished run.
  *
@@ -23,6 +23,20 @@ struct store;
 
 /* Opens (creating when create is set) the database at path. */
 int store_open(struct store **out, const char *path, int create);
+
+/*
+ * Opens the database at path for reading only: the file is never opened
+ * for writing (every store_*() write then fails), so a read-only or
+ * archived experiment can be reported.  SQLite may create an empty -wal
+ * and the -shm index beside it, as every reader of a WAL database does;
+ * where it cannot (a read-only directory) and no -wal holds changes, the
+ * file is read as immutable, without locks; with such a -wal it is an
+ * error that says so.
+ * A database of an older schema is upgraded first, which is a write
+ * (store_open()); a newer one is refused.
+ */
+int store_open_readonly(struct store **out, const char *path);
+
 /* Closes and frees; NULL is fine. */
 void store_close(struct store *st);
 const char *store_path(const struct store *st);

@@ -215,6 +215,28 @@ static void test_variant_copy(void)
 	store_variant_release(&c);
 }
 
+static void test_readonly(void)
+{
+	char *path = db_path("ro.db");
+	struct { char buf[512]; } msg = { "" };
+	struct store *st;
+	char *v;
+
+	check_int(store_open(&st, path, 1), ==, 0);
+	check_int(store_set_meta(st, "k", "v"), ==, 0);
+	store_close(st);
+	check_int(store_open_readonly(&st, path), ==, 0);
+	v = store_get_meta(st, "k");
+	check_str(v, "v");
+	free(v);
+	set_message_sink(quiet_sink, &msg);
+	check_int(store_set_meta(st, "k", "w"), ==, -1);
+	set_message_sink(NULL, NULL);
+	check(strstr(msg.buf, "readonly") != NULL);
+	store_close(st);
+	free(path);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -225,5 +247,6 @@ int main(int argc, char **argv)
 	TEST(test_runs_never_duplicate);
 	TEST(test_builds);
 	TEST(test_variant_copy);
+	TEST(test_readonly);
 	return test_done();
 }
