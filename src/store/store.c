@@ -1,22 +1,40 @@
 /* store.c: the experiment database (SQLite): plan, builds, runs and samples. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "store/store.h"
+#include "util/sigchain.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
+/* The files of a database at PATH: PATH itself and SQLite's beside it. */
+static const char *const db_suffixes[] = { "", "-wal", "-shm", "-journal" };
+#define NR_DB_FILES ARRAY_SIZE(db_suffixes)
+
 struct store {
 	sqlite3 *db;
 	char *path;
+	/* From store_create_scratch() until committed (path is the scratch file). */
+	struct scratch *scratch;
+};
+
+/* A scratch database: the path it becomes, and its files to remove until then. */
+struct scratch {
+	char *target;
+	char *files[NR_DB_FILES];
 };
 
 /*
@@ -170,11 +188,14 @@ fail:
 	return -1;
 }
 
+static void scratch_free(struct scratch *sc);
+
 void store_close(struct store *st)
 {
 	if (!st)
 		return;
 	sqlite3_close(st->db);
+	scratch_free(st->scratch);
 	free(st->path);
 	free(st);
 }
@@ -319,6 +340,154 @@ fail:
 	store_close(st);
 	*out = NULL;
 	return -1;
+}
+
+/*
+ * Creating a database all at once.  The scratch file is PATH.new-PID, so
+ * that two processes never share one and a leftover names its process.
+ */
+#define SCRATCH_INFIX ".new-"
+
+/* A sigchain cleanup, possibly in a signal handler: only unlink(). */
+static void scratch_unlink(int signo, void *data)
+{
+	struct scratch *sc = data;
+	size_t i;
+
+	for (i = 0; i < NR_DB_FILES; i++)
+		unlink(sc->files[i]);
+}
+
+/* Removes the files of an uncommitted scratch database (closed by now). */
+static void scratch_free(struct scratch *sc)
+{
+	size_t i;
+
+	if (!sc)
+		return;
+	scratch_unlink(0, sc);
+	sigchain_pop_cleanup(scratch_unlink, sc);
+	for (i = 0; i < NR_DB_FILES; i++)
+		free(sc->files[i]);
+	free(sc->target);
+	free(sc);
+}
+
+/*
+ * The pid in NAME when it is BASE.new-PID followed by one of
+ * db_suffixes, else 0.
+ */
+static pid_t scratch_pid(const char *name, const char *base)
+{
+	const char *p;
+	char *end;
+	long pid;
+	size_t i;
+
+	if (!skip_prefix(name, base, &p) || !skip_prefix(p, SCRATCH_INFIX, &p) ||
+	    *p < '1' || *p > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(p, &end, 10);
+	if (errno || pid <= 0 || pid != (pid_t)pid)
+		return 0;
+	for (i = 0; i < NR_DB_FILES; i++)
+		if (!strcmp(end, db_suffixes[i]))
+			return (pid_t)pid;
+	return 0;
+}
+
+/*
+ * Removes the scratch files beside path of processes that no longer run
+ * (a SIGKILLed import leaves its own): they would only confuse.
+ */
+static void remove_stale_scratch(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) : xstrdup("./");
+	const char *base = slash ? slash + 1 : path;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		pid_t pid = scratch_pid(e->d_name, base);
+		char *file;
+
+		if (!pid || pid == getpid() || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		file = xstrfmt("%s%s", dir, e->d_name);
+		if (!unlink(file) && !ends_with(e->d_name, "-wal") &&
+		    !ends_with(e->d_name, "-shm") && !ends_with(e->d_name, "-journal"))
+			note("removed '%s', left by an interrupted kconfperf (pid %ld)",
+			     file, (long)pid);
+		free(file);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+int store_create_scratch(struct store **out, const char *path)
+{
+	struct scratch *sc = xcalloc(1, sizeof(*sc));
+	char *name = xstrfmt("%s" SCRATCH_INFIX "%ld", path, (long)getpid());
+	size_t i;
+
+	*out = NULL;
+	remove_stale_scratch(path);
+	sc->target = xstrdup(path);
+	for (i = 0; i < NR_DB_FILES; i++)
+		sc->files[i] = xstrfmt("%s%s", name, db_suffixes[i]);
+	/*
+	 * Before the file exists, so that no signal finds it unregistered.
+	 * Removing first: a file of this name is ours only if this pid was
+	 * reused, from a run that was killed.
+	 */
+	sigchain_push_cleanup(scratch_unlink, sc);
+	scratch_unlink(0, sc);
+	if (store_open(out, name, 1)) {
+		scratch_free(sc);
+		free(name);
+		return -1;
+	}
+	(*out)->scratch = sc;
+	free(name);
+	return 0;
+}
+
+int store_create_commit(struct store *st)
+{
+	const char *target;
+	int ret = 0;
+
+	if (!st->scratch) {
+		ret = error("BUG: %s: store_create_commit() of a store not from "
+			    "store_create_scratch()", st->path);
+		goto out;
+	}
+	/* Closing checkpoints the WAL: the database is then one file. */
+	if (sqlite3_close(st->db) != SQLITE_OK) {
+		ret = error("%s: cannot close the new database: %s", st->path,
+			    sqlite3_errmsg(st->db));
+		goto out;
+	}
+	st->db = NULL;
+	target = st->scratch->target;
+	if (!renameat2(AT_FDCWD, st->path, AT_FDCWD, target, RENAME_NOREPLACE))
+		goto out;
+	if (errno == EINVAL || errno == ENOSYS) {
+		/* No RENAME_NOREPLACE here (NFS...): link() refuses to replace too. */
+		if (!link(st->path, target))
+			goto out;
+	}
+	if (errno == EEXIST)
+		ret = error("'%s' appeared while its new database was written; nothing "
+			    "replaced it", target);
+	else
+		ret = error_errno("cannot move '%s' to '%s'", st->path, target);
+out:
+	store_close(st);
+	return ret;
 }
 
 int store_begin(struct store *st)

@@ -37,6 +37,24 @@ int store_open(struct store **out, const char *path, int create);
  */
 int store_open_readonly(struct store **out, const char *path);
 
+/*
+ * Creating a database all at once (an import): store_create_scratch()
+ * creates an empty database of the current schema in a scratch file
+ * beside path (PATH.new-PID), to be filled with the store_*() writes;
+ * store_create_commit() then closes it and moves it to path, unless path
+ * exists by then (an error: nothing is replaced).  Until the commit, the
+ * scratch database (and its -wal and -shm) is removed by store_close(),
+ * by exit() and by SIGINT, SIGTERM, SIGHUP and SIGQUIT (sigchain.h).  A
+ * scratch database left behind by a process that was killed outright
+ * (SIGKILL, a crash) is removed by the next store_create_scratch() for
+ * the same path, once that process is gone, with a note.
+ *
+ * store_create_commit() closes and frees st whether or not it succeeds;
+ * it returns 0, or -1 with a message.
+ */
+int store_create_scratch(struct store **out, const char *path);
+int store_create_commit(struct store *st);
+
 /* Closes and frees; NULL is fine. */
 void store_close(struct store *st);
 const char *store_path(const struct store *st);

@@ -167,6 +167,89 @@ test_expect_failure_code 1 'importing into an existing experiment is refused' '
 	grep -q "already holds an experiment" err || exit 9; exit $rc
 '
 
+# Bad variants of the real export: each is an error naming the file, the
+# result and the value, exit 1, and stores nothing.
+test_expect_failure_code 1 'a zero time is an error (it would read as +inf%)' '
+	jq ".results[1].times[3] = 0" "$HF" >zero.json &&
+	kconfperf import hyperfine zero.json --dir zeroexp 2>err; rc=$?; cat err;
+	grep -q "^kconfperf: error: zero\.json:[0-9]*:[0-9]*: results\[1\] (.baseline-again.): times\[3\] is 0; a run.s time in seconds is above 0$" err || exit 9;
+	test ! -e zeroexp/kconfperf.db || exit 8; exit $rc
+'
+
+test_expect_failure_code 1 'a time of 1e308 s is an error' '
+	jq ".results[2].times[0] = 1e308" "$HF" >huge.json &&
+	kconfperf import hyperfine huge.json --dir hugeexp 2>err; rc=$?; cat err;
+	grep -q "^kconfperf: error: huge\.json:[0-9]*:[0-9]*: results\[2\] (.CONFIG_PROVE_LOCKING=y.): times\[0\] is 1e+308 s, more than 1e+07 s (116 days): not a run.s time$" err || exit 9;
+	test ! -e hugeexp/kconfperf.db || exit 8; exit $rc
+'
+
+test_expect_failure_code 1 'an exit code of 0.5 is an error, not a success' '
+	jq ".results[0].exit_codes[4] = 0.5" "$HF" >half.json &&
+	kconfperf import hyperfine half.json --dir halfexp 2>err; rc=$?; cat err;
+	grep -q "^kconfperf: error: half\.json:[0-9]*:[0-9]*: results\[0\] (.baseline.): exit_codes\[4\] is 0\.5, not an integer exit code$" err || exit 9;
+	test ! -e halfexp/kconfperf.db || exit 8; exit $rc
+'
+
+test_expect_failure_code 1 'a command twice in one file is an error, not merged' '
+	jq ".results[2].command = \"baseline\"" "$HF" >dup.json &&
+	kconfperf import hyperfine dup.json --dir dupexp 2>err; rc=$?; cat err;
+	grep -q "^kconfperf: error: dup\.json:[0-9]*:[0-9]*: results\[2\] repeats the command .baseline. of results\[0\]; each command comes once in a file$" err || exit 9;
+	test ! -e dupexp/kconfperf.db || exit 8; exit $rc
+'
+
+test_expect_success 'the same commands in two files are merged, and the note says so' '
+	cp "$HF" again.json &&
+	kconfperf import hyperfine "$HF" again.json --dir merged 2>err &&
+	cat err &&
+	test_grep "imported 3 commands from 2 files" err &&
+	test_grep "3 commands found in several files: their runs merged" err &&
+	test "$(sqlite3 merged/kconfperf.db "SELECT count(*) FROM run")" = 60
+'
+
+# 60000 runs: writing them takes seconds, time enough to interrupt.
+jq -n "{results: [range(3) as \$i | {command: \"c\(\$i)\",
+	times: [range(20000) | 1 + . / 100000]}]}" >big.json
+
+# wait_for_scratch DIR: until DIR holds an import's scratch database (30 s at most).
+wait_for_scratch() {
+	_n=0
+	until ls "$1"/kconfperf.db.new-* >/dev/null 2>&1; do
+		_n=$((_n + 1))
+		[ "$_n" -lt 600 ] || return 1
+		sleep 0.05
+	done
+}
+
+for sig in INT TERM; do
+	test_expect_success "SIG$sig during an import leaves nothing behind" '
+		env --default-signal=INT kconfperf import -q hyperfine big.json --dir sig$sig &
+		pid=$! &&
+		wait_for_scratch sig$sig &&
+		kill -$sig $pid;
+		wait $pid; rc=$?;
+		echo "exit $rc" &&
+		test $rc -gt 128 && test "$(kill -l $rc)" = $sig &&
+		ls -A sig$sig >left && test_cmp /dev/null left
+	'
+done
+
+test_expect_success 'a SIGKILLed import leaves a scratch file; the next import removes it' '
+	kconfperf import -q hyperfine big.json --dir killed &
+	pid=$! &&
+	wait_for_scratch killed &&
+	kill -KILL $pid;
+	wait $pid;
+	ls killed | grep "^kconfperf\.db\.new-$pid" &&
+	test ! -e killed/kconfperf.db &&
+	kconfperf import hyperfine "$HF" --dir killed 2>err &&
+	cat err &&
+	test_grep "removed .killed/kconfperf\.db\.new-$pid., left by an interrupted kconfperf (pid $pid)" err &&
+	test_grep "imported 3 commands from 1 file" err &&
+	ls -A killed >left && echo kconfperf.db >expect && test_cmp expect left &&
+	kconfperf report --dir killed >out &&
+	test_grep "^CONFIG_PROVE_LOCKING=y " out
+'
+
 # hackbench under TCG, as measured here: a boot settles it in a fast or a
 # slow mode; the baseline drew only slow runs, the other kernel six fast.
 test_expect_success 'runs in two clusters are noted in text, html and json' '

@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "store/store.h"
 #include "test-lib.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
+#include "util/write-file.h"
 
 static char *db_path(const char *name)
 {
@@ -215,6 +217,125 @@ static void test_variant_copy(void)
 	store_variant_release(&c);
 }
 
+static int exists(const char *path)
+{
+	return !access(path, F_OK);
+}
+
+/* Whether any of the scratch files of path (PATH.new-PID and SQLite's) exist. */
+static int scratch_exists(const char *path, long pid)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < ARRAY_SIZE(sfx); i++) {
+		char *f = xstrfmt("%s.new-%ld%s", path, pid, sfx[i]);
+
+		ret |= exists(f);
+		free(f);
+	}
+	return ret;
+}
+
+static void test_create_scratch_commit(void)
+{
+	char *path = db_path("created.db");
+	struct store *st;
+	char *v;
+
+	check_int(store_create_scratch(&st, path), ==, 0);
+	check(scratch_exists(path, (long)getpid()));
+	check(!exists(path));
+	check_int(store_set_meta(st, "k", "v"), ==, 0);
+	check_int(store_create_commit(st), ==, 0);
+	check(exists(path));
+	check(!scratch_exists(path, (long)getpid()));
+	check_int(store_open_readonly(&st, path), ==, 0);
+	v = store_get_meta(st, "k");
+	check_str(v, "v");
+	free(v);
+	store_close(st);
+	free(path);
+}
+
+static void test_create_scratch_abandoned(void)
+{
+	char *path = db_path("abandoned.db");
+	struct store *st;
+
+	check_int(store_create_scratch(&st, path), ==, 0);
+	check_int(store_set_meta(st, "k", "v"), ==, 0);
+	store_close(st);
+	check(!exists(path));
+	check(!scratch_exists(path, (long)getpid()));
+	free(path);
+}
+
+/* A database that appears meanwhile is not replaced. */
+static void test_create_scratch_no_replace(void)
+{
+	char *path = db_path("raced.db");
+	struct { char buf[512]; } msg = { "" };
+	struct store *st, *other;
+	char *v;
+
+	check_int(store_create_scratch(&st, path), ==, 0);
+	check_int(store_open(&other, path, 1), ==, 0);
+	check_int(store_set_meta(other, "who", "other"), ==, 0);
+	store_close(other);
+	set_message_sink(quiet_sink, &msg);
+	check_int(store_create_commit(st), ==, -1);
+	set_message_sink(NULL, NULL);
+	check(strstr(msg.buf, "appeared") != NULL);
+	check(!scratch_exists(path, (long)getpid()));
+	check_int(store_open(&other, path, 0), ==, 0);
+	v = store_get_meta(other, "who");
+	check_str(v, "other");
+	free(v);
+	store_close(other);
+	free(path);
+}
+
+/*
+ * A scratch database whose process is gone is removed by the next
+ * create; one whose process runs (our parent) is left alone.
+ */
+static void test_create_scratch_stale(void)
+{
+	char *path = db_path("stale.db");
+	struct store *st;
+	long dead;
+	pid_t pid = fork();
+	int status;
+	char *f;
+
+	if (pid < 0)
+		return;
+	if (!pid)
+		_exit(0);
+	waitpid(pid, &status, 0);
+	dead = (long)pid;
+	f = xstrfmt("%s.new-%ld", path, dead);
+	check_int(write_file(f, "x", 1), ==, 0);
+	free(f);
+	f = xstrfmt("%s.new-%ld-wal", path, dead);
+	check_int(write_file(f, "x", 1), ==, 0);
+	free(f);
+	f = xstrfmt("%s.new-%ld", path, (long)getppid());
+	check_int(write_file(f, "x", 1), ==, 0);
+	check(scratch_exists(path, dead));
+	quiet = 1;
+	check_int(store_create_scratch(&st, path), ==, 0);
+	quiet = 0;
+	check(!scratch_exists(path, dead));
+	check(exists(f));
+	store_close(st);
+	unlink(f);
+	free(f);
+	free(path);
+}
+
 static void test_readonly(void)
 {
 	char *path = db_path("ro.db");
@@ -247,6 +368,10 @@ int main(int argc, char **argv)
 	TEST(test_runs_never_duplicate);
 	TEST(test_builds);
 	TEST(test_variant_copy);
+	TEST(test_create_scratch_commit);
+	TEST(test_create_scratch_abandoned);
+	TEST(test_create_scratch_no_replace);
+	TEST(test_create_scratch_stale);
 	TEST(test_readonly);
 	return test_done();
 }
