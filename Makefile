@@ -23,7 +23,7 @@ B ?= build
 SAN_FLAGS :=
 endif
 
-WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare
+WARNINGS := -Wall -Wextra
 ifdef DEVELOPER
 WARNINGS += -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wwrite-strings -Wvla -Wformat=2 -Wundef -fno-common

@@ -24,7 +24,7 @@ static const char *const vm_usage[] = {
 
 static enum vm_accel accel_opt = VM_ACCEL_AUTO;
 
-static int parse_accel(const struct option *opt, const char *arg)
+static int parse_accel(const struct option *opt UNUSED, const char *arg)
 {
 	return vm_accel_parse(&accel_opt, arg);
 }

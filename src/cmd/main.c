@@ -11,7 +11,7 @@
 #include "util/usage.h"
 #include "util/version.h"
 
-static int cmd_version(int argc, const char **argv)
+static int cmd_version(int argc UNUSED, const char **argv UNUSED)
 {
 	printf("kconfperf %s\n", KCONFPERF_VERSION);
 	return 0;

@@ -603,7 +603,7 @@ struct progress {
 static struct progress progress;
 
 /* At a fatal signal: end the in-place line, so the shell prompt starts clean. */
-static void progress_cleanup(int signo, void *data)
+static void progress_cleanup(int signo UNUSED, void *data)
 {
 	struct progress *p = data;
 

@@ -349,7 +349,7 @@ fail:
 #define SCRATCH_INFIX ".new-"
 
 /* A sigchain cleanup, possibly in a signal handler: only unlink(). */
-static void scratch_unlink(int signo, void *data)
+static void scratch_unlink(int signo UNUSED, void *data)
 {
 	struct scratch *sc = data;
 	size_t i;

@@ -7,6 +7,13 @@
 
 #define NORETURN __attribute__((__noreturn__))
 #define PRINTF(f, a) __attribute__((__format__(__printf__, f, a)))
+/*
+ * A parameter a callback must take but does not use, as in git:
+ *   static void on_signal(int signo UNUSED, void *data)
+ * Using it anyway is a warning (deprecated), so the mark cannot go stale.
+ */
+#define UNUSED __attribute__((__unused__)) \
+	__attribute__((__deprecated__("parameter declared as UNUSED")))
 
 /*
  * All messages go to stderr as "kconfperf: <kind>: <message>", lowercase,

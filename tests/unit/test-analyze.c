@@ -471,7 +471,7 @@ out:
 
 static char *last_error;
 
-static void sink(const char *kind, const char *msg, void *data)
+static void sink(const char *kind UNUSED, const char *msg, void *data UNUSED)
 {
 	free(last_error);
 	last_error = xstrdup(msg);

@@ -183,7 +183,7 @@ static void test_limits(void)
 
 static char msg[512];
 
-static void sink(const char *kind, const char *m, void *data)
+static void sink(const char *kind, const char *m, void *data UNUSED)
 {
 	snprintf(msg, sizeof(msg), "%s: %s", kind, m);
 }

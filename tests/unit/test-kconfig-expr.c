@@ -7,6 +7,7 @@
 #include "kconfig/kconfig-expr.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
+#include "util/usage.h"
 #include "test-lib.h"
 #include "util/wrapper.h"
 
@@ -218,7 +219,8 @@ static void test_false_atoms(void)
 	check_str(false_atoms("A || !$(cc-option,-fx)", NULL, cfg), "A=n; $(cc-option,-fx)");
 }
 /* A tree that defines A (bool), H (hex) and NR (int): what kconfig-index supplies. */
-static int fake_defined(const char *name, enum kconfig_type *type, const void *data)
+static int fake_defined(const char *name, enum kconfig_type *type,
+			const void *data UNUSED)
 {
 	if (!strcmp(name, "A"))
 		*type = KCONFIG_BOOL;

@@ -50,7 +50,7 @@ const char *test_tmpdir(void)
 
 struct strbuf test_messages = STRBUF_INIT;
 
-static void capture(const char *kind, const char *msg, void *data)
+static void capture(const char *kind, const char *msg, void *data UNUSED)
 {
 	strbuf_addf(&test_messages, "%s: %s\n", kind, msg);
 }

@@ -13,6 +13,7 @@
 
 #include "util/run-command.h"
 #include "util/strbuf.h"
+#include "util/usage.h"
 #include "test-lib.h"
 #include "util/wrapper.h"
 
@@ -501,7 +502,7 @@ static void test_dir(void)
 
 static size_t done_count;
 
-static void count_done(struct child_process *cp, size_t i, void *data)
+static void count_done(struct child_process *cp UNUSED, size_t i, void *data)
 {
 	size_t *order = data;
 

@@ -227,12 +227,12 @@ static void test_resume_skips_done_keeps_order(void)
 	schedule_release(&rest);
 }
 
-static int done_all(const struct schedule_run *r, void *data)
+static int done_all(const struct schedule_run *r UNUSED, void *data UNUSED)
 {
 	return 1;
 }
 
-static int done_fails(const struct schedule_run *r, void *data)
+static int done_fails(const struct schedule_run *r, void *data UNUSED)
 {
 	return r->round == 2 ? -1 : 1;
 }
@@ -274,7 +274,7 @@ static void test_one_and_no_variant(void)
 	schedule_release(&s);
 }
 
-static void ignore(const char *kind, const char *msg, void *data)
+static void ignore(const char *kind UNUSED, const char *msg UNUSED, void *data UNUSED)
 {
 }
 

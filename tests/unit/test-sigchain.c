@@ -10,6 +10,7 @@
 
 #include "util/run-command.h"
 #include "util/sigchain.h"
+#include "util/usage.h"
 #include "test-lib.h"
 #include "util/wrapper.h"
 
@@ -20,7 +21,7 @@
  */
 static int report_fd = -1;
 
-static void report_a(int signo, void *data)
+static void report_a(int signo, void *data UNUSED)
 {
 	char msg[2] = { 'A', (char)signo };
 
@@ -28,7 +29,7 @@ static void report_a(int signo, void *data)
 		_exit(99);
 }
 
-static void report_b(int signo, void *data)
+static void report_b(int signo, void *data UNUSED)
 {
 	char msg[2] = { 'B', (char)signo };
 

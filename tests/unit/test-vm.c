@@ -18,7 +18,7 @@
 
 static struct strbuf messages = STRBUF_INIT;
 
-static void capture(const char *kind, const char *msg, void *data)
+static void capture(const char *kind, const char *msg, void *data UNUSED)
 {
 	strbuf_addf(&messages, "%s: %s\n", kind, msg);
 }
