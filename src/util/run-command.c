@@ -87,7 +87,7 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-static void plan_release(struct spawn_plan *p)
+static void spawn_plan_release(struct spawn_plan *p)
 {
 	int i;
 
@@ -424,7 +424,7 @@ int start_command(struct child_process *cp)
 	cp->state = CP_RUNNING;
 	err = 0;
 out:
-	plan_release(&p);
+	spawn_plan_release(&p);
 	if (err)
 		return start_failed(cp, err);
 	return 0;
