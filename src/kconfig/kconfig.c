@@ -97,6 +97,35 @@ void kconfig_free(struct kconfig *kc)
 	free(kc);
 }
 
+struct kconfig *kconfig_dup(const struct kconfig *kc)
+{
+	struct kconfig *dup = kconfig_new();
+	size_t i;
+
+	dup->nr_lines = dup->alloc_lines = kc->nr_lines;
+	dup->lines = xcalloc(kc->nr_lines ? kc->nr_lines : 1, sizeof(*dup->lines));
+	for (i = 0; i < kc->nr_lines; i++) {
+		dup->lines[i].text = kc->lines[i].text ? xstrdup(kc->lines[i].text) : NULL;
+		dup->lines[i].sym = kc->lines[i].sym;
+	}
+	dup->nr_syms = dup->alloc_syms = kc->nr_syms;
+	dup->syms = xcalloc(kc->nr_syms ? kc->nr_syms : 1, sizeof(*dup->syms));
+	for (i = 0; i < kc->nr_syms; i++) {
+		dup->syms[i] = kc->syms[i];
+		dup->syms[i].name = xstrdup(kc->syms[i].name);
+		dup->syms[i].value = kc->syms[i].value ? xstrdup(kc->syms[i].value) : NULL;
+	}
+	/* Symbol indexes are kept, so the table copies as it is. */
+	dup->table_size = kc->table_size;
+	if (kc->table_size) {
+		dup->table = xmalloc(kc->table_size * sizeof(*dup->table));
+		memcpy(dup->table, kc->table, kc->table_size * sizeof(*dup->table));
+	}
+	dup->count = kc->count;
+	dup->missing_newline = kc->missing_newline;
+	return dup;
+}
+
 static int is_name_char(int c)
 {
 	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||

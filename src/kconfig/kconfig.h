@@ -56,6 +56,12 @@ enum kconfig_value_type {
 struct kconfig *kconfig_new(void);
 /* Frees kc and everything it owns; NULL is fine. */
 void kconfig_free(struct kconfig *kc);
+/*
+ * A deep copy of kc: the same lines, symbols and values, so writing it gives
+ * kc's text and later changes to either leave the other alone.  The caller
+ * frees it with kconfig_free().  Never returns NULL.
+ */
+struct kconfig *kconfig_dup(const struct kconfig *kc);
 
 /*
  * Parses buf[0..len) (need not be NUL-terminated) and appends its lines to

@@ -327,16 +327,12 @@ static void classify(struct plan *p, struct plan_variant *v, size_t index)
 /* The full .config to resolve for a variant: the baseline plus its settings. */
 static struct kconfig *requested_config(const struct plan *p, const struct plan_variant *v)
 {
-	struct kconfig *kc = kconfig_new();
-	struct strbuf sb = STRBUF_INIT;
+	struct kconfig *kc = kconfig_dup(p->baseline);
 	size_t iter = 0;
 	const char *name, *value;
 
-	kconfig_write(p->baseline, &sb);
-	kconfig_parse(kc, "baseline", sb.buf, sb.len, 0);
 	while (kconfig_next(v->requested, &iter, &name, &value))
 		kconfig_set(kc, name, value);
-	strbuf_release(&sb);
 	return kc;
 }
 
@@ -702,14 +698,7 @@ int plan_make(struct plan *out, const struct plan_options *o)
 		add_deps(out);
 	plan_key(out, o);
 	make_variants(out, o->designs);
-	out->variants[0].effective = kconfig_new();
-	{
-		struct strbuf sb = STRBUF_INIT;
-
-		kconfig_write(out->baseline, &sb);
-		kconfig_parse(out->variants[0].effective, "baseline", sb.buf, sb.len, 0);
-		strbuf_release(&sb);
-	}
+	out->variants[0].effective = kconfig_dup(out->baseline);
 	classify(out, &out->variants[0], 0);
 	out->variants[0].status = "ok";
 	if (resolve_all(out, o, 1))

@@ -901,6 +901,50 @@ static void test_hash(void)
 	check_str(h1, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }
 
+static void test_dup(void)
+{
+	const char *text = "# c\r\nCONFIG_A=y\r\nCONFIG_A=m\n# CONFIG_B is not set\n"
+			   "CONFIG_S=\"x y\"\nCONFIG_N=12";
+	struct kconfig *kc = parse(text), *dup, *empty = kconfig_new(), *dup_empty;
+	char h1[SHA256_HEX_SIZE], h2[SHA256_HEX_SIZE];
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!check(kc))
+		goto out;
+	dup = kconfig_dup(kc);
+	/* The same text, values, order and hash... */
+	check_str(written(dup), text);
+	check_str(kconfig_get(dup, "A"), "m");
+	check_str(kconfig_get(dup, "B"), "n");
+	check_int(kconfig_count(dup), ==, kconfig_count(kc));
+	kconfig_hash(kc, h1);
+	kconfig_hash(dup, h2);
+	check_str(h1, h2);
+	/* ...and edits to one leave the other alone, new symbols included. */
+	check(!kconfig_set(dup, "A", "n"));
+	check(!kconfig_set(dup, "NEW", "y"));
+	check_int(kconfig_unset(kc, "S"), ==, 1);
+	check_str(kconfig_get(kc, "A"), "m");
+	check_str(kconfig_get(kc, "NEW"), NULL);
+	check_str(kconfig_get(dup, "S"), "\"x y\"");
+	check_str(kconfig_get(dup, "NEW"), "y");
+	/* The missing final newline came along: an append supplies it. */
+	strbuf_addstr(&sb, written(dup));
+	check(ends_with(sb.buf, "CONFIG_N=12\nCONFIG_NEW=y\n"));
+	kconfig_free(dup);
+	/* An empty one copies too. */
+	dup_empty = kconfig_dup(empty);
+	check_int(kconfig_count(dup_empty), ==, 0);
+	check_str(written(dup_empty), "");
+	check(!kconfig_set(dup_empty, "X", "y"));
+	check_str(kconfig_get(empty, "X"), NULL);
+	kconfig_free(dup_empty);
+out:
+	strbuf_release(&sb);
+	kconfig_free(empty);
+	kconfig_free(kc);
+}
+
 static void test_load_and_save(void)
 {
 	char *path = xstrfmt("%s/x.config", test_tmpdir());
@@ -969,6 +1013,7 @@ int main(int argc, char **argv)
 	TEST(test_merge_matches_whole_names);
 	TEST(test_merge_several_fragments);
 	TEST(test_hash);
+	TEST(test_dup);
 	TEST(test_load_and_save);
 	strbuf_release(&test_messages);
 	return test_done();
