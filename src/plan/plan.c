@@ -332,7 +332,8 @@ static struct kconfig *requested_config(const struct plan *p, const struct plan_
 	const char *name, *value;
 
 	while (kconfig_next(v->requested, &iter, &name, &value))
-		kconfig_set(kc, name, value);
+		if (kconfig_set(kc, name, value))
+			BUG("cannot set CONFIG_%s=%s read from a parsed .config", name, value);
 	return kc;
 }
 
@@ -450,11 +451,13 @@ static int resolve_baseline(struct plan *p, const struct plan_options *o)
 	}
 	if (load_slot_config(&kc, dir))
 		goto out;
-	kconfig_parse(harness, "harness", plan_harness_fragment,
-		      strlen(plan_harness_fragment), 0);
+	if (kconfig_parse(harness, "harness", plan_harness_fragment,
+			  strlen(plan_harness_fragment), 0))
+		BUG("the harness fragment does not parse");
 	/* The harness's settings replace the base's quietly: they are not the user's. */
 	while (kconfig_next(harness, &iter, &name, &want))
-		kconfig_set(kc, name, want);
+		if (kconfig_set(kc, name, want))
+			BUG("cannot set the harness's CONFIG_%s=%s", name, want);
 	iter = 0;
 	if (read_base_add(frag, &o->base_add))
 		goto out;
@@ -512,8 +515,9 @@ static int read_options(struct plan *p, const struct plan_options *o)
 		kconfig_diff_list(&ch, a, b);
 		/* Every symbol NEW sets differently; one that NEW lacks is left alone. */
 		for (i = 0; i < ch.nr; i++)
-			if (ch.v[i].new_value)
-				kconfig_set(kc, ch.v[i].name, ch.v[i].new_value);
+			if (ch.v[i].new_value && kconfig_set(kc, ch.v[i].name, ch.v[i].new_value))
+				BUG("cannot set CONFIG_%s=%s read from '%s'", ch.v[i].name,
+				    ch.v[i].new_value, o->diff_new);
 		kconfig_changes_release(&ch);
 		kconfig_free(a);
 		kconfig_free(b);
@@ -578,8 +582,10 @@ static void add_option_settings(struct kconfig *kc, const struct plan_option *op
 	size_t i;
 
 	for (i = 0; i < opt->deps.nr; i++)
-		kconfig_set(kc, opt->deps.v[i], "y");
-	kconfig_set(kc, opt->name, opt->value);
+		if (kconfig_set(kc, opt->deps.v[i], "y"))
+			BUG("cannot set the Kconfig symbol CONFIG_%s=y", opt->deps.v[i]);
+	if (kconfig_set(kc, opt->name, opt->value))
+		BUG("cannot set the parsed option %s", opt->label);
 }
 
 static struct plan_variant *new_variant(struct plan *p, size_t *alloc, const char *name,

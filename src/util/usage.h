@@ -35,6 +35,17 @@ NORETURN void die_errno(const char *fmt, ...) PRINTF(1, 2);
 NORETURN void usage_error(const char *fmt, ...) PRINTF(1, 2);
 
 /*
+ * A broken invariant of kconfperf itself, never bad input (git's BUG()):
+ * prints "kconfperf: BUG: FILE:LINE: message" to stderr, whatever the sink,
+ * and aborts, so a core or a sanitizer shows where.  For the returns that
+ * cannot fail, such as setting a value read from a parsed .config:
+ *	if (kconfig_set(kc, name, value))
+ *		BUG("cannot set CONFIG_%s=%s", name, value);
+ */
+#define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)
+NORETURN void bug_fl(const char *file, int line, const char *fmt, ...) PRINTF(3, 4);
+
+/*
  * Tests replace the sink: when set, messages are formatted into it instead of
  * going to stderr (kind is "error", "warning" or "" for notes).
  */
