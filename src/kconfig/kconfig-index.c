@@ -1,4 +1,4 @@
-/* kconfig-index.c: read a kernel tree's Kconfig files into a symbol index, explain and find dependencies. */
+/* kconfig-index.c: read a kernel tree's Kconfig files into a symbol index and answer queries on it. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
 #include <glob.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "kconfig/kconfig-index.h"
+#include "kconfig/kconfig-index-internal.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/usage.h"
@@ -26,73 +27,6 @@ struct arena_chunk {
 };
 
 #define ARENA_CHUNK (256 * 1024)
-
-/* A "select T [if C]" or "imply T [if C]", listed on T. */
-struct krev {
-	struct kentry *from;
-	struct kconfig_expr *cond;	/* NULL: unconditional */
-	struct krev *next;
-};
-
-/* A "default VALUE [if COND]" (or def_bool VALUE [if COND]). */
-struct kdefault {
-	struct kconfig_expr *value;
-	struct kconfig_expr *cond;
-	struct kdefault *next;
-};
-
-enum frame_kind { FRAME_IF, FRAME_MENU, FRAME_CHOICE };
-
-/* An enclosing if/endif, menu/endmenu or choice/endchoice block. */
-struct kframe {
-	enum frame_kind kind;
-	const char *file;
-	int line;
-	const char *title;		/* menu title or choice prompt, or NULL */
-	struct kconfig_expr *dep;	/* "if EXPR" or the block's "depends on" */
-	struct kconfig_expr *visible;	/* "visible if", or the choice prompt's "if" */
-	struct kframe *parent;
-	struct kentry *members;		/* choice only: its configs, in order */
-	struct kentry *last_member;
-};
-
-/* One config or menuconfig entry: a symbol can have several. */
-struct kentry {
-	struct ksym *sym;
-	const char *file;
-	int line;
-	enum kconfig_type type;
-	int has_prompt;
-	const char *prompt;
-	struct kconfig_expr *prompt_cond;	/* the prompt's "if", or NULL */
-	struct kconfig_expr *deps;		/* its "depends on" lines, ANDed */
-	struct kframe *frame;			/* innermost enclosing block */
-	struct kframe *choice;			/* the choice it is a member of */
-	struct kdefault *defaults, *last_default;
-	struct kentry *next;			/* next definition of sym */
-	struct kentry *next_member;		/* next member of choice */
-};
-
-struct ksym {
-	const char *name;
-	enum kconfig_type type;
-	size_t nr_entries;
-	struct kentry *entries, *last_entry;
-	struct krev *selected_by, *last_selected_by;
-	struct krev *implied_by, *last_implied_by;
-};
-
-struct kconfig_index {
-	char *srctree;
-	char *arch;
-	struct arena_chunk *arena;
-	struct ksym **table;		/* open addressing, power-of-two size */
-	size_t table_size;
-	size_t nr_syms;			/* defined or merely referenced */
-	size_t nr_defined;
-	size_t nr_files;
-	struct kconfig_symbols syms;	/* for kconfig_expr_eval() */
-};
 
 static void *arena_alloc(struct kconfig_index *idx, size_t size)
 {
@@ -133,7 +67,7 @@ static uint32_t hash_name(const char *s)
 	return h;
 }
 
-static struct ksym *find_sym(const struct kconfig_index *idx, const char *name)
+struct ksym *kindex_find(const struct kconfig_index *idx, const char *name)
 {
 	size_t mask = idx->table_size - 1, i;
 
@@ -154,10 +88,9 @@ static void table_insert(struct ksym **table, size_t size, struct ksym *sym)
 	table[i] = sym;
 }
 
-/* A symbol some Kconfig file defines, not one merely referenced; idx may be NULL. */
-static const struct ksym *defined_sym(const struct kconfig_index *idx, const char *name)
+const struct ksym *kindex_defined(const struct kconfig_index *idx, const char *name)
 {
-	const struct ksym *sym = idx ? find_sym(idx, name) : NULL;
+	const struct ksym *sym = idx ? kindex_find(idx, name) : NULL;
 
 	return sym && sym->nr_entries ? sym : NULL;
 }
@@ -165,7 +98,7 @@ static const struct ksym *defined_sym(const struct kconfig_index *idx, const cha
 /* struct kconfig_symbols's callback, data being the index. */
 static int index_defined(const char *name, enum kconfig_type *type, const void *data)
 {
-	const struct ksym *sym = defined_sym(data, name);
+	const struct ksym *sym = kindex_defined(data, name);
 
 	if (!sym)
 		return 0;
@@ -175,7 +108,7 @@ static int index_defined(const char *name, enum kconfig_type *type, const void *
 
 static struct ksym *intern_sym(struct kconfig_index *idx, const char *name)
 {
-	struct ksym *sym = find_sym(idx, name);
+	struct ksym *sym = kindex_find(idx, name);
 
 	if (sym)
 		return sym;
@@ -908,17 +841,17 @@ size_t kconfig_index_nr_symbols(const struct kconfig_index *idx)
 
 int kconfig_index_has(const struct kconfig_index *idx, const char *name)
 {
-	return defined_sym(idx, name) != NULL;
+	return kindex_defined(idx, name) != NULL;
 }
 
 enum kconfig_type kconfig_index_type(const struct kconfig_index *idx, const char *name)
 {
-	const struct ksym *sym = defined_sym(idx, name);
+	const struct ksym *sym = kindex_defined(idx, name);
 
 	return sym ? sym->type : KCONFIG_TYPE_NONE;
 }
 
-static int sym_has_prompt(const struct ksym *sym)
+int ksym_has_prompt(const struct ksym *sym)
 {
 	const struct kentry *e;
 
@@ -930,20 +863,20 @@ static int sym_has_prompt(const struct ksym *sym)
 
 int kconfig_index_has_prompt(const struct kconfig_index *idx, const char *name)
 {
-	return sym_has_prompt(defined_sym(idx, name));
+	return ksym_has_prompt(kindex_defined(idx, name));
 }
 
 void kconfig_index_locations(struct strvec *out, const struct kconfig_index *idx,
 			     const char *name)
 {
-	const struct ksym *sym = defined_sym(idx, name);
+	const struct ksym *sym = kindex_defined(idx, name);
 	const struct kentry *e;
 
 	for (e = sym ? sym->entries : NULL; e; e = e->next)
 		strvec_pushf(out, "%s:%d", e->file, e->line);
 }
 
-static void list_revs(struct strvec *out, const struct krev *rev, int with_conditions)
+void krev_list(struct strvec *out, const struct krev *rev, int with_conditions)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -962,33 +895,35 @@ static void list_revs(struct strvec *out, const struct krev *rev, int with_condi
 void kconfig_index_selectors(struct strvec *out, const struct kconfig_index *idx,
 			     const char *name, int with_conditions)
 {
-	const struct ksym *sym = find_sym(idx, name);
+	const struct ksym *sym = kindex_find(idx, name);
 
 	if (sym)
-		list_revs(out, sym->selected_by, with_conditions);
+		krev_list(out, sym->selected_by, with_conditions);
 }
 
 void kconfig_index_impliers(struct strvec *out, const struct kconfig_index *idx,
 			    const char *name, int with_conditions)
 {
-	const struct ksym *sym = find_sym(idx, name);
+	const struct ksym *sym = kindex_find(idx, name);
 
 	if (sym)
-		list_revs(out, sym->implied_by, with_conditions);
+		krev_list(out, sym->implied_by, with_conditions);
 }
 
 /*
- * Explaining
+ * Shared by kconfig-explain.c and kconfig-deps.c
  */
+void kindex_add_list(struct strbuf *out, const char *intro, const struct strvec *names)
+{
+	size_t i;
 
-/* The index and the .config that explain and deps_to_enable evaluate against. */
-struct eval {
-	const struct kconfig_symbols *syms;
-	kconfig_get_fn get;
-	void *data;
-};
+	for (i = 0; i < names->nr && i < KINDEX_MAX_LISTED; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : intro, names->v[i]);
+	if (names->nr > KINDEX_MAX_LISTED)
+		strbuf_addf(out, " and %zu more", names->nr - KINDEX_MAX_LISTED);
+}
 
-static void eval_init(struct eval *ev, const struct kconfig_index *idx,
+void kindex_eval_init(struct kindex_eval *ev, const struct kconfig_index *idx,
 		      kconfig_get_fn get, void *data)
 {
 	ev->syms = kconfig_index_symbols(idx);
@@ -996,705 +931,19 @@ static void eval_init(struct eval *ev, const struct kconfig_index *idx,
 	ev->data = data;
 }
 
-static int eval_expr(const struct eval *ev, const struct kconfig_expr *e)
+int kindex_eval(const struct kindex_eval *ev, const struct kconfig_expr *e)
 {
 	return kconfig_expr_eval(e, ev->syms, ev->get, ev->data);
 }
-const char *kconfig_explain_name(enum kconfig_explain what)
-{
-	static const char *const names[] = {
-		[KCONFIG_EXPLAIN_SETTABLE] = "settable",
-		[KCONFIG_EXPLAIN_UNKNOWN] = "unknown",
-		[KCONFIG_EXPLAIN_HIDDEN] = "hidden",
-		[KCONFIG_EXPLAIN_UNMET_DEPS] = "unmet-deps",
-		[KCONFIG_EXPLAIN_MODULE_ONLY] = "module-only",
-		[KCONFIG_EXPLAIN_CHOICE] = "choice",
-	};
 
-	return what < ARRAY_SIZE(names) ? names[what] : "?";
-}
-
-/* An entry's dependencies: its own "depends on" and every enclosing block's. */
-static int entry_deps(const struct eval *ev, const struct kentry *e)
+int kindex_entry_deps(const struct kindex_eval *ev, const struct kentry *e)
 {
 	const struct kframe *f;
-	int v = eval_expr(ev, e->deps), w;
+	int v = kindex_eval(ev, e->deps), w;
 
 	for (f = e->frame; f && v; f = f->parent) {
-		w = eval_expr(ev, f->dep);
+		w = kindex_eval(ev, f->dep);
 		v = w < v ? w : v;
 	}
 	return v;
-}
-
-/* An entry's prompt condition: its "if" and every enclosing "visible if". */
-static int entry_prompt(const struct eval *ev, const struct kentry *e)
-{
-	const struct kframe *f;
-	int v, w;
-
-	if (!e->has_prompt)
-		return KCONFIG_N;
-	v = eval_expr(ev, e->prompt_cond);
-	for (f = e->frame; f && v; f = f->parent) {
-		w = eval_expr(ev, f->visible);
-		v = w < v ? w : v;
-	}
-	return v;
-}
-
-/* As Kconfig: a bool, or any symbol without modules, is y where it would be m. */
-static int promote(const struct eval *ev, const struct kentry *e, int v)
-{
-	if (v == KCONFIG_M && (e->type != KCONFIG_TRISTATE ||
-			       !kconfig_tristate(ev->get("MODULES", ev->data))))
-		return KCONFIG_Y;
-	return v;
-}
-
-static void add_clause(struct strbuf *out, const struct eval *ev, const char *what,
-		       const struct kconfig_expr *e, const char *file, int line)
-{
-	struct strvec atoms = STRVEC_INIT;
-	size_t i;
-
-	if (out->len)
-		strbuf_addstr(out, "; ");
-	strbuf_addstr(out, what);
-	kconfig_expr_false_atoms(&atoms, e, ev->syms, ev->get, ev->data);
-	for (i = 0; i < atoms.nr; i++)
-		strbuf_addf(out, "%s%s", i ? ", " : ": ", atoms.v[i]);
-	strbuf_addf(out, " (%s:%d)", file, line);
-	strvec_clear(&atoms);
-}
-
-static void describe_frame(struct strbuf *what, const struct kframe *f, const struct kconfig_expr *e,
-			   const char *verb)
-{
-	if (f->kind == FRAME_IF) {
-		strbuf_addstr(what, "inside 'if ");
-		kconfig_expr_print(what, e);
-		strbuf_addch(what, '\'');
-		return;
-	}
-	strbuf_addf(what, "inside %s '%s' %s ", f->kind == FRAME_MENU ? "menu" : "choice",
-		    f->title ? f->title : "", verb);
-	kconfig_expr_print(what, e);
-}
-
-/* The failing parts of the dependencies (want_prompt: of the prompt), outermost first. */
-static void describe_frames(struct strbuf *out, const struct eval *ev, const struct kframe *f,
-			    int want_prompt)
-{
-	struct strbuf what = STRBUF_INIT;
-	const struct kconfig_expr *e;
-
-	if (!f)
-		return;
-	describe_frames(out, ev, f->parent, want_prompt);
-	e = want_prompt ? f->visible : f->dep;
-	if (e && eval_expr(ev, e) < KCONFIG_Y) {
-		describe_frame(&what, f, e, want_prompt ? "visible only if" : "which depends on");
-		add_clause(out, ev, what.buf, e, f->file, f->line);
-	}
-	strbuf_release(&what);
-}
-
-/*
- * The failing parts of an entry's dependencies (want_prompt: of its prompt's
- * "if"), those of its blocks first.
- */
-static void describe_unmet(struct strbuf *out, const struct eval *ev, const struct kentry *e,
-			   int want_prompt)
-{
-	const struct kconfig_expr *cond = want_prompt ? e->prompt_cond : e->deps;
-	struct strbuf what = STRBUF_INIT;
-
-	describe_frames(out, ev, e->frame, want_prompt);
-	if (cond && eval_expr(ev, cond) < KCONFIG_Y) {
-		strbuf_addstr(&what, want_prompt ? "its prompt is shown only if " : "depends on ");
-		kconfig_expr_print(&what, cond);
-		add_clause(out, ev, what.buf, cond, e->file, e->line);
-	}
-	strbuf_release(&what);
-}
-
-/* Some symbols have hundreds of selectors (REGMAP_I2C): list the first few. */
-#define MAX_LISTED 12
-
-static void add_list(struct strbuf *out, const char *intro, const struct strvec *names)
-{
-	size_t i;
-
-	for (i = 0; i < names->nr && i < MAX_LISTED; i++)
-		strbuf_addf(out, "%s%s", i ? ", " : intro, names->v[i]);
-	if (names->nr > MAX_LISTED)
-		strbuf_addf(out, " and %zu more", names->nr - MAX_LISTED);
-}
-
-static void describe_selectors(struct strbuf *out, const struct ksym *sym)
-{
-	struct strvec sel = STRVEC_INIT, imp = STRVEC_INIT;
-
-	list_revs(&sel, sym->selected_by, 1);
-	list_revs(&imp, sym->implied_by, 1);
-	add_list(out, "; selected by ", &sel);
-	add_list(out, "; implied by ", &imp);
-	if (!sel.nr)
-		strbuf_addstr(out, "; nothing selects it");
-	strvec_clear(&sel);
-	strvec_clear(&imp);
-}
-
-static void describe_defaults(struct strbuf *out, const struct ksym *sym)
-{
-	struct strvec defaults = STRVEC_INIT;
-	struct strbuf sb = STRBUF_INIT;
-	const struct kentry *e;
-	const struct kdefault *d;
-
-	for (e = sym->entries; e; e = e->next)
-		for (d = e->defaults; d; d = d->next) {
-			kconfig_expr_print(&sb, d->value);
-			if (d->cond) {
-				strbuf_addstr(&sb, " if ");
-				kconfig_expr_print(&sb, d->cond);
-			}
-			strvec_push_unique(&defaults, sb.buf);
-			strbuf_reset(&sb);
-		}
-	add_list(out, "; defaults: ", &defaults);
-	strvec_clear(&defaults);
-	strbuf_release(&sb);
-}
-
-static void collect_macros(struct strvec *out, const struct kconfig_expr *e)
-{
-	if (!e)
-		return;
-	if (e->op == KEXPR_MACRO && strvec_find(out, e->text) < 0)
-		strvec_push(out, e->text);
-	collect_macros(out, e->left);
-	collect_macros(out, e->right);
-}
-
-/* Settable, as far as kconfperf can tell: say which toolchain tests it took on trust. */
-static void describe_assumptions(struct strbuf *out, const struct kentry *e)
-{
-	struct strvec macros = STRVEC_INIT;
-	const struct kframe *f;
-
-	collect_macros(&macros, e->deps);
-	collect_macros(&macros, e->prompt_cond);
-	for (f = e->frame; f; f = f->parent) {
-		collect_macros(&macros, f->dep);
-		collect_macros(&macros, f->visible);
-	}
-	add_list(out, "; assuming these toolchain tests pass: ", &macros);
-	strvec_clear(&macros);
-}
-
-static void describe_choice(struct strbuf *out, const struct kentry *e)
-{
-	const struct kentry *m;
-	struct strvec names = STRVEC_INIT;
-	size_t i;
-
-	for (m = e->choice->members; m; m = m->next_member)
-		if (m->sym != e->sym && strvec_find(&names, m->sym->name) < 0)
-			strvec_push(&names, m->sym->name);
-	strbuf_addf(out, "member of choice '%s' (%s:%d)", e->choice->title ? e->choice->title : "",
-		    e->choice->file, e->choice->line);
-	for (i = 0; i < names.nr; i++)
-		strbuf_addf(out, "%s%s", i ? ", " : " with ", names.v[i]);
-	strbuf_addstr(out, ": setting it deselects the others");
-	strvec_clear(&names);
-}
-
-enum kconfig_explain kconfig_index_explain(struct strbuf *out, const struct kconfig_index *idx,
-					   const char *name, kconfig_get_fn get, void *data)
-{
-	const struct ksym *sym = defined_sym(idx, name);
-	const struct kentry *e, *best = NULL, *deps_ok = NULL;
-	struct strbuf why = STRBUF_INIT;
-	enum kconfig_explain ret;
-	int best_v = -1;
-	struct eval ev;
-
-	if (!sym) {
-		strbuf_addf(out, "no Kconfig file defines it for SRCARCH=%s", idx->arch);
-		return KCONFIG_EXPLAIN_UNKNOWN;
-	}
-	if (!sym_has_prompt(sym)) {
-		strbuf_addstr(out, "has no prompt, so only select or its default can set it");
-		describe_defaults(out, sym);
-		describe_selectors(out, sym);
-		return KCONFIG_EXPLAIN_HIDDEN;
-	}
-	eval_init(&ev, idx, get, data);
-	for (e = sym->entries; e; e = e->next) {
-		int d, v;
-
-		if (!e->has_prompt)
-			continue;
-		d = promote(&ev, e, entry_deps(&ev, e));
-		v = promote(&ev, e, entry_prompt(&ev, e));
-		v = v < d ? v : d;
-		if (d && !deps_ok)
-			deps_ok = e;
-		if (v > best_v) {
-			best_v = v;
-			best = e;
-		}
-	}
-	if (best_v == KCONFIG_Y) {
-		if (best->choice) {
-			describe_choice(out, best);
-			ret = KCONFIG_EXPLAIN_CHOICE;
-		} else {
-			strbuf_addf(out, "has a visible prompt and its dependencies are met (%s:%d)",
-				    best->file, best->line);
-			ret = KCONFIG_EXPLAIN_SETTABLE;
-		}
-		describe_assumptions(out, best);
-	} else if (best_v == KCONFIG_M) {
-		describe_unmet(&why, &ev, best, 0);
-		describe_unmet(&why, &ev, best, 1);
-		strbuf_addf(out, "can be at most m: %s", why.buf);
-		ret = KCONFIG_EXPLAIN_MODULE_ONLY;
-	} else if (deps_ok) {
-		describe_unmet(&why, &ev, deps_ok, 1);
-		strbuf_addbuf(out, &why);
-		describe_selectors(out, sym);
-		ret = KCONFIG_EXPLAIN_HIDDEN;
-	} else {
-		for (e = sym->entries; e; e = e->next)
-			if (e->has_prompt)
-				describe_unmet(&why, &ev, e, 0);
-		strbuf_addbuf(out, &why);
-		ret = KCONFIG_EXPLAIN_UNMET_DEPS;
-	}
-	strbuf_release(&why);
-	return ret;
-}
-
-/*
- * deps_to_enable: a depth-first walk that records what it sets, so later
- * atoms see those symbols as y, and backtracks at each ||.
- */
-struct satisfy {
-	const struct kconfig_index *idx;
-	kconfig_get_fn get;
-	void *data;
-	struct strvec *out;
-	size_t base;			/* out->nr when the walk started */
-	struct strvec busy;		/* symbols whose dependencies are being walked */
-	struct strbuf why;
-	int overlay_depth;
-};
-
-#define MAX_OVERLAY_DEPTH 16
-
-static int entry_deps_overlay(struct satisfy *s, const struct kentry *e);
-static int eval_overlay(struct satisfy *s, const struct kconfig_expr *e);
-static const char *overlay_get(const char *name, void *data);
-
-/*
- * A hidden symbol's value as Kconfig computes it: the first default whose
- * condition and entry dependencies hold, at most as high as they are.
- */
-static int default_value(struct satisfy *s, const struct ksym *sym)
-{
-	const struct kentry *e;
-	const struct kdefault *d;
-	int v, c;
-
-	for (e = sym->entries; e; e = e->next)
-		for (d = e->defaults; d; d = d->next) {
-			c = entry_deps_overlay(s, e);
-			v = eval_overlay(s, d->cond);
-			c = v < c ? v : c;
-			if (c == KCONFIG_N)
-				continue;
-			v = eval_overlay(s, d->value);
-			v = v < c ? v : c;
-			return v == KCONFIG_M && e->type != KCONFIG_TRISTATE ? KCONFIG_Y : v;
-		}
-	return KCONFIG_N;
-}
-
-/*
- * Whether a hidden symbol becomes y from what the walk has set: a symbol
- * that is (now) set selects it, or its default now is y.
- */
-static int follows(struct satisfy *s, const struct ksym *sym)
-{
-	const struct krev *rev;
-	int v = 0;
-
-	if (sym_has_prompt(sym) || s->overlay_depth >= MAX_OVERLAY_DEPTH)
-		return 0;
-	s->overlay_depth++;
-	for (rev = sym->selected_by; rev && !v; rev = rev->next)
-		v = kconfig_tristate(overlay_get(rev->from->sym->name, s)) != KCONFIG_N &&
-		    eval_overlay(s, rev->cond) != KCONFIG_N;
-	if (!v)
-		v = default_value(s, sym) == KCONFIG_Y;
-	s->overlay_depth--;
-	return v;
-}
-
-static const char *overlay_get(const char *name, void *data)
-{
-	struct satisfy *s = data;
-	const char *v;
-	const struct ksym *sym;
-
-	if (strvec_find(s->out, name) >= 0)
-		return "y";
-	v = s->get(name, s->data);
-	if (!s->out->nr || kconfig_tristate(v) == KCONFIG_Y)
-		return v;
-	sym = defined_sym(s->idx, name);
-	if (sym && follows(s, sym))
-		return "y";
-	return s->get(name, s->data);	/* follows() may have asked for others */
-}
-
-static int eval_overlay(struct satisfy *s, const struct kconfig_expr *e)
-{
-	struct eval ev;
-
-	eval_init(&ev, s->idx, overlay_get, s);
-	return eval_expr(&ev, e);
-}
-
-static int entry_deps_overlay(struct satisfy *s, const struct kentry *e)
-{
-	struct eval ev;
-
-	eval_init(&ev, s->idx, overlay_get, s);
-	return entry_deps(&ev, e);
-}
-
-static int satisfy_expr(struct satisfy *s, const struct kconfig_expr *e);
-
-static void restore(struct satisfy *s, size_t nr)
-{
-	while (s->out->nr > nr)
-		strvec_pop(s->out);
-}
-
-/* The operands of a chain of &&, each of which must be made y. */
-struct conjuncts {
-	const struct kconfig_expr **v;
-	size_t nr, alloc;
-};
-
-static void add_conjuncts(struct conjuncts *c, const struct kconfig_expr *e)
-{
-	if (!e)
-		return;
-	if (e->op == KEXPR_AND) {
-		add_conjuncts(c, e->left);
-		add_conjuncts(c, e->right);
-		return;
-	}
-	ALLOC_GROW(c->v, c->nr + 1, c->alloc);
-	c->v[c->nr++] = e;
-}
-
-static void add_frame_conjuncts(struct conjuncts *c, const struct kframe *f, int prompt)
-{
-	if (!f)
-		return;
-	add_frame_conjuncts(c, f->parent, prompt);
-	add_conjuncts(c, prompt ? f->visible : f->dep);
-}
-
-/*
- * Meets every conjunct, in passes: what one sets can make another hold (a
- * select of a hidden symbol), so a conjunct that fails is retried while the
- * others make progress.  What one sets can also break another that held
- * ("MMC = BRCMFMAC" holds while both are n), so the conjuncts are checked
- * again at the end and the passes rerun a few times.  Frees c's array.
- */
-#define MAX_ROUNDS 4
-
-static int satisfy_all(struct satisfy *s, struct conjuncts *c)
-{
-	char *done = xcalloc(c->nr ? c->nr : 1, 1);
-	size_t left = c->nr, i, nr;
-	struct strbuf text = STRBUF_INIT, first_why = STRBUF_INIT;
-	int progress, round, ret = -1;
-
-	for (round = 0; round < MAX_ROUNDS; round++) {
-		for (progress = 1; left && progress; ) {
-			progress = 0;
-			strbuf_reset(&first_why);
-			for (i = 0; i < c->nr; i++) {
-				if (done[i])
-					continue;
-				nr = s->out->nr;
-				if (satisfy_expr(s, c->v[i])) {
-					/* report the first conjunct that cannot be met */
-					if (!first_why.len)
-						strbuf_addbuf(&first_why, &s->why);
-					restore(s, nr);
-					continue;
-				}
-				done[i] = 1;
-				left--;
-				progress = 1;
-			}
-		}
-		if (left) {
-			strbuf_reset(&s->why);
-			strbuf_addbuf(&s->why, &first_why);
-			goto out;
-		}
-		for (i = 0; i < c->nr; i++)
-			if (eval_overlay(s, c->v[i]) != KCONFIG_Y) {
-				done[i] = 0;
-				left++;
-			}
-		if (!left) {
-			ret = 0;
-			goto out;
-		}
-	}
-	for (i = 0; i < c->nr; i++)
-		if (!done[i]) {
-			strbuf_reset(&s->why);
-			kconfig_expr_print(&text, c->v[i]);
-			strbuf_addf(&s->why, "'%s' fails once the rest is met", text.buf);
-			break;
-		}
-out:
-	strbuf_release(&text);
-	strbuf_release(&first_why);
-	free(done);
-	free(c->v);
-	return ret;
-}
-
-/* Makes an entry's dependencies and (with prompt) its prompt y. */
-static int satisfy_entry(struct satisfy *s, const struct kentry *e, int prompt)
-{
-	struct conjuncts c = { NULL, 0, 0 };
-
-	add_frame_conjuncts(&c, e->frame, 0);
-	add_conjuncts(&c, e->deps);
-	if (prompt) {
-		add_frame_conjuncts(&c, e->frame, 1);
-		add_conjuncts(&c, e->prompt_cond);
-	}
-	return satisfy_all(s, &c);
-}
-
-static void why_hidden(struct satisfy *s, const struct ksym *sym)
-{
-	strbuf_addf(&s->why, "%s has no prompt", sym->name);
-	if (sym->selected_by) {
-		struct strvec sel = STRVEC_INIT;
-
-		list_revs(&sel, sym->selected_by, 0);
-		add_list(&s->why, " (selected by ", &sel);
-		strbuf_addch(&s->why, ')');
-		strvec_clear(&sel);
-	}
-}
-
-static int enable_symbol(struct satisfy *s, const char *name)
-{
-	const struct ksym *sym;
-	const struct kentry *e;
-	size_t nr = s->out->nr;
-
-	strbuf_reset(&s->why);
-	if (kconfig_is_tristate_const(name)) {
-		strbuf_addf(&s->why, "needs the constant '%s' to be y", name);
-		return -1;
-	}
-	sym = defined_sym(s->idx, name);
-	if (!sym) {
-		strbuf_addf(&s->why, "%s is not defined for SRCARCH=%s", name, s->idx->arch);
-		return -1;
-	}
-	if (strvec_find(&s->busy, name) >= 0) {
-		strbuf_addf(&s->why, "%s depends on itself", name);
-		return -1;
-	}
-	if (sym->type != KCONFIG_BOOL && sym->type != KCONFIG_TRISTATE) {
-		strbuf_addf(&s->why, "%s is %s, not bool or tristate", name,
-			    kconfig_type_name(sym->type));
-		return -1;
-	}
-	strvec_push(&s->busy, name);
-	if (!sym_has_prompt(sym)) {
-		/* It turns y by itself when a default of it can be made y. */
-		const struct kdefault *d;
-
-		for (e = sym->entries; e; e = e->next)
-			for (d = e->defaults; d; d = d->next) {
-				struct conjuncts c = { NULL, 0, 0 };
-
-				add_frame_conjuncts(&c, e->frame, 0);
-				add_conjuncts(&c, e->deps);
-				add_conjuncts(&c, d->cond);
-				add_conjuncts(&c, d->value);
-				if (!satisfy_all(s, &c) &&
-				    kconfig_tristate(overlay_get(name, s)) == KCONFIG_Y)
-					goto ok;
-				restore(s, nr);
-			}
-		strbuf_reset(&s->why);
-		why_hidden(s, sym);
-		goto fail;
-	}
-	for (e = sym->entries; e; e = e->next) {
-		if (!e->has_prompt)
-			continue;
-		if (!satisfy_entry(s, e, 1)) {
-			strvec_push(s->out, name);
-			goto ok;
-		}
-		restore(s, nr);
-	}
-fail:
-	strvec_pop(&s->busy);
-	return -1;
-ok:
-	strvec_pop(&s->busy);
-	return 0;
-}
-
-static const struct kconfig_expr *comparison_symbol(const struct kconfig_expr *e)
-{
-	const struct kconfig_expr *sym = e->left, *val = e->right;
-
-	if (sym->op != KEXPR_SYMBOL || kconfig_is_tristate_const(sym->text)) {
-		sym = e->right;
-		val = e->left;
-	}
-	if (sym->op != KEXPR_SYMBOL || kconfig_is_tristate_const(sym->text) ||
-	    (val->op != KEXPR_SYMBOL && val->op != KEXPR_STRING) || !kconfig_is_tristate_const(val->text))
-		return NULL;
-	/* X = y, X = m, X != n ask for X enabled */
-	if ((e->op == KEXPR_EQ && val->text[0] != 'n') || (e->op == KEXPR_NE && val->text[0] == 'n'))
-		return sym;
-	return NULL;
-}
-
-static int satisfy_expr(struct satisfy *s, const struct kconfig_expr *e)
-{
-	struct strbuf text = STRBUF_INIT, left_why = STRBUF_INIT;
-	const struct kconfig_expr *sym;
-	size_t nr = s->out->nr;
-	int ret = -1;
-
-	if (eval_overlay(s, e) == KCONFIG_Y)
-		return 0;
-	switch (e->op) {
-	case KEXPR_AND: {
-		struct conjuncts c = { NULL, 0, 0 };
-
-		add_conjuncts(&c, e);
-		ret = satisfy_all(s, &c);
-		break;
-	}
-	case KEXPR_OR:
-		if (!satisfy_expr(s, e->left)) {
-			ret = 0;
-			break;
-		}
-		restore(s, nr);
-		strbuf_addbuf(&left_why, &s->why);
-		if (!satisfy_expr(s, e->right)) {
-			ret = 0;
-			break;
-		}
-		restore(s, nr);
-		kconfig_expr_print(&text, e);
-		strbuf_addf(&text, "' can be met: %s; ", left_why.buf);
-		strbuf_addbuf(&text, &s->why);
-		strbuf_reset(&s->why);
-		strbuf_addf(&s->why, "no side of '%s", text.buf);
-		strbuf_reset(&text);
-		break;
-	case KEXPR_SYMBOL:
-		ret = enable_symbol(s, e->text);
-		break;
-	case KEXPR_NOT:
-		strbuf_reset(&s->why);
-		kconfig_expr_print(&text, e);
-		strbuf_addf(&s->why, "'%s' would need something disabled", text.buf);
-		break;
-	default:
-		sym = e->op == KEXPR_EQ || e->op == KEXPR_NE ? comparison_symbol(e) : NULL;
-		if (sym) {
-			ret = enable_symbol(s, sym->text);
-			break;
-		}
-		strbuf_reset(&s->why);
-		kconfig_expr_print(&text, e);
-		strbuf_addf(&s->why, "cannot make '%s' true by enabling symbols", text.buf);
-		break;
-	}
-	if (!ret && eval_overlay(s, e) != KCONFIG_Y) {
-		/* enabling did not help, e.g. m where y is needed */
-		restore(s, nr);
-		strbuf_reset(&s->why);
-		kconfig_expr_print(&text, e);
-		strbuf_addf(&s->why, "cannot make '%s' y", text.buf);
-		ret = -1;
-	}
-	strbuf_release(&text);
-	strbuf_release(&left_why);
-	return ret;
-}
-
-int kconfig_index_deps_to_enable(struct strvec *out, const struct kconfig_index *idx,
-				 const char *name, kconfig_get_fn get, void *data,
-				 struct strbuf *why)
-{
-	struct satisfy s;
-	const struct ksym *sym = defined_sym(idx, name);
-	const struct kentry *e;
-	int ret = 1;
-
-	memset(&s, 0, sizeof(s));
-	s.idx = idx;
-	s.get = get;
-	s.data = data;
-	s.out = out;
-	s.base = out->nr;
-	strvec_init(&s.busy);
-	strbuf_init(&s.why, 0);
-	if (!sym) {
-		strbuf_addf(&s.why, "no Kconfig file defines %s for SRCARCH=%s", name, idx->arch);
-		goto done;
-	}
-	if (!sym_has_prompt(sym)) {
-		/* No prompt to reach: only a default can make it y. */
-		if (kconfig_tristate(overlay_get(name, &s)) == KCONFIG_Y || !enable_symbol(&s, name))
-			ret = 0;
-		goto done;
-	}
-	strvec_push(&s.busy, name);
-	for (e = sym->entries; e; e = e->next) {
-		if (!e->has_prompt)
-			continue;
-		if (!satisfy_entry(&s, e, 1)) {
-			ret = 0;
-			break;
-		}
-		restore(&s, s.base);
-	}
-done:
-	if (ret && why)
-		strbuf_addbuf(why, &s.why);
-	strvec_clear(&s.busy);
-	strbuf_release(&s.why);
-	return ret;
 }

@@ -21,7 +21,9 @@ struct strvec;
  * values: the .config that olddefconfig wrote is the truth, this index only
  * says why.
  *
- * Names are given without the CONFIG_ prefix.
+ * Names are given without the CONFIG_ prefix.  The index is read by
+ * kconfig-index.c, explanations come from kconfig-explain.c and --with-deps
+ * from kconfig-deps.c (kconfig-index-internal.h is what they share).
  */
 
 /*
