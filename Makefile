@@ -32,7 +32,9 @@ endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -lsqlite3 -lgsl -lgslcblas -lz)
 
-ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SAN_FLAGS) $(PKG_CFLAGS) -Isrc -MMD -MP
+# banned.h turns calls of strcpy, sprintf, atoi, ... into compile errors.
+BANNED := -include src/util/banned.h
+ALL_CFLAGS = -std=gnu11 -D_GNU_SOURCE $(CFLAGS) $(WARNINGS) $(SAN_FLAGS) $(PKG_CFLAGS) -Isrc $(BANNED) -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(SAN_FLAGS)
 LIBS = $(PKG_LIBS) -lm
 
@@ -48,7 +50,7 @@ INTEGRATION := $(sort $(wildcard tests/t/t[0-9]*.sh))
 # The guest runs as /init inside the test kernels: static, no sanitizers.
 GUEST_SRC := $(wildcard guest/*.c)
 GUEST := $(if $(GUEST_SRC),$(B)/kcp-guest)
-GUEST_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g $(WARNINGS) -Iguest -Isrc -MMD -MP
+GUEST_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g $(WARNINGS) -Iguest -Isrc $(BANNED) -MMD -MP
 
 FUZZ_SECONDS ?= 60
 

@@ -189,6 +189,14 @@ const char *param_str(const char *name)
 	return values[param_index(name)];
 }
 
+/* Appends ", " (unless list is empty) and item to list, cut to fit its size. */
+static void list_append(char *list, size_t size, const char *item)
+{
+	size_t len = strlen(list);
+
+	snprintf(list + len, size - len, "%s%s", *list ? ", " : "", item);
+}
+
 /*
  * Sets kcp.<key>=<value> (or --key=value) for the chosen workload; the
  * workload must be known.  Returns 0 or -1 with an error written.
@@ -203,11 +211,8 @@ static int set_param(const char *key, const char *value, const char *how)
 		char list[512] = "";
 
 		for (i = 0; i < nr_workload_params; i++)
-			if ((int)workload_params[i].workload == workload_id) {
-				if (*list)
-					strncat(list, ", ", sizeof(list) - strlen(list) - 1);
-				strncat(list, workload_params[i].name, sizeof(list) - strlen(list) - 1);
-			}
+			if ((int)workload_params[i].workload == workload_id)
+				list_append(list, sizeof(list), workload_params[i].name);
 		return guest_error("workload '%s' has no parameter '%s%s' (parameters: %s)",
 				   workload_table[workload_id].name, how, key,
 				   *list ? list : "none");
@@ -231,11 +236,8 @@ static int set_workload(const char *name)
 	if (workload_id < 0) {
 		char list[512] = "";
 
-		for (i = 0; i < NR_WORKLOADS; i++) {
-			if (i)
-				strncat(list, ", ", sizeof(list) - strlen(list) - 1);
-			strncat(list, workload_table[i].name, sizeof(list) - strlen(list) - 1);
-		}
+		for (i = 0; i < NR_WORKLOADS; i++)
+			list_append(list, sizeof(list), workload_table[i].name);
 		return guest_error("unknown workload '%s' (workloads: %s)", name, list);
 	}
 	for (i = 0; i < nr_workload_params; i++) {
