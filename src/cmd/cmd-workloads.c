@@ -1,5 +1,6 @@
 /* cmd-workloads.c: `kconfperf workloads`, list the guest workloads and their parameters. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -82,9 +83,16 @@ static int check_output(const char *path)
 	size_t i;
 	int ret = 1;
 
-	if (!strcmp(path, "-") ? strbuf_read_fd(&buf, 0, 0) < 0 && error_errno("cannot read stdin")
-	    : strbuf_read_file(&buf, path, 0) < 0)
+	if (strcmp(path, "-")) {
+		if (strbuf_read_file_max(&buf, path, KCP_OUTPUT_MAX) < 0)
+			goto out;
+	} else if (strbuf_read_fd_max(&buf, 0, 0, KCP_OUTPUT_MAX) < 0) {
+		if (errno == EFBIG)
+			error_too_large(name, KCP_OUTPUT_MAX);
+		else
+			error_errno("cannot read stdin");
 		goto out;
+	}
 	protocol_parse_buffer(&r, buf.buf, buf.len, name);
 	if (r.ready)
 		printf("ready boot_s=%.6f\n", r.boot_seconds);

@@ -156,6 +156,8 @@ struct loader {
 };
 
 #define MAX_SOURCE_DEPTH 64
+/* One Kconfig file: the largest of 6.1, arch/x86/Kconfig, is 100 KiB. */
+#define KCONFIG_FILE_MAX ((size_t)16 << 20)
 
 static int read_kconfig(struct loader *ld, const char *relpath, int optional);
 
@@ -755,7 +757,7 @@ static int read_kconfig(struct loader *ld, const char *relpath, int optional)
 		ret = 0;
 		goto out;
 	}
-	if (strbuf_read_file(&buf, path.buf, 0) < 0) {
+	if (strbuf_read_file_max(&buf, path.buf, KCONFIG_FILE_MAX) < 0) {
 		if (ld->file)
 			error("%s:%d: cannot source '%s'", ld->file, ld->line, relpath);
 		goto out;

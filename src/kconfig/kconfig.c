@@ -641,7 +641,7 @@ int kconfig_load(struct kconfig **out, const char *path, unsigned flags)
 	int ret = -1;
 
 	*out = NULL;
-	if (strbuf_read_file(&sb, path, 0) < 0)
+	if (strbuf_read_file_max(&sb, path, KCONFIG_MAX_SIZE) < 0)
 		goto out;
 	kc = kconfig_new();
 	if (kconfig_parse(kc, path, sb.buf, sb.len, flags))

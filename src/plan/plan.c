@@ -212,7 +212,7 @@ static int read_base_add(struct kconfig *frag, const struct strvec *items)
 			struct strbuf sb = STRBUF_INIT;
 			int ret;
 
-			if (strbuf_read_file(&sb, item, 0) < 0)
+			if (strbuf_read_file_max(&sb, item, KCONFIG_MAX_SIZE) < 0)
 				return -1;
 			ret = kconfig_parse(frag, item, sb.buf, sb.len, 0);
 			strbuf_release(&sb);
@@ -524,7 +524,7 @@ static int read_options(struct plan *p, const struct plan_options *o)
 	} else if (is_config_file(o->options)) {
 		struct strbuf sb = STRBUF_INIT;
 
-		if (strbuf_read_file(&sb, o->options, 0) < 0 ||
+		if (strbuf_read_file_max(&sb, o->options, KCONFIG_MAX_SIZE) < 0 ||
 		    kconfig_parse(kc, o->options, sb.buf, sb.len, KCONFIG_LOOSE)) {
 			strbuf_release(&sb);
 			goto out;
@@ -645,7 +645,7 @@ static void hash_file_or_text(struct sha256 *c, const char *item)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (is_config_file(item) && strbuf_read_file(&sb, item, 0) >= 0)
+	if (is_config_file(item) && strbuf_read_file_max(&sb, item, KCONFIG_MAX_SIZE) >= 0)
 		sha256_update(c, sb.buf, sb.len + 1);
 	else
 		sha256_update(c, item, strlen(item) + 1);

@@ -49,6 +49,8 @@
 #define KCP_LINE_MAX 4096
 /* Most samples accepted from one run. */
 #define KCP_SAMPLES_MAX 100000
+/* Most of a run's output read to parse it (a sample line is ~100 bytes). */
+#define KCP_OUTPUT_MAX ((size_t)64 << 20)
 
 struct strbuf;
 

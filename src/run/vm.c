@@ -16,8 +16,8 @@
 
 /* The end of the console is enough to find a panic and show the tail. */
 #define CONSOLE_READ_MAX ((size_t)1 << 20)
-/* More than KCP_SAMPLES_MAX lines of KCP_LINE_MAX would ever need. */
-#define RESULTS_READ_MAX ((size_t)64 << 20)
+/* The results port: as much as the protocol parser takes. */
+#define RESULTS_READ_MAX KCP_OUTPUT_MAX
 #define QEMU_LOG_READ_MAX ((size_t)64 << 10)
 
 static const char *const accel_names[] = {

@@ -148,17 +148,22 @@ void strbuf_trim(struct strbuf *sb)
 	}
 }
 
-ssize_t strbuf_read_fd(struct strbuf *sb, int fd, size_t hint)
+ssize_t strbuf_read_fd_max(struct strbuf *sb, int fd, size_t hint, size_t max)
 {
 	size_t start = sb->len;
 
-	strbuf_grow(sb, hint ? hint : 8192);
+	strbuf_grow(sb, (hint ? hint : 8192) + 1);
 	for (;;) {
+		size_t room, got = sb->len - start;
 		ssize_t n;
 
 		if (sb->alloc - sb->len < 4096)
 			strbuf_grow(sb, sb->alloc);
-		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		room = sb->alloc - sb->len - 1;
+		/* One byte past the cap tells "exactly max" from "more". */
+		if (max < SIZE_MAX && room > max - got + 1)
+			room = max - got + 1;
+		n = read(fd, sb->buf + sb->len, room);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -168,8 +173,18 @@ ssize_t strbuf_read_fd(struct strbuf *sb, int fd, size_t hint)
 		if (!n)
 			break;
 		strbuf_setlen(sb, sb->len + (size_t)n);
+		if (sb->len - start > max) {
+			strbuf_setlen(sb, start);
+			errno = EFBIG;
+			return -1;
+		}
 	}
 	return (ssize_t)(sb->len - start);
+}
+
+ssize_t strbuf_read_fd(struct strbuf *sb, int fd, size_t hint)
+{
+	return strbuf_read_fd_max(sb, fd, hint, SIZE_MAX);
 }
 
 ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint)
@@ -186,17 +201,57 @@ ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint)
 	return n;
 }
 
+void strbuf_add_size(struct strbuf *sb, size_t bytes)
+{
+	if (bytes && !(bytes % ((size_t)1 << 30)))
+		strbuf_addf(sb, "%zu GiB", bytes >> 30);
+	else if (bytes && !(bytes % ((size_t)1 << 20)))
+		strbuf_addf(sb, "%zu MiB", bytes >> 20);
+	else if (bytes && !(bytes % 1024))
+		strbuf_addf(sb, "%zu KiB", bytes >> 10);
+	else
+		strbuf_addf(sb, "%zu bytes", bytes);
+}
+
+int error_too_large(const char *name, size_t max)
+{
+	struct strbuf cap = STRBUF_INIT;
+
+	strbuf_add_size(&cap, max);
+	error("%s: larger than %s", name, cap.buf);
+	strbuf_release(&cap);
+	return -1;
+}
+
 ssize_t strbuf_read_file_max(struct strbuf *sb, const char *path, size_t max)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	struct stat st;
+	ssize_t n = -1;
 
-	if (stat(path, &st))
-		return error_errno("cannot read '%s'", path);
-	if (S_ISDIR(st.st_mode))
-		return error("cannot read '%s': is a directory", path);
-	if ((size_t)st.st_size > max)
-		return error("%s: larger than %zu MiB", path, max >> 20);
-	return strbuf_read_file(sb, path, st.st_size);
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	if (fstat(fd, &st)) {
+		error_errno("cannot read '%s'", path);
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		error("cannot read '%s': is a directory", path);
+		goto out;
+	}
+	/* A regular file says its size; a pipe, FIFO or device is cut at the cap. */
+	if (S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max) {
+		error_too_large(path, max);
+		goto out;
+	}
+	n = strbuf_read_fd_max(sb, fd, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, max);
+	if (n < 0 && errno == EFBIG)
+		error_too_large(path, max);
+	else if (n < 0)
+		error_errno("cannot read '%s'", path);
+out:
+	close(fd);
+	return n;
 }
 
 int strbuf_getline(struct strbuf *sb, FILE *fp)

@@ -46,14 +46,26 @@ void strbuf_rtrim(struct strbuf *sb);
 
 /* Appends everything readable from fd; returns bytes read or -1 (errno set). */
 ssize_t strbuf_read_fd(struct strbuf *sb, int fd, size_t hint);
+/*
+ * strbuf_read_fd() that stops at max bytes: more is -1 with errno EFBIG
+ * and sb as it was, after reading at most one byte past max, so a pipe,
+ * a FIFO or /dev/zero costs max bytes, not all the memory there is.
+ */
+ssize_t strbuf_read_fd_max(struct strbuf *sb, int fd, size_t hint, size_t max);
 /* Appends the file's contents; returns bytes read or -1 with an error printed. */
 ssize_t strbuf_read_file(struct strbuf *sb, const char *path, size_t hint);
 /*
  * strbuf_read_file() for input with a size cap: a path that cannot be
- * stat()ed, a directory, or a file larger than max bytes (said in MiB) is
- * an error, printed, before anything is read.
+ * opened, a directory, or more than max bytes is an error, printed
+ * ("PATH: larger than 16 MiB", error_too_large()).  A regular file larger
+ * than max is refused before it is read; anything else (a FIFO, a pipe,
+ * /dev/zero) is read up to the cap and no further.
  */
 ssize_t strbuf_read_file_max(struct strbuf *sb, const char *path, size_t max);
+/* Prints "NAME: larger than SIZE" (strbuf_add_size()) with error(); returns -1. */
+int error_too_large(const char *name, size_t max);
+/* Appends a byte count as people write it: "16 MiB", "64 KiB", "1000 bytes". */
+void strbuf_add_size(struct strbuf *sb, size_t bytes);
 /* Appends one line from fp without its '\n'; returns 0, or EOF at end of file. */
 int strbuf_getline(struct strbuf *sb, FILE *fp);
 

@@ -208,7 +208,7 @@ static void test_parse_file(void)
 	set_message_sink(sink, NULL);
 	check_int(json_parse_file(&j, path), ==, -1);
 	set_message_sink(NULL, NULL);
-	check(strstr(msg, "cannot read") != NULL && strstr(msg, "missing.json") != NULL);
+	check(strstr(msg, "cannot open") != NULL && strstr(msg, "missing.json") != NULL);
 	free(path);
 	strbuf_release(&sb);
 }
