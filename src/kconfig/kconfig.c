@@ -921,21 +921,31 @@ void kconfig_diff(const struct kconfig *a, const struct kconfig *b,
 }
 
 /* The lines of kc defining symbol idx, joined by ' ' (as merge_config.sh's echo shows them). */
+/* The length of a line without the '\r' of a CRLF line end. */
+static size_t len_without_cr(const char *text)
+{
+	size_t len = strlen(text);
+
+	while (len && text[len - 1] == '\r')
+		len--;
+	return len;
+}
+
 static void definition_lines(const struct kconfig *kc, size_t idx, struct strbuf *out)
 {
 	const struct kconfig_sym *s = &kc->syms[idx];
 	size_t i;
 
-	if (s->ndefs == 1) {
-		strbuf_addstr(out, kc->lines[s->line].text);
-		return;
-	}
-	for (i = 0; i < kc->nr_lines; i++) {
+	for (i = s->ndefs == 1 ? s->line : 0; i < kc->nr_lines; i++) {
+		const char *text = kc->lines[i].text;
+
 		if (kc->lines[i].sym != idx)
 			continue;
 		if (out->len)
 			strbuf_addch(out, ' ');
-		strbuf_addstr(out, kc->lines[i].text);
+		strbuf_add(out, text, len_without_cr(text));
+		if (s->ndefs == 1)
+			break;
 	}
 }
 
@@ -980,7 +990,7 @@ int kconfig_merge(struct kconfig *base, const struct kconfig *frag, const char *
 		if (!l->text)
 			continue;
 		if (l->sym == NO_SYM) {
-			add_line(base, xstrdup(l->text), NO_SYM);
+			add_line(base, xstrndup(l->text, len_without_cr(l->text)), NO_SYM);
 			continue;
 		}
 		/*
@@ -992,7 +1002,7 @@ int kconfig_merge(struct kconfig *base, const struct kconfig *frag, const char *
 		pl.name_len = strlen(s->name);
 		pl.value = s->value;
 		pl.value_len = strlen(s->value);
-		define(base, &pl, xstrdup(l->text), NULL);
+		define(base, &pl, xstrndup(l->text, len_without_cr(l->text)), NULL);
 	}
 	if (last_live_line(frag) != NO_SYM)
 		base->missing_newline = frag->missing_newline;

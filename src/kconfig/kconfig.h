@@ -185,7 +185,10 @@ void kconfig_changes_release(struct kconfig_changes *c);
  * and frag's lines are appended.  Returns the number of symbols redefined
  * with a different line.  Unlike merge_config.sh, lines are matched by the
  * symbol they define, never by a substring (CONFIG_FOO does not remove
- * CONFIG_MY_CONFIG_FOO, nor a comment that mentions it).
+ * CONFIG_MY_CONFIG_FOO, nor a comment that mentions it), and a CRLF line
+ * end is not part of a line: frag's lines are appended with LF ends (as
+ * Kconfig reads them), and "CONFIG_X=y\r\n" in one file and "CONFIG_X=y\n" in
+ * the other are the same line, not a redefinition.
  */
 int kconfig_merge(struct kconfig *base, const struct kconfig *frag, const char *fragname);
 

@@ -104,6 +104,21 @@ test_expect_success 'merge -o writes what merge prints' '
 	test_grep "^ EXPERT y -> n$" out
 '
 
+test_expect_success 'merge: a CRLF fragment merges as if it had LF line ends' '
+	cr=$(printf "\r") &&
+	printf "CONFIG_A=y\nCONFIG_B=y\n" >crlf-base.config &&
+	printf "# debug\r\nCONFIG_A=y\r\nCONFIG_B=m\r\n# CONFIG_C is not set\r\n" >crlf.config &&
+	tr -d "\r" <crlf.config >lf.config &&
+	kconfperf config merge crlf-base.config crlf.config >from-crlf 2>crlf.err &&
+	kconfperf config merge crlf-base.config lf.config >from-lf 2>lf.err &&
+	test_cmp from-lf from-crlf &&
+	sed "s/lf.config/crlf.config/" lf.err >expect.err &&
+	test_cmp expect.err crlf.err &&
+	! grep -q "$cr" from-crlf crlf.err &&
+	test_grep "value of CONFIG_B is redefined" crlf.err &&
+	! grep -q "CONFIG_A is redefined" crlf.err
+'
+
 # The kernel's own scripts, extracted once per build directory: the tarball is
 # one xz stream, so this reads ~1.2 GB; tar stops once both members are out.
 scripts=$KCP_BUILD/test-cache/linux-source-6.1-scripts

@@ -799,6 +799,28 @@ static void test_merge_newlines(void)
 		  "CONFIG_A=y\n\nCONFIG_B=m\n");
 }
 
+static void test_merge_crlf(void)
+{
+	int n;
+
+	/* A CRLF fragment merges as its LF twin: LF ends, no '\r' in messages. */
+	check_str(merged("CONFIG_A=y\nCONFIG_B=y\n",
+			 "# debug\r\nCONFIG_A=y\r\nCONFIG_B=m\r\n\r\n# CONFIG_C is not set\r\n", &n),
+		  "\n# debug\nCONFIG_A=y\nCONFIG_B=m\n\n# CONFIG_C is not set\n");
+	check_int(n, ==, 1);
+	check_str(test_messages.buf,
+		  "warning: value of CONFIG_B is redefined by fragment frag.config: "
+		  "previous value 'CONFIG_B=y', new value 'CONFIG_B=m'\n");
+	/* A CRLF base keeps its own lines; the same value in LF is no redefinition. */
+	check_str(merged("# base\r\nCONFIG_A=y\r\nCONFIG_B=y\r\n", "CONFIG_A=y\n", &n),
+		  "# base\r\nCONFIG_B=y\r\n\nCONFIG_A=y\n");
+	check_int(n, ==, 0);
+	check_str(test_messages.buf, "");
+	/* Without its final newline, a CRLF fragment still ends the same way. */
+	check_str(merged("CONFIG_A=y\n", "CONFIG_B=y\r\nCONFIG_C=y\r", &n),
+		  "CONFIG_A=y\n\nCONFIG_B=y\nCONFIG_C=y");
+}
+
 static void test_merge_redefinitions(void)
 {
 	struct kconfig *b = parse("CONFIG_A=y\nCONFIG_A=m\nCONFIG_Z=y\n");
@@ -1009,6 +1031,7 @@ int main(int argc, char **argv)
 	TEST(test_merge);
 	TEST(test_merge_compares_lines_not_values);
 	TEST(test_merge_newlines);
+	TEST(test_merge_crlf);
 	TEST(test_merge_redefinitions);
 	TEST(test_merge_matches_whole_names);
 	TEST(test_merge_several_fragments);
