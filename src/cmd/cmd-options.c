@@ -83,7 +83,8 @@ int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
 	e->cache = pa->cache ? absolute_path(pa->cache) : default_cache_dir();
 	e->work = experiment_path(e->dir, "work");
 	e->logs = experiment_path(e->dir, "logs");
-	if (kernel_source_open(&e->source, pa->source, e->cache))
+	if (experiment_check_dir(dir_opt) ||
+	    kernel_source_open(&e->source, pa->source, e->cache))
 		return -1;
 	pa->o.source = &e->source;
 	pa->o.work_dir = e->work;

@@ -100,7 +100,7 @@ int cmd_plan(int argc, const char **argv)
 		usage_error("unexpected argument '%s'", argv[0]);
 
 	cache = pa.cache ? absolute_path(pa.cache) : default_cache_dir();
-	if (kernel_source_open(&ks, pa.source, cache))
+	if (experiment_check_dir(dir) || kernel_source_open(&ks, pa.source, cache))
 		goto out;
 	if (experiment_open(&st, dir, 1))
 		goto out;

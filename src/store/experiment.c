@@ -1,17 +1,40 @@
 /* experiment.c: an experiment directory: its database, logs and scratch space. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "store/experiment.h"
 #include "store/store.h"
+#include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
 char *experiment_path(const char *dir, const char *sub)
 {
 	return xstrfmt("%s/%s", dir, sub);
+}
+
+int experiment_check_dir(const char *dir)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	strbuf_addstr(&path, dir);
+	/* For "F/sub" (or "F/") with F a file, F is the one to name. */
+	while (stat(path.buf, &st) && errno == ENOTDIR) {
+		char *slash = strrchr(path.buf, '/');
+
+		if (!slash || slash == path.buf)
+			break;
+		strbuf_setlen(&path, slash - path.buf);
+	}
+	if (!stat(path.buf, &st) && !S_ISDIR(st.st_mode))
+		ret = error("'%s' is not a directory", path.buf);
+	strbuf_release(&path);
+	return ret;
 }
 
 int experiment_open(struct store **out, const char *dir, int create)
@@ -21,6 +44,10 @@ int experiment_open(struct store **out, const char *dir, int create)
 	int ret;
 
 	*out = NULL;
+	if (experiment_check_dir(dir)) {
+		free(db);
+		return -1;
+	}
 	if (!create && stat(db, &st)) {
 		free(db);
 		return error("no experiment in '%s' (start one with 'kconfperf plan' or "
@@ -42,6 +69,10 @@ int experiment_open_readonly(struct store **out, const char *dir)
 	int ret;
 
 	*out = NULL;
+	if (experiment_check_dir(dir)) {
+		free(db);
+		return -1;
+	}
 	if (stat(db, &st)) {
 		free(db);
 		return error("no experiment in '%s' (start one with 'kconfperf plan' or "
@@ -78,6 +109,10 @@ int experiment_check_plan(const char *dir, const char *key, int start_new)
 	struct stat sb;
 	int ret = 0;
 
+	if (experiment_check_dir(dir)) {
+		ret = -1;
+		goto out;
+	}
 	if (stat(db, &sb))
 		goto out;
 	if (start_new) {

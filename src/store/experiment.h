@@ -24,6 +24,13 @@ int experiment_open(struct store **out, const char *dir, int create);
  */
 int experiment_open_readonly(struct store **out, const char *dir);
 
+/*
+ * 0 when dir is a directory, or does not exist yet (a command that makes
+ * one will); otherwise -1 with "'DIR' is not a directory".  Commands check
+ * --dir with it before any long work.
+ */
+int experiment_check_dir(const char *dir);
+
 /* DIR/sub, malloc'd. */
 char *experiment_path(const char *dir, const char *sub);
 

@@ -159,9 +159,17 @@ int mkdir_p(const char *path, int mode)
 		if (c != '/' && c != '\0')
 			continue;
 		*q = '\0';
-		if (*p && mkdir(p, (mode_t)mode) && errno != EEXIST) {
-			ret = error_errno("cannot create directory '%s'", p);
-			goto out;
+		if (*p && mkdir(p, (mode_t)mode)) {
+			struct stat st;
+
+			if (errno != EEXIST) {
+				ret = error_errno("cannot create directory '%s'", p);
+				goto out;
+			}
+			if (!stat(p, &st) && !S_ISDIR(st.st_mode)) {
+				ret = error("'%s' is not a directory", p);
+				goto out;
+			}
 		}
 		*q = c;
 		if (!c)

@@ -40,7 +40,10 @@ int ends_with(const char *s, const char *suffix);
 
 /* path made absolute against the current directory (not resolved); malloc'd. */
 char *absolute_path(const char *path);
-/* mkdir -p; returns 0 or -1 with an error printed. */
+/*
+ * mkdir -p; returns 0 or -1 with an error printed, "'a/b' is not a
+ * directory" when a file is in the way.
+ */
 int mkdir_p(const char *path, int mode);
 /* rm -rf; returns 0 or -1 with an error printed. */
 int remove_tree(const char *path);

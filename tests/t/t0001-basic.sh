@@ -40,6 +40,37 @@ test_expect_failure_code 2 'an unknown global option exits 2' '
 	kconfperf --frobnicate
 '
 
+# dir_is_a_file CMD...: CMD with --dir naming a file (and a path under
+# it) exits 1 saying that file is not a directory, before any other work:
+# the --source given does not exist, so naming it would mean it was opened.
+dir_is_a_file() {
+	for d in afile afile/sub afile/; do
+		if "$@" --dir "$d" >out 2>err; then
+			echo "'$* --dir $d' succeeded"
+			return 1
+		fi
+		test_cmp - err <<-\EOF || return 1
+		kconfperf: error: 'afile' is not a directory
+		EOF
+	done
+}
+
+test_expect_success 'every command that takes --dir says plainly that a file is not a directory' '
+	echo not a directory >afile &&
+	src="--source /nonexistent --base tinyconfig --options PRINTK_TIME" &&
+	dir_is_a_file kconfperf plan &&
+	dir_is_a_file kconfperf plan --show baseline &&
+	dir_is_a_file kconfperf plan $src &&
+	dir_is_a_file kconfperf build &&
+	dir_is_a_file kconfperf run --workload boot &&
+	dir_is_a_file kconfperf report &&
+	dir_is_a_file kconfperf sweep $src --workload boot &&
+	dir_is_a_file kconfperf screen $src --workload boot &&
+	dir_is_a_file kconfperf import hyperfine "$DATA/example-hyperfine-1.15-export.json" &&
+	dir_is_a_file kconfperf vm --kernel /nonexistent --initramfs /nonexistent &&
+	test "$(cat afile)" = "not a directory"
+'
+
 if [ -c /dev/full ] && [ -w /dev/full ]; then
 	test_expect_success 'a write error on stdout is a failure, said once' '
 		! kconfperf --help >/dev/full 2>err &&
