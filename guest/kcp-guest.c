@@ -31,6 +31,7 @@
 #define CMDLINE_MAX 4096
 
 static int out_fd = -1;		/* where KCP lines go */
+static int out_failed;		/* a KCP line could not be written (said once) */
 static int error_written;
 static int workload_id = -1;
 static const char **values;	/* per workload_params[] index; NULL unless ours */
@@ -97,7 +98,8 @@ static void kcp_line(const char *fmt, ...)
 	if (n > (int)sizeof(line) - 2)
 		n = sizeof(line) - 2;
 	line[n++] = '\n';
-	if (write_all(out_fd, line, n) && out_fd != 2)
+	/* A lost line fails the run; saying so once is enough (fork copies the flag). */
+	if (write_all(out_fd, line, n) && !out_failed++ && out_fd != 2)
 		dprintf(2, "kcp-guest: cannot write results: %s\n", strerror(errno));
 }
 
@@ -462,7 +464,7 @@ static int supervise(void)
 		if (run_workload())
 			_exit(1);
 		kcp_line("done");
-		_exit(0);
+		_exit(out_failed ? 1 : 0);
 	}
 	for (;;) {
 		w = waitpid(-1, &status, 0);
@@ -515,12 +517,14 @@ static int main_host(int argc, char **argv)
 	if (setup_params() || parse_host_args(argc, argv))
 		return 2;
 	kcp_line("ready boot_s=%.6f workload=%s", boot_s, workload_table[workload_id].name);
+	if (out_failed)
+		return 1;	/* no one would see the results */
 	if (workload_id == WORKLOAD_panic) {
 		guest_error("the panic workload only runs as init");
 		return 1;
 	}
 	ret = supervise();
-	return ret ? 1 : 0;
+	return ret || out_failed ? 1 : 0;
 }
 
 static void __attribute__((__noreturn__)) main_init(void)

@@ -1,6 +1,5 @@
 /* main.c: kconfperf's command table, dispatch and generated --help. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -84,18 +83,6 @@ static const char *closest_command(const char *name)
 		}
 	}
 	return best;
-}
-
-/* Flush stdout and turn a write error (a full disk, a closed pipe) into failure. */
-static int finish_stdout(int status)
-{
-	if (fflush(stdout) || ferror(stdout)) {
-		if (errno == EPIPE)
-			return status;
-		error_errno("cannot write to standard output");
-		return 1;
-	}
-	return status;
 }
 
 static int run_command(const struct command *cmd, int argc, const char **argv)

@@ -118,7 +118,7 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			print_usage(stdout, usagestr, opts);
-			exit(0);
+			exit(finish_stdout(0));
 		}
 		if (a[0] != '-' || !a[1]) {
 			argv[nargs++] = a;

@@ -17,6 +17,27 @@ void set_message_sink(message_sink_fn fn, void *data)
 	sink_data = data;
 }
 
+static int stdout_failed;
+
+int stdout_error(const char *name)
+{
+	if (stdout_failed++)
+		return -1;
+	if (name)
+		return error_errno("cannot write '%s'", name);
+	return error_errno("cannot write to standard output");
+}
+
+int finish_stdout(int status)
+{
+	if (!fflush(stdout) && !ferror(stdout))
+		return status;
+	if (errno == EPIPE)
+		return status;
+	stdout_error(NULL);
+	return 1;
+}
+
 static void report(const char *kind, const char *fmt, va_list ap, int err)
 {
 	char msg[4096];
@@ -32,7 +53,9 @@ static void report(const char *kind, const char *fmt, va_list ap, int err)
 		sink(kind, msg, sink_data);
 		return;
 	}
-	fflush(stdout);
+	/* What went to stdout before comes first; a failed flush is said here. */
+	if (fflush(stdout) && errno != EPIPE)
+		stdout_error(NULL);
 	if (*kind)
 		fprintf(stderr, "kconfperf: %s: %s\n", kind, msg);
 	else

@@ -46,6 +46,18 @@ NORETURN void usage_error(const char *fmt, ...) PRINTF(1, 2);
 NORETURN void bug_fl(const char *file, int line, const char *fmt, ...) PRINTF(3, 4);
 
 /*
+ * Standard output's write error is said once.  stdout_error() reports one
+ * (errno says why) as "cannot write 'NAME': ..." ("cannot write to standard
+ * output: ..." for a NULL name) and returns -1; every later call returns -1
+ * and prints nothing, so the write that failed, a message's flush of stdout
+ * and main()'s check at exit never repeat it.  finish_stdout() flushes
+ * stdout and returns status, or 1 once a write to it has failed; main() and
+ * --help exit through it.  A reader that went away (EPIPE) is no error there.
+ */
+int stdout_error(const char *name);
+int finish_stdout(int status);
+
+/*
  * Tests replace the sink: when set, messages are formatted into it instead of
  * going to stderr (kind is "error", "warning" or "" for notes).
  */

@@ -111,10 +111,14 @@ out:
 
 static int write_fd(int fd, const void *buf, size_t len, const char *path)
 {
-	if (fd == STDOUT_FILENO && fflush(stdout))
-		return error_errno("cannot write '%s'", path);
-	if (xwrite_all(fd, buf, len) < 0)
-		return error_errno("cannot write '%s'", path);
+	if (fd != STDOUT_FILENO) {
+		if (xwrite_all(fd, buf, len) < 0)
+			return error_errno("cannot write '%s'", path);
+		return 0;
+	}
+	/* Said once, whoever notices first: here or main()'s finish_stdout(). */
+	if (fflush(stdout) || xwrite_all(fd, buf, len) < 0)
+		return stdout_error(path);
 	return 0;
 }
 

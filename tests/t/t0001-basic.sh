@@ -71,14 +71,51 @@ test_expect_success 'every command that takes --dir says plainly that a file is 
 	test "$(cat afile)" = "not a directory"
 '
 
+# full_once WHAT CMD...: CMD with stdout on /dev/full exits 1, and stderr
+# holds exactly one line, the write error naming WHAT ("to standard output"
+# or "'-'").
+full_once() {
+	_what=$1
+	shift
+	"$@" >/dev/full 2>err
+	_rc=$?
+	if [ "$_rc" != 1 ] || [ "$(wc -l <err)" != 1 ] ||
+	   ! grep -q "^kconfperf: error: cannot write $_what: No space left on device\$" err; then
+		echo "'$*' >/dev/full: exit $_rc, stderr:"
+		cat err
+		return 1
+	fi
+}
+
 if [ -c /dev/full ] && [ -w /dev/full ]; then
 	test_expect_success 'a write error on stdout is a failure, said once' '
-		! kconfperf --help >/dev/full 2>err &&
-		test_grep "cannot write to standard output" err &&
-		test "$(grep -c "cannot write" err)" = 1
+		full_once "to standard output" kconfperf --help &&
+		full_once "to standard output" kconfperf version &&
+		full_once "to standard output" kconfperf help report &&
+		full_once "to standard output" kconfperf report --help
+	'
+
+	test_expect_success 'every command that prints says a full stdout once' '
+		kconfperf import hyperfine "$DATA/example-hyperfine-1.15-export.json" --dir exp -q &&
+		printf "CONFIG_A=y\n" >a.config &&
+		for i in $(seq 1 3000); do echo "CONFIG_B$i=y"; done >b.config &&
+		full_once "'\''-'\''" kconfperf report --dir exp &&
+		full_once "'\''-'\''" kconfperf report --dir exp --format html &&
+		full_once "'\''-'\''" kconfperf report --dir exp -o - &&
+		full_once "to standard output" kconfperf plan --dir exp &&
+		full_once "to standard output" kconfperf config diff a.config b.config &&
+		full_once "to standard output" kconfperf config merge a.config b.config &&
+		full_once "'\''-'\''" kconfperf config merge -o - a.config b.config &&
+		full_once "to standard output" kconfperf config check a.config b.config &&
+		full_once "to standard output" kconfperf workloads --all &&
+		full_once "to standard output" kconfperf workloads --cmdline boot &&
+		full_once "'\''-'\''" kconfperf simulate-screen --seed 7 \
+			"$DATA/fedora-rawhide-5.19-debug-options.csv" &&
+		full_once "'\''-'\''" kconfperf initramfs -o -
 	'
 else
-	test_skip 'a write error on stdout is a failure' 'no writable /dev/full'
+	test_skip 'a write error on stdout is a failure, said once' 'no writable /dev/full'
+	test_skip 'every command that prints says a full stdout once' 'no writable /dev/full'
 fi
 
 test_done

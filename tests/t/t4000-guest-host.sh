@@ -198,4 +198,16 @@ test_expect_success 'panic only runs as init' '
 	test_grep "^KCP 1 error msg=\"the panic workload only runs as init\"" out
 '
 
+if [ -c /dev/full ] && [ -w /dev/full ]; then
+	test_expect_success 'results that cannot be written fail the run, said once' '
+		"$GUEST" --host --workload=syscall --iterations=5 >/dev/full 2>err;
+		test $? = 1 &&
+		test_cmp - err <<-\EOF
+		kcp-guest: cannot write results: No space left on device
+		EOF
+	'
+else
+	test_skip 'results that cannot be written fail the run, said once' 'no writable /dev/full'
+fi
+
 test_done

@@ -1,5 +1,6 @@
 /* test-usage.c: error() and friends, and BUG() for a broken invariant. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "util/strbuf.h"
 #include "util/usage.h"
+#include "util/write-file.h"
 #include "test-lib.h"
 #include "util/wrapper.h"
 
@@ -61,10 +63,78 @@ static void test_bug_prints_where_and_aborts(void)
 	strbuf_release(&want);
 }
 
+/*
+ * Runs fn in a child whose stdout is /dev/full and whose stderr goes to
+ * err; returns its exit status (-1 if it did not exit).
+ */
+static int run_on_full_stdout(struct strbuf *err, int (*fn)(void))
+{
+	int fds[2], status = 0;
+	pid_t pid;
+
+	if (!check(!pipe(fds)))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int full = open("/dev/full", O_WRONLY);
+
+		if (full < 0)
+			_exit(99);
+		dup2(full, 1);
+		dup2(fds[1], 2);
+		close(fds[0]);
+		_exit(fn());
+	}
+	close(fds[1]);
+	if (!check(pid > 0))
+		return -1;
+	check(strbuf_read_fd(err, fds[0], 0) >= 0);
+	close(fds[0]);
+	check(waitpid(pid, &status, 0) == pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* printf() leaves bytes in stdout's buffer; write_file("-") must flush them first. */
+static int write_after_printf(void)
+{
+	printf("buffered, no newline");
+	if (write_file("-", "data\n", 5) != -1)
+		return 98;
+	return finish_stdout(0);
+}
+
+/* Every message flushes stdout first, so a note can be the one to notice. */
+static int note_after_printf(void)
+{
+	printf("buffered, no newline");
+	note("a note");
+	note("another");
+	return finish_stdout(0);
+}
+
+static void test_full_stdout_is_said_once(void)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (access("/dev/full", W_OK)) {
+		test_skip("no writable /dev/full");
+		return;
+	}
+	check_int(run_on_full_stdout(&err, write_after_printf), ==, 1);
+	check_str(err.buf, "kconfperf: error: cannot write '-': No space left on device\n");
+	strbuf_reset(&err);
+	check_int(run_on_full_stdout(&err, note_after_printf), ==, 1);
+	check_str(err.buf, "kconfperf: error: cannot write to standard output: No space left on device\n"
+		  "kconfperf: a note\nkconfperf: another\n");
+	strbuf_release(&err);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_error_returns_minus_one);
 	TEST(test_bug_prints_where_and_aborts);
+	TEST(test_full_stdout_is_said_once);
 	return test_done();
 }
