@@ -39,6 +39,8 @@ struct plan_args {
 	OPT_STRING(0, "design", &(a)->designs, "D,...", "oat, all, loo (default oat)"), \
 	OPT_BOOL(0, "with-deps", &(a)->o.with_deps, \
 		 "also enable visible symbols that meet unmet dependencies"), \
+	OPT_STRING_LIST(0, "harness", &(a)->o.harness, "PROFILE,...", \
+			"also merge these harness profiles into every variant"), \
 	OPT_STRING(0, "cache", &(a)->cache, "DIR", \
 		   "cache of sources and builds (default ~/.cache/kconfperf)")
 

@@ -8,41 +8,13 @@
 
 #include "kconfig/kconfig-index.h"
 #include "kconfig/kconfig.h"
+#include "plan/harness.h"
 #include "plan/plan.h"
 #include "util/run-command.h"
 #include "plan/source.h"
 #include "store/store.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
-
-const char plan_harness_fragment[] =
-	"# kconfperf harness: what every variant needs to boot and report\n"
-	"CONFIG_64BIT=y\n"
-	"CONFIG_PRINTK=y\n"
-	"CONFIG_TTY=y\n"
-	"CONFIG_SERIAL_8250=y\n"
-	"CONFIG_SERIAL_8250_CONSOLE=y\n"
-	"CONFIG_BLK_DEV_INITRD=y\n"
-	"CONFIG_RD_GZIP=y\n"
-	"CONFIG_BINFMT_ELF=y\n"
-	"CONFIG_BINFMT_SCRIPT=y\n"
-	"CONFIG_PROC_FS=y\n"
-	"CONFIG_SYSFS=y\n"
-	"CONFIG_DEVTMPFS=y\n"
-	"CONFIG_DEVTMPFS_MOUNT=y\n"
-	"CONFIG_SHMEM=y\n"
-	"CONFIG_TMPFS=y\n"
-	"CONFIG_FUTEX=y\n"
-	"CONFIG_EPOLL=y\n"
-	"CONFIG_SMP=y\n"
-	"CONFIG_UNIX=y\n"
-	"CONFIG_NET=y\n"
-	"CONFIG_PCI=y\n"
-	"CONFIG_ACPI=y\n"
-	"CONFIG_BLOCK=y\n"
-	"CONFIG_VIRTIO_MENU=y\n"
-	"CONFIG_VIRTIO_PCI=y\n"
-	"CONFIG_VIRTIO_BLK=y\n";
 
 #define MAKE_ERR_CAP 8192
 
@@ -76,6 +48,7 @@ int plan_parse_designs(unsigned *out, const char *spec)
 void plan_options_release(struct plan_options *o)
 {
 	strvec_clear(&o->base_add);
+	strvec_clear(&o->harness);
 }
 
 static void variant_release(struct plan_variant *v)
@@ -105,6 +78,7 @@ void plan_release(struct plan *p)
 	free(p->options);
 	kconfig_free(p->baseline);
 	kconfig_index_free(p->index);
+	strbuf_release(&p->harness);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -429,7 +403,7 @@ static int resolve_all(struct plan *p, const struct plan_options *o, size_t firs
 static int resolve_baseline(struct plan *p, const struct plan_options *o)
 {
 	char *dir = slot_dir(o, 0);
-	struct kconfig *frag = kconfig_new(), *kc = NULL, *harness = kconfig_new();
+	struct kconfig *frag = kconfig_new(), *kc = NULL, *harness = NULL;
 	struct strbuf missing = STRBUF_INIT;
 	size_t iter = 0;
 	const char *name, *want;
@@ -451,9 +425,9 @@ static int resolve_baseline(struct plan *p, const struct plan_options *o)
 	}
 	if (load_slot_config(&kc, dir))
 		goto out;
-	if (kconfig_parse(harness, "harness", plan_harness_fragment,
-			  strlen(plan_harness_fragment), 0))
-		BUG("the harness fragment does not parse");
+	strbuf_reset(&p->harness);
+	if (harness_config(&harness, &p->harness, plan_arch(o), &o->harness))
+		goto out;
 	/* The harness's settings replace the base's quietly: they are not the user's. */
 	while (kconfig_next(harness, &iter, &name, &want))
 		if (kconfig_set(kc, name, want))
@@ -475,8 +449,8 @@ static int resolve_baseline(struct plan *p, const struct plan_options *o)
 		if (!same_value(kconfig_get(p->baseline, name), want))
 			explain_setting(&missing, p, name, want, p->baseline);
 	if (missing.len) {
-		error("baseline '%s' cannot carry what kconfperf needs to boot it: %s",
-		      o->base, missing.buf);
+		error("baseline '%s' cannot carry what kconfperf needs (harness %s): %s",
+		      o->base, p->harness.buf, missing.buf);
 		goto out;
 	}
 	iter = 0;
@@ -669,6 +643,11 @@ static void plan_key(struct plan *p, const struct plan_options *o)
 		sha256_update(&c, p->options[i].label, strlen(p->options[i].label) + 1);
 	snprintf(designs, sizeof(designs), "%u/%d", o->designs, o->with_deps);
 	sha256_update(&c, designs, strlen(designs) + 1);
+	/* Only what is not the default, so older experiments keep their key. */
+	if (strcmp(plan_arch(o), HARNESS_DEFAULT_ARCH))
+		sha256_update(&c, plan_arch(o), strlen(plan_arch(o)) + 1);
+	for (i = 0; i < o->harness.nr; i++)
+		sha256_update(&c, o->harness.v[i], strlen(o->harness.v[i]) + 1);
 	sha256_final_hex(&c, p->key);
 }
 
@@ -692,6 +671,7 @@ int plan_make(struct plan *out, const struct plan_options *o)
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
+	strbuf_init(&out->harness, 0);
 	if (!o->options && !o->diff_old)
 		return error("no options given (use --options or --options-from-diff)");
 	if (read_options(out, o))
@@ -803,10 +783,25 @@ fail:
 	return -1;
 }
 
+const char *plan_arch(const struct plan_options *o)
+{
+	return o->arch ? o->arch : HARNESS_DEFAULT_ARCH;
+}
+
 int plan_save_inputs(struct store *st, const struct kernel_source *ks,
 		     const struct plan_options *o, const char *cache, const char *designs)
 {
-	return store_set_meta(st, "source", ks->origin) ||
+	struct strbuf names = STRBUF_INIT;
+	struct kconfig *kc = NULL;
+	int ret;
+
+	if (harness_config(&kc, &names, plan_arch(o), &o->harness))
+		return -1;
+	kconfig_free(kc);
+	ret = store_set_meta(st, "arch", plan_arch(o)) ||
+	      store_set_meta(st, "harness", names.buf);
+	strbuf_release(&names);
+	return ret ? -1 : store_set_meta(st, "source", ks->origin) ||
 	       store_set_meta(st, "source_id", ks->id) ||
 	       store_set_meta(st, "source_tree", ks->tree) ||
 	       store_set_meta(st, "kernel_version", ks->version) ||

@@ -56,10 +56,12 @@ struct plan_options {
 	const char *diff_new;
 	unsigned designs;
 	int with_deps;
+	const char *arch;		/* NULL: HARNESS_DEFAULT_ARCH */
+	struct strvec harness;		/* harness profiles beyond the arch's base (plan/harness.h) */
 	int jobs;			/* parallel olddefconfig runs; <= 0: CPUs */
 	const char *work_dir;		/* scratch object dirs for olddefconfig */
 };
-#define PLAN_OPTIONS_INIT { .base_add = STRVEC_INIT, .designs = PLAN_OAT }
+#define PLAN_OPTIONS_INIT { .base_add = STRVEC_INIT, .harness = STRVEC_INIT, .designs = PLAN_OAT }
 void plan_options_release(struct plan_options *o);
 
 /* One candidate option: a setting, plus what --with-deps added for it. */
@@ -93,17 +95,14 @@ struct plan {
 	size_t nr_variants, alloc_variants;
 	struct kconfig_index *index;
 	char key[SHA256_HEX_SIZE];	/* identity of the inputs */
+	struct strbuf harness;		/* the harness profiles taken, "x86_64,9p" */
 	double seconds;			/* time taken to resolve */
 };
-#define PLAN_INIT { 0 }
+#define PLAN_INIT { .harness = STRBUF_INIT }
 void plan_release(struct plan *p);
 
-/*
- * The symbols every variant needs to boot under kconfperf's harness (serial
- * console, initramfs, devtmpfs, proc, sysfs, tmpfs, virtio PCI and block,
- * power off), as a fragment.
- */
-extern const char plan_harness_fragment[];
+/* o->arch, or HARNESS_DEFAULT_ARCH. */
+const char *plan_arch(const struct plan_options *o);
 
 /*
  * Builds the plan: resolves the baseline, reads the options, makes the

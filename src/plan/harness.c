@@ -1,0 +1,140 @@
+/* harness.c: the table of harness profiles and how a plan takes them. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <string.h>
+
+#include "kconfig/kconfig.h"
+#include "plan/harness.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
+
+static const struct harness_profile profiles[] = {
+	{
+		.name = "x86_64", .arch = "x86_64", .base = 1,
+		.summary = "boot under qemu-system-x86_64: 8250 serial console, initramfs, "
+			   "devtmpfs, proc, sysfs, tmpfs, virtio PCI and block, ACPI power off",
+		.fragment =
+			"CONFIG_64BIT=y\n"
+			"CONFIG_PRINTK=y\n"
+			"CONFIG_TTY=y\n"
+			"CONFIG_SERIAL_8250=y\n"
+			"CONFIG_SERIAL_8250_CONSOLE=y\n"
+			"CONFIG_BLK_DEV_INITRD=y\n"
+			"CONFIG_RD_GZIP=y\n"
+			"CONFIG_BINFMT_ELF=y\n"
+			"CONFIG_BINFMT_SCRIPT=y\n"
+			"CONFIG_PROC_FS=y\n"
+			"CONFIG_SYSFS=y\n"
+			"CONFIG_DEVTMPFS=y\n"
+			"CONFIG_DEVTMPFS_MOUNT=y\n"
+			"CONFIG_SHMEM=y\n"
+			"CONFIG_TMPFS=y\n"
+			"CONFIG_FUTEX=y\n"
+			"CONFIG_EPOLL=y\n"
+			"CONFIG_SMP=y\n"
+			"CONFIG_UNIX=y\n"
+			"CONFIG_NET=y\n"
+			"CONFIG_PCI=y\n"
+			"CONFIG_ACPI=y\n"
+			"CONFIG_BLOCK=y\n"
+			"CONFIG_VIRTIO_MENU=y\n"
+			"CONFIG_VIRTIO_PCI=y\n"
+			"CONFIG_VIRTIO_BLK=y\n",
+	},
+};
+
+static int serves(const struct harness_profile *p, const char *arch)
+{
+	return !p->arch || !strcmp(p->arch, arch);
+}
+
+const struct harness_profile *harness_find(const char *name, const char *arch)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (!strcmp(profiles[i].name, name) && serves(&profiles[i], arch))
+			return &profiles[i];
+	return NULL;
+}
+
+const struct harness_profile *harness_base(const char *arch)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (profiles[i].base && serves(&profiles[i], arch))
+			return &profiles[i];
+	return NULL;
+}
+
+void harness_list(struct strbuf *sb, const char *arch)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (serves(&profiles[i], arch))
+			strbuf_addf(sb, "%s%s (%s)\n", profiles[i].name,
+				    profiles[i].base ? ", always" : "", profiles[i].summary);
+}
+
+static void take(struct kconfig *kc, struct strbuf *names, const struct harness_profile *p)
+{
+	struct kconfig *frag = kconfig_new();
+	size_t iter = 0;
+	const char *name, *value;
+
+	if (kconfig_parse(frag, p->name, p->fragment, strlen(p->fragment), 0))
+		BUG("harness profile '%s' does not parse", p->name);
+	while (kconfig_next(frag, &iter, &name, &value))
+		if (kconfig_set(kc, name, value))
+			BUG("harness profile '%s': cannot set %s", p->name, name);
+	kconfig_free(frag);
+	if (names)
+		strbuf_addf(names, "%s%s", names->len ? "," : "", p->name);
+}
+
+int harness_config(struct kconfig **out, struct strbuf *names, const char *arch,
+		   const struct strvec *wanted)
+{
+	const struct harness_profile *base = harness_base(arch);
+	struct strvec parts = STRVEC_INIT;
+	struct strbuf known = STRBUF_INIT;
+	struct kconfig *kc;
+	size_t i;
+	int ret = -1;
+
+	*out = NULL;
+	if (!base)
+		return error("kconfperf cannot boot arch '%s' (no harness profile for it)", arch);
+	kc = kconfig_new();
+	take(kc, names, base);
+	/* --harness 9p,disk and --harness 9p --harness disk alike. */
+	for (i = 0; wanted && i < wanted->nr; i++)
+		strvec_split(&parts, wanted->v[i], ",");
+	for (i = 0; i < parts.nr; i++) {
+		const struct harness_profile *p = harness_find(parts.v[i], arch);
+		size_t j;
+
+		if (!p) {
+			harness_list(&known, arch);
+			strbuf_rtrim(&known);
+			error("no harness profile '%s' for %s; there are:\n%s", parts.v[i], arch,
+			      known.buf);
+			goto out;
+		}
+		for (j = 0; j < i && strcmp(parts.v[j], parts.v[i]); j++)
+			;
+		if (p != base && j == i)
+			take(kc, names, p);
+	}
+	*out = kc;
+	kc = NULL;
+	ret = 0;
+out:
+	kconfig_free(kc);
+	strvec_clear(&parts);
+	strbuf_release(&known);
+	return ret;
+}

@@ -1,0 +1,68 @@
+/* test-harness.c: unit tests for the harness profiles. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <string.h>
+
+#include "kconfig/kconfig.h"
+#include "plan/harness.h"
+#include "test-lib.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
+
+static void test_base_profile_of_x86_64(void)
+{
+	struct kconfig *kc = NULL;
+	struct strbuf names = STRBUF_INIT;
+
+	check(harness_base("x86_64") != NULL);
+	check(harness_base("x86_64")->base);
+	check_int(harness_config(&kc, &names, "x86_64", NULL), ==, 0);
+	check_str(names.buf, "x86_64");
+	check_str(kconfig_get(kc, "SERIAL_8250_CONSOLE"), "y");
+	check_str(kconfig_get(kc, "DEVTMPFS_MOUNT"), "y");
+	check_str(kconfig_get(kc, "VIRTIO_BLK"), "y");
+	kconfig_free(kc);
+	strbuf_release(&names);
+}
+
+static void test_unknown_arch_and_profile_are_errors(void)
+{
+	struct kconfig *kc = NULL;
+	struct strvec want = STRVEC_INIT;
+
+	test_capture_start();
+	check_int(harness_config(&kc, NULL, "sparc", NULL), ==, -1);
+	check(kc == NULL);
+	check(strstr(test_messages.buf, "cannot boot arch 'sparc'"));
+	strvec_push(&want, "no-such-profile");
+	check_int(harness_config(&kc, NULL, "x86_64", &want), ==, -1);
+	check(kc == NULL);
+	check(strstr(test_messages.buf, "no harness profile 'no-such-profile' for x86_64"));
+	/* and it lists what there is */
+	check(strstr(test_messages.buf, "x86_64, always ("));
+	test_capture_stop();
+	strvec_clear(&want);
+}
+
+static void test_naming_the_base_or_a_profile_twice_takes_it_once(void)
+{
+	struct kconfig *kc = NULL;
+	struct strbuf names = STRBUF_INIT;
+	struct strvec want = STRVEC_INIT;
+
+	strvec_push(&want, "x86_64,x86_64");
+	strvec_push(&want, "x86_64");
+	check_int(harness_config(&kc, &names, "x86_64", &want), ==, 0);
+	check_str(names.buf, "x86_64");
+	kconfig_free(kc);
+	strbuf_release(&names);
+	strvec_clear(&want);
+}
+
+int main(int argc, char **argv)
+{
+	test_init(argc, argv);
+	TEST(test_base_profile_of_x86_64);
+	TEST(test_unknown_arch_and_profile_are_errors);
+	TEST(test_naming_the_base_or_a_profile_twice_takes_it_once);
+	return test_done();
+}
