@@ -33,7 +33,7 @@ static void print_result(const struct vm_result *res)
 {
 	size_t i;
 
-	printf("status: %s\n", vm_status_name(res->status));
+	printf("status: %s\n", run_status_name(res->status));
 	printf("accel: %s\n", vm_accel_name(res->accel));
 	printf("seconds: %.3f\n", res->seconds);
 	if (res->proto.ready)

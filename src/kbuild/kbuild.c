@@ -778,7 +778,7 @@ out:
 /* Whether this variant is built: no-op and same-as variants reuse another's kernel. */
 int kbuild_variant_needs_build(const struct store_variant *v)
 {
-	return !strcmp(v->status, "ok") || !strcmp(v->status, "partial");
+	return variant_is_measured(v->status);
 }
 
 static const char *seed_for(const struct store_variant *v, const char *base_key,
@@ -809,7 +809,7 @@ static int record(struct store *st, const struct store_variant *v, const struct 
 
 	b.key = xstrdup(r->key);
 	b.config_hash = xstrdup(v->config_hash);
-	b.status = xstrdup(r->ok ? "ok" : "failed");
+	b.status = r->ok ? BUILD_OK : BUILD_FAILED;
 	b.seconds = r->seconds;
 	b.bzimage_size = r->bzimage_size;
 	b.vmlinux_size = r->vmlinux_size;

@@ -275,25 +275,24 @@ static void classify(struct plan *p, struct plan_variant *v, size_t index)
 			took++;
 		}
 	}
+	v->status = failed ? VARIANT_PARTIAL : VARIANT_OK;
 	for (i = 0; i < index; i++) {
 		if (strcmp(p->variants[i].hash, v->hash))
 			continue;
 		if (i == 0) {
-			v->status = "no-op";
+			v->status = VARIANT_NO_OP;
 		} else {
-			v->status = "same-as";
+			v->status = VARIANT_SAME_AS;
 			v->same_as = xstrdup(p->variants[i].name);
 		}
 		break;
 	}
 	v->unmet = failed;
-	if (!v->status)
-		v->status = failed ? "partial" : "ok";
 	if (failures.len)
 		strbuf_addbuf(&v->reason, &failures);
-	if (!strcmp(v->status, "no-op") && !failed && already)
+	if (v->status == VARIANT_NO_OP && !failed && already)
 		strbuf_addstr(&v->reason, "already set in the baseline");
-	else if (!strcmp(v->status, "same-as") && !v->reason.len)
+	else if (v->status == VARIANT_SAME_AS && !v->reason.len)
 		strbuf_addf(&v->reason, "same effective config as %s", v->same_as);
 	strbuf_release(&failures);
 }
@@ -686,7 +685,7 @@ int plan_make(struct plan *out, const struct plan_options *o)
 	make_variants(out, o->designs);
 	out->variants[0].effective = kconfig_dup(out->baseline);
 	classify(out, &out->variants[0], 0);
-	out->variants[0].status = "ok";
+	out->variants[0].status = VARIANT_OK;
 	if (resolve_all(out, o, 1))
 		goto fail;
 	for (i = 0; i < out->nr_options; i++) {
@@ -729,7 +728,7 @@ void plan_store_variant(const struct plan_variant *pv, int position, struct stor
 	kconfig_write(pv->effective, &sb);
 	out->config = strbuf_detach(&sb, NULL);
 	out->config_hash = xstrdup(pv->hash);
-	out->status = xstrdup(pv->status);
+	out->status = pv->status;
 	out->same_as = pv->same_as ? xstrdup(pv->same_as) : NULL;
 	out->reason = pv->reason.len ? xstrdup(pv->reason.buf) : NULL;
 	out->added = pv->added;
@@ -825,7 +824,8 @@ int plan_print_table(struct store *st, FILE *fp)
 	}
 	for (i = 0; i < nr; i++) {
 		int n = (int)strlen(v[i].name);
-		int s = (int)strlen(v[i].status) + (v[i].same_as ? 1 + (int)strlen(v[i].same_as) : 0);
+		int s = (int)strlen(variant_status_name(v[i].status)) +
+			(v[i].same_as ? 1 + (int)strlen(v[i].same_as) : 0);
 
 		if (n > wname)
 			wname = n;
@@ -843,9 +843,10 @@ int plan_print_table(struct store *st, FILE *fp)
 			if (*c == '\n')
 				requested++;
 		if (v[i].same_as)
-			snprintf(status, sizeof(status), "%s %s", v[i].status, v[i].same_as);
+			snprintf(status, sizeof(status), "%s %s", variant_status_name(v[i].status),
+				 v[i].same_as);
 		else
-			snprintf(status, sizeof(status), "%s", v[i].status);
+			snprintf(status, sizeof(status), "%s", variant_status_name(v[i].status));
 		snprintf(eff, sizeof(eff), "+%d -%d ~%d", v[i].added, v[i].removed, v[i].changed);
 		strbuf_reset(&line);
 		strbuf_addf(&line, "%-*s  %-*s  %9d  %-16s  %s", wname, v[i].name, wstatus, status,

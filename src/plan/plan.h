@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "store/status.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -29,7 +30,7 @@ struct store;
  * so that when two variants resolve alike, the simpler one is measured and
  * the other is same-as it.
  *
- * Each gets a status:
+ * Each gets a status (enum variant_status, status.h):
  *   ok        every requested setting took
  *   partial   some did not; reason says which and why
  *   no-op     the effective config equals the baseline's; reason says why
@@ -79,7 +80,7 @@ struct plan_variant {
 	struct kconfig *requested;	/* the settings asked for on top of the baseline */
 	struct kconfig *effective;	/* what olddefconfig made of them */
 	char hash[SHA256_HEX_SIZE];	/* kconfig_hash(effective) */
-	const char *status;
+	enum variant_status status;
 	char *same_as;
 	struct strbuf reason;		/* why partial, no-op or same-as; unmet settings explained */
 	int unmet;			/* requested settings that did not take */

@@ -38,7 +38,7 @@ static void row(struct strbuf *out, const struct analyze_variant *v,
 	strbuf_addch(out, ',');
 	strbuf_add_csv(out, unit);
 	strbuf_addch(out, ',');
-	strbuf_add_csv(out, r->status);
+	strbuf_add_csv(out, run_status_name(r->status));
 	strbuf_addstr(out, "\r\n");
 }
 

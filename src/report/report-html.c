@@ -389,7 +389,8 @@ static void variants(struct strbuf *out, const struct analyze_model *m)
 		strbuf_addstr(out, "<details><summary><code>");
 		esc(out, v->name);
 		strbuf_addf(out, "</code><span class=\"badge %s\">", badge_class(av));
-		esc(out, av->state == ANALYZE_OK ? v->status : analyze_state_name(av->state));
+		esc(out, av->state == ANALYZE_OK ? variant_status_name(v->status)
+						   : analyze_state_name(av->state));
 		strbuf_addstr(out, "</span> <span class=\"legend\">");
 		if (v->kind)
 			strbuf_addf(&sb, "%s", v->kind);
@@ -491,7 +492,7 @@ static void raw_data(struct strbuf *out, const struct analyze_model *m)
 			    r->warmup ? "yes" : "");
 		esc(out, r->accel);
 		strbuf_addstr(out, "</td><td>");
-		esc(out, r->status);
+		esc(out, run_status_name(r->status));
 		if (r->error && *r->error) {
 			strbuf_addstr(out, ": ");
 			esc(out, r->error);

@@ -136,7 +136,7 @@ static void result(struct json_writer *jw, const struct analyze_model *m,
 	jw_object_double(jw, "q_bh", r->compared ? r->cmp.q : NAN);
 	jw_object_double(jw, "p_mannwhitney", r->compared ? r->cmp.mw.p : NAN);
 	jw_object_string(jw, "marker", report_marker(t, i));
-	jw_object_string(jw, "status", av->v.status);
+	jw_object_string(jw, "status", variant_status_name(av->v.status));
 	jw_object_string(jw, "reason", av->v.reason && *av->v.reason ? av->v.reason : NULL);
 	diff_lines(jw, av->v.effective_diff);
 	build_fields(jw, av);

@@ -243,16 +243,11 @@ out:
 /* The variant a no-op or same-as variant equals, by name; NULL if none. */
 static const char *measured_as(const struct store_variant *v)
 {
-	if (!strcmp(v->status, "no-op"))
+	if (v->status == VARIANT_NO_OP)
 		return "baseline";
-	if (!strcmp(v->status, "same-as"))
+	if (v->status == VARIANT_SAME_AS)
 		return v->same_as;
 	return NULL;
-}
-
-static int is_measured_status(const char *status)
-{
-	return !strcmp(status, "ok") || !strcmp(status, "partial");
 }
 
 /*
@@ -270,7 +265,7 @@ static int find_kernel(struct state *s, const struct store_variant *v, struct me
 		return -1;
 	if (!rc)
 		strbuf_addstr(why, "not built yet (run 'kconfperf build')");
-	else if (strcmp(b.status, "ok") && strcmp(b.status, "cached"))
+	else if (b.status != BUILD_OK)
 		strbuf_addf(why, "its build failed (see %s)", b.log_path ? b.log_path : "the build log");
 	else if (!b.image || access(b.image, R_OK))
 		strbuf_addf(why, "its kernel '%s' is gone from the build cache (run "
@@ -324,12 +319,13 @@ static int load_variants(struct state *s)
 
 		if (measured_as(v)) {
 			strbuf_addf(&reused, "%s%s (%s %s)", reused.len ? ", " : "", v->name,
-				    !strcmp(v->status, "no-op") ? "no-op, as" : "same as",
+				    v->status == VARIANT_NO_OP ? "no-op, as" : "same as",
 				    measured_as(v));
 			continue;
 		}
-		if (!is_measured_status(v->status)) {
-			note("skipping %s: its plan status is %s", v->name, v->status);
+		if (!variant_is_measured(v->status)) {
+			note("skipping %s: its plan status is %s", v->name,
+			     variant_status_name(v->status));
 			s->skipped++;
 			continue;
 		}
@@ -704,9 +700,9 @@ static void progress_done(struct progress *p, const struct state *s,
 	p->run_seconds += seconds;
 	add_count(&sb, p, p->done);
 	describe_run(&sb, s, r);
-	if (res->status != VM_OK) {
+	if (res->status != RUN_OK) {
 		progress_clear(p);
-		warning("%s: %s: %s (see %s/console.txt)", sb.buf, vm_status_name(res->status),
+		warning("%s: %s: %s (see %s/console.txt)", sb.buf, run_status_name(res->status),
 			res->reason.buf, run_dir);
 	} else if (!p->tty) {
 		strbuf_addf(&sb, ": ok in %.1f s", res->seconds);
@@ -749,7 +745,7 @@ static int store_result(struct state *s, const struct schedule_run *r,
 	run.seq = r->seq;
 	run.warmup = r->warmup;
 	run.accel = xstrdup(vm_accel_name(res->accel));
-	run.status = xstrdup(vm_status_name(res->status));
+	run.status = res->status;
 	run.error = res->reason.len ? xstrdup(res->reason.buf) : NULL;
 	run.console_tail = res->console_tail.len ? xstrdup(res->console_tail.buf) : NULL;
 	run.wall_s = res->seconds;
@@ -794,7 +790,7 @@ static int run_one(struct state *s, const struct schedule_run *r)
 	utc_now(started, sizeof(started));
 	t0 = now_seconds();
 	vm_run(&res, &cfg, run_dir);
-	if (res.status == VM_START_FAILED) {
+	if (res.status == RUN_START_FAILED) {
 		/* The harness's fault, not the kernel's: stop, store nothing. */
 		progress_clear(&progress);
 		error("%s", res.reason.buf);
@@ -803,7 +799,7 @@ static int run_one(struct state *s, const struct schedule_run *r)
 	if (store_result(s, r, &res, started))
 		goto out;
 	progress_done(&progress, s, r, &res, now_seconds() - t0, run_dir);
-	ret = res.status == VM_OK;
+	ret = res.status == RUN_OK;
 out:
 	vm_result_release(&res);
 	free(run_dir);

@@ -47,24 +47,6 @@ int vm_accel_parse(enum vm_accel *out, const char *name)
 	return 0;
 }
 
-static const char *const status_names[] = {
-	[VM_OK] = "ok",
-	[VM_TIMEOUT] = "timeout",
-	[VM_PANIC] = "panic",
-	[VM_GUEST_ERROR] = "guest-error",
-	[VM_MALFORMED] = "malformed",
-	[VM_NO_DONE] = "no-done",
-	[VM_START_FAILED] = "start-failed",
-	[VM_EXIT_FAILED] = "exit-failed",
-};
-
-const char *vm_status_name(enum vm_status status)
-{
-	if ((size_t)status >= ARRAY_SIZE(status_names))
-		return "unknown";
-	return status_names[status];
-}
-
 void vm_config_init(struct vm_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -532,24 +514,24 @@ void vm_classify(struct vm_result *out, const struct child_process *cp,
 		protocol_parse_buffer(&out->proto, results, results_len, "results.txt");
 
 	if (cp->start_errno) {
-		out->status = VM_START_FAILED;
+		out->status = RUN_START_FAILED;
 		strbuf_addf(&out->reason, "cannot start %s '%s': %s", who,
 			    cp->args.nr ? cp->args.v[0] : "", strerror(cp->start_errno));
 	} else if (find_panic(&out->reason, console, console_len)) {
-		out->status = VM_PANIC;
+		out->status = RUN_PANIC;
 	} else if (out->proto.error) {
-		out->status = VM_GUEST_ERROR;
+		out->status = RUN_GUEST_ERROR;
 		strbuf_addf(&out->reason, "guest error: %s", out->proto.error);
 	} else if (out->proto.invalid) {
-		out->status = VM_MALFORMED;
+		out->status = RUN_MALFORMED;
 		strbuf_addf(&out->reason, "malformed output: %s", out->proto.invalid);
 	} else if (cp->timed_out) {
-		out->status = VM_TIMEOUT;
+		out->status = RUN_TIMEOUT;
 		strbuf_addf(&out->reason, "timed out after %g s (", cp->timeout);
 		describe_progress(&out->reason, &out->proto);
 		strbuf_addch(&out->reason, ')');
 	} else if (cp->exit_code) {
-		out->status = VM_EXIT_FAILED;
+		out->status = RUN_EXIT_FAILED;
 		if (cp->signal)
 			strbuf_addf(&out->reason, "%s killed by signal %d (%s)", who,
 				    cp->signal, strsignal(cp->signal));
@@ -560,12 +542,12 @@ void vm_classify(struct vm_result *out, const struct child_process *cp,
 		if (why.len)
 			strbuf_addf(&out->reason, ": %s", why.buf);
 	} else if (!protocol_result_complete(&out->proto, &why)) {
-		out->status = VM_NO_DONE;
+		out->status = RUN_NO_DONE;
 		strbuf_addbuf(&out->reason, &why);
 	} else {
-		out->status = VM_OK;
+		out->status = RUN_OK;
 	}
-	if (out->status != VM_OK)
+	if (out->status != RUN_OK)
 		add_last_lines(&out->console_tail, console, console_len,
 			       VM_CONSOLE_TAIL_LINES);
 	strbuf_release(&why);
@@ -584,7 +566,7 @@ int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir)
 	vm_result_release(out);
 	out->accel = vm_resolve_accel(cfg);
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		out->status = VM_START_FAILED;
+		out->status = RUN_START_FAILED;
 		strbuf_addf(&out->reason, "no run directory '%s'", dir);
 		error("no run directory '%s'", dir);
 		goto out;
@@ -604,7 +586,7 @@ int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir)
 	/* A runner's stderr is its console: its last line explains an exit. */
 	vm_classify(out, &cp, console.buf, console.len, results.buf, results.len,
 		    out->accel == VM_ACCEL_RUNNER ? console.buf : qemu_log.buf);
-	ret = out->status == VM_OK ? 0 : -1;
+	ret = out->status == RUN_OK ? 0 : -1;
 out:
 	child_process_release(&cp);
 	strbuf_release(&console);

@@ -4,6 +4,7 @@
 #define VM_H
 
 #include "run/protocol.h"
+#include "store/status.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 
@@ -76,7 +77,7 @@ struct vm_config {
 	 * workload reads the host's disk, not its page cache: with the default
 	 * cache the same runs varied from 470 to 1200 MB/s, with cache=none
 	 * from 165 to 195 MB/s.  On a file system without O_DIRECT qemu
-	 * cannot open the image: the run ends as VM_EXIT_FAILED saying so.
+	 * cannot open the image: the run ends as RUN_EXIT_FAILED saying so.
 	 */
 	const char *disk;
 	/* Rendered with workload_spec_cmdline(); NULL: "kcp.workload=boot". */
@@ -96,27 +97,13 @@ struct vm_config {
 
 void vm_config_init(struct vm_config *cfg);
 
-enum vm_status {
-	VM_OK = 0,		/* "done", no error, qemu exited 0 */
-	VM_TIMEOUT,		/* killed after cfg->timeout */
-	VM_PANIC,		/* "Kernel panic - not syncing" on the console */
-	VM_GUEST_ERROR,		/* the guest reported an error line */
-	VM_MALFORMED,		/* a malformed protocol line */
-	VM_NO_DONE,		/* qemu exited 0 but the guest never said done */
-	VM_START_FAILED,	/* qemu (or the runner) could not be started */
-	VM_EXIT_FAILED,		/* qemu exited nonzero or was killed by a signal */
-};
-
-/* "ok", "timeout", "panic", "guest-error", "malformed", "no-done", "start-failed", "exit-failed". */
-const char *vm_status_name(enum vm_status status);
-
 /*
  * One run's outcome.  Owns its buffers; vm_result_release() frees them.
  * proto holds whatever the guest reported, even for a failed run (samples
  * before an error, the boot time before a hang).
  */
 struct vm_result {
-	enum vm_status status;
+	enum run_status status;	/* how it ended (status.h): RUN_OK, RUN_TIMEOUT ... */
 	struct strbuf reason;	/* one line, empty when ok: "timed out after 30 s ..." */
 	enum vm_accel accel;	/* what the run really used: KVM, TCG or RUNNER */
 	double seconds;		/* host wall time of the whole qemu process */

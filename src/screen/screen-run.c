@@ -136,7 +136,7 @@ static const struct store_variant *stored_by_hash(const struct driver *d, const 
 
 	for (i = 0; i < d->nr_stored; i++)
 		if (!strcmp(d->stored[i].config_hash, hash) &&
-		    (!strcmp(d->stored[i].status, "ok") || !strcmp(d->stored[i].status, "partial")))
+		    variant_is_measured(d->stored[i].status))
 			return &d->stored[i];
 	return NULL;
 }
@@ -204,9 +204,9 @@ static int setup(struct driver *d, int resume)
 
 		if (i && strcmp(pv->kind, "oat"))
 			continue;
-		if (i && !strcmp(pv->status, "no-op"))
+		if (i && pv->status == VARIANT_NO_OP)
 			screen_exclude(d->s, i - 1, pv->reason.len ? pv->reason.buf : "no-op");
-		else if (i && !strcmp(pv->status, "same-as")) {
+		else if (i && pv->status == VARIANT_SAME_AS) {
 			char *why = xstrfmt("the same kernel as %s alone: screened with it",
 					    pv->same_as);
 
@@ -227,7 +227,7 @@ static int setup(struct driver *d, int resume)
 	for (i = 0; i < p->nr_options; i++) {
 		const struct plan_variant *vi = &p->variants[i + 1];
 
-		if (strcmp(vi->status, "ok") && strcmp(vi->status, "partial"))
+		if (!variant_is_measured(vi->status))
 			continue;
 		for (j = 0; j < p->nr_options; j++) {
 			const struct plan_option *oj = &p->options[j];
@@ -269,7 +269,7 @@ static void name_variant(const struct screen_variant *ev, struct strbuf *name, c
 
 static void set_twin(struct dvar *dv, const struct store_variant *sv)
 {
-	const char *twin = sv->same_as && !strcmp(sv->status, "same-as") ? sv->same_as : sv->name;
+	const char *twin = sv->same_as && sv->status == VARIANT_SAME_AS ? sv->same_as : sv->name;
 
 	free(dv->twin);
 	dv->twin = xstrdup(twin);
@@ -305,17 +305,16 @@ static const struct store_variant *store_engine_variant(struct driver *d, size_t
 		goto out;
 	pv = &d->plan.variants[idx];
 	plan_store_variant(pv, d->position++, &nv);
-	free(nv.status);
 	free(nv.same_as);
 	nv.same_as = NULL;
 	free(nv.reason);
 	nv.reason = pv->unmet ? xstrdup(pv->reason.buf) : NULL;
 	twin = stored_by_hash(d, pv->hash);
 	if (twin) {
-		nv.status = xstrdup("same-as");
+		nv.status = VARIANT_SAME_AS;
 		nv.same_as = xstrdup(twin->name);
 	} else {
-		nv.status = xstrdup(pv->unmet ? "partial" : "ok");
+		nv.status = pv->unmet ? VARIANT_PARTIAL : VARIANT_OK;
 	}
 	if (!put_variant(d, &nv))
 		sv = stored_by_name(d, name.buf);
@@ -362,7 +361,7 @@ static int prepare_variant(struct driver *d, size_t v)
 	dv->ready = 1;
 	dv->name = xstrdup(sv->name);
 	set_twin(dv, sv);
-	if (sv->reason && *sv->reason && !strcmp(sv->status, "partial"))
+	if (sv->reason && *sv->reason && sv->status == VARIANT_PARTIAL)
 		screen_variant_note(d->s, v, sv->reason);
 	if (strcmp(dv->twin, sv->name)) {
 		char *why = xstrfmt("the same kernel as %s", dv->twin);
@@ -457,9 +456,10 @@ static long feed(struct driver *d, size_t v, size_t want, const char *metric)
 		size_t s0, ns = store_samples_of_run(d->samples, d->nr_samples, r->id, &s0), it;
 		double value;
 
-		if (strcmp(r->status, "ok")) {
+		if (r->status != RUN_OK) {
 			fail_variant(d, v, "run %zu of %s: %s%s%s (its console is under runs/)",
-				     k + 1, d->vars[v].twin, r->status, r->error ? ": " : "",
+				     k + 1, d->vars[v].twin, run_status_name(r->status),
+				     r->error ? ": " : "",
 				     r->error ? r->error : "");
 			goto out;
 		}
@@ -608,7 +608,7 @@ static int store_aliases(struct driver *d)
 		alias.effective_diff = xstrdup(sv->effective_diff ? sv->effective_diff : "");
 		alias.config = xstrdup(sv->config ? sv->config : "");
 		alias.config_hash = xstrdup(sv->config_hash);
-		alias.status = xstrdup("same-as");
+		alias.status = VARIANT_SAME_AS;
 		alias.same_as = xstrdup(dv->twin);
 		alias.added = sv->added;
 		alias.removed = sv->removed;

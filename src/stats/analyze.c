@@ -147,14 +147,13 @@ static char *last_line(const char *text)
 
 static void set_state(struct analyze_variant *av)
 {
-	const char *status = av->v.status ? av->v.status : "";
 	char *line;
 
-	if (!strcmp(status, "no-op")) {
+	if (av->v.status == VARIANT_NO_OP) {
 		av->state = ANALYZE_NO_OP;
 		av->why = xstrdup(av->v.reason && *av->v.reason ?
 				  av->v.reason : "no effective change");
-	} else if (!strcmp(status, "same-as")) {
+	} else if (av->v.status == VARIANT_SAME_AS) {
 		av->state = ANALYZE_SAME_AS;
 		if (av->v.reason && *av->v.reason)
 			av->why = xstrfmt("same kernel as %s (%s)",
@@ -162,8 +161,7 @@ static void set_state(struct analyze_variant *av)
 		else
 			av->why = xstrfmt("same kernel as %s",
 					  av->v.same_as ? av->v.same_as : "?");
-	} else if (!strcmp(status, "failed") ||
-		   (av->has_build && av->build.status && !strcmp(av->build.status, "failed"))) {
+	} else if (av->has_build && av->build.status == BUILD_FAILED) {
 		av->state = ANALYZE_BUILD_FAILED;
 		line = av->has_build ? last_line(av->build.log_tail) : NULL;
 		if (!line && av->v.reason && *av->v.reason)
@@ -401,11 +399,10 @@ static void fill_row(const struct analyze_model *m, struct analyze_table *t,
 			row->warmups++;
 			continue;
 		}
-		if (!r->status || strcmp(r->status, "ok")) {
+		if (r->status != RUN_OK) {
 			row->failed++;
 			if (!row->first_error)
-				row->first_error = xstrfmt("%s%s%s",
-							   r->status ? r->status : "failed",
+				row->first_error = xstrfmt("%s%s%s", run_status_name(r->status),
 							   r->error && *r->error ? ": " : "",
 							   r->error ? r->error : "");
 			continue;

@@ -38,7 +38,7 @@
  *   no-op         its effective config is the baseline's; reason says why
  *   same-as       the same kernel as another variant (same_as), which was
  *                 built and measured for both: its twin
- *   build failed  its build (or the variant) failed; why holds the log's
+ *   build failed  its build failed; why holds the log's
  *                 last line
  * A table has a row for every ok variant, for every other variant that
  * has runs of the workload, and for every same-as variant whose twin has

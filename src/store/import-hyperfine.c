@@ -232,7 +232,7 @@ static int store_import(struct store *st, const struct import *im, size_t base,
 
 		v.name = c->command;
 		v.kind = (char *)(i == base ? "baseline" : "command");
-		v.status = (char *)"ok";
+		v.status = VARIANT_OK;
 		v.position = i == base ? 0 : pos++;
 		if (store_put_variant(st, &v))
 			goto fail;
@@ -248,7 +248,7 @@ static int store_import(struct store *st, const struct import *im, size_t base,
 			r.workload = (char *)IMPORT_WORKLOAD;
 			r.round = (int)j;
 			r.seq = (int)i;
-			r.status = (char *)(failed ? "failed" : "ok");
+			r.status = failed ? RUN_EXIT_FAILED : RUN_OK;
 			r.error = err;
 			r.wall_s = c->times[j];
 			r.boot_s = NAN;

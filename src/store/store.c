@@ -520,6 +520,22 @@ static char *column_text(sqlite3_stmt *s, int i)
 	return t ? xstrdup((const char *)t) : NULL;
 }
 
+static const char *column_str(sqlite3_stmt *s, int i)
+{
+	return (const char *)sqlite3_column_text(s, i);
+}
+
+/*
+ * A status the schema's CHECK should have kept out (a database edited by
+ * hand, or by a newer kconfperf that did not raise the schema version).
+ */
+static int unknown_status(struct store *st, const char *table, const char *row,
+			  const char *status)
+{
+	return error("%s: %s %s has status '%s', which this kconfperf does not know",
+		     st->path, table, row, status ? status : "(null)");
+}
+
 /* Runs a prepared statement that returns no rows, then finalizes it. */
 static int step_done(struct store *st, sqlite3_stmt *s, const char *what)
 {
@@ -567,7 +583,6 @@ void store_variant_release(struct store_variant *v)
 	free(v->effective_diff);
 	free(v->config);
 	free(v->config_hash);
-	free(v->status);
 	free(v->same_as);
 	free(v->reason);
 	memset(v, 0, sizeof(*v));
@@ -608,7 +623,6 @@ void store_variant_copy(struct store_variant *dst, const struct store_variant *s
 	dst->effective_diff = dup_or_null(src->effective_diff);
 	dst->config = dup_or_null(src->config);
 	dst->config_hash = dup_or_null(src->config_hash);
-	dst->status = dup_or_null(src->status);
 	dst->same_as = dup_or_null(src->same_as);
 	dst->reason = dup_or_null(src->reason);
 }
@@ -637,7 +651,7 @@ int store_put_variant(struct store *st, struct store_variant *v)
 	bind_text(s, 5, v->effective_diff ? v->effective_diff : "");
 	bind_text(s, 6, v->config ? v->config : "");
 	bind_text(s, 7, v->config_hash ? v->config_hash : "");
-	bind_text(s, 8, v->status);
+	bind_text(s, 8, variant_status_name(v->status));
 	bind_text(s, 9, v->same_as);
 	bind_text(s, 10, v->reason);
 	sqlite3_bind_int(s, 11, v->added);
@@ -684,18 +698,26 @@ int store_get_variants(struct store *st, struct store_variant **out, size_t *nr)
 		e->effective_diff = column_text(s, 5);
 		e->config = column_text(s, 6);
 		e->config_hash = column_text(s, 7);
-		e->status = column_text(s, 8);
 		e->same_as = column_text(s, 9);
 		e->reason = column_text(s, 10);
 		e->added = sqlite3_column_int(s, 11);
 		e->removed = sqlite3_column_int(s, 12);
 		e->changed = sqlite3_column_int(s, 13);
 		e->position = sqlite3_column_int(s, 14);
+		if (variant_status_parse(&e->status, column_str(s, 8))) {
+			char *row = xstrfmt("'%s'", e->name);
+
+			unknown_status(st, "variant", row, column_str(s, 8));
+			free(row);
+			break;
+		}
 	}
 	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		db_error(st, "cannot read variants");
 	if (rc != SQLITE_DONE) {
 		store_variants_free(v, n);
-		return db_error(st, "cannot read variants");
+		return -1;
 	}
 	*out = v;
 	*nr = n;
@@ -720,7 +742,6 @@ void store_build_release(struct store_build *b)
 {
 	free(b->key);
 	free(b->config_hash);
-	free(b->status);
 	free(b->image);
 	free(b->log_path);
 	free(b->log_tail);
@@ -750,7 +771,7 @@ int store_put_build(struct store *st, const struct store_build *b)
 		return -1;
 	bind_text(s, 1, b->key);
 	bind_text(s, 2, b->config_hash);
-	bind_text(s, 3, b->status);
+	bind_text(s, 3, build_status_name(b->status));
 	sqlite3_bind_double(s, 4, b->seconds);
 	sqlite3_bind_int64(s, 5, b->bzimage_size);
 	sqlite3_bind_int64(s, 6, b->vmlinux_size);
@@ -777,7 +798,6 @@ int store_get_build_by_hash(struct store *st, const char *config_hash,
 	if (rc == SQLITE_ROW) {
 		out->key = column_text(s, 0);
 		out->config_hash = column_text(s, 1);
-		out->status = column_text(s, 2);
 		out->seconds = sqlite3_column_double(s, 3);
 		out->bzimage_size = sqlite3_column_int64(s, 4);
 		out->vmlinux_size = sqlite3_column_int64(s, 5);
@@ -786,6 +806,13 @@ int store_get_build_by_hash(struct store *st, const char *config_hash,
 		out->log_tail = column_text(s, 8);
 		out->seeded_from = column_text(s, 9);
 		ret = 1;
+		if (build_status_parse(&out->status, column_str(s, 2))) {
+			char *row = xstrfmt("'%s'", out->key);
+
+			ret = unknown_status(st, "build", row, column_str(s, 2));
+			free(row);
+			store_build_release(out);
+		}
 	} else if (rc != SQLITE_DONE) {
 		ret = db_error(st, "cannot read build");
 	}
@@ -797,7 +824,6 @@ void store_run_release(struct store_run *r)
 {
 	free(r->workload);
 	free(r->accel);
-	free(r->status);
 	free(r->error);
 	free(r->console_tail);
 	free(r->started);
@@ -825,7 +851,7 @@ int store_add_run(struct store *st, struct store_run *r,
 	sqlite3_bind_int(s, 4, r->seq);
 	sqlite3_bind_int(s, 5, r->warmup);
 	bind_text(s, 6, r->accel);
-	bind_text(s, 7, r->status);
+	bind_text(s, 7, run_status_name(r->status));
 	bind_text(s, 8, r->error);
 	bind_text(s, 9, r->console_tail);
 	sqlite3_bind_double(s, 10, r->wall_s);
@@ -943,7 +969,6 @@ int store_get_runs(struct store *st, struct store_run **out, size_t *nr)
 		e->seq = sqlite3_column_int(s, 4);
 		e->warmup = sqlite3_column_int(s, 5);
 		e->accel = column_text(s, 6);
-		e->status = column_text(s, 7);
 		e->error = column_text(s, 8);
 		e->console_tail = column_text(s, 9);
 		e->wall_s = sqlite3_column_type(s, 10) == SQLITE_NULL ?
@@ -951,11 +976,20 @@ int store_get_runs(struct store *st, struct store_run **out, size_t *nr)
 		e->boot_s = sqlite3_column_type(s, 11) == SQLITE_NULL ?
 			NAN : sqlite3_column_double(s, 11);
 		e->started = column_text(s, 12);
+		if (run_status_parse(&e->status, column_str(s, 7))) {
+			char *row = xstrfmt("%lld", (long long)e->id);
+
+			unknown_status(st, "run", row, column_str(s, 7));
+			free(row);
+			break;
+		}
 	}
 	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		db_error(st, "cannot read runs");
 	if (rc != SQLITE_DONE) {
 		store_runs_free(r, n);
-		return db_error(st, "cannot read runs");
+		return -1;
 	}
 	*out = r;
 	*nr = n;

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store/status.h"
+
 /*
  * One SQLite file per experiment directory (DIR/kconfperf.db), in WAL mode so
  * a reader (report) never blocks the writer (run).  The schema is versioned
@@ -15,7 +17,9 @@
  * process loses at most the transaction in flight, never a finished run.
  *
  * Strings returned in the structs below belong to the struct; release them
- * with the matching *_release() function.
+ * with the matching *_release() function.  Statuses are enums (status.h):
+ * the database keeps their names, and this is the only place that
+ * converts between the two.
  */
 struct store;
 
@@ -78,7 +82,7 @@ struct store_variant {
 	char *effective_diff;	/* diffconfig of baseline -> effective config */
 	char *config;		/* the full effective .config */
 	char *config_hash;	/* kconfig_hash() of the effective config */
-	char *status;		/* ok, partial, no-op, same-as, failed */
+	enum variant_status status;
 	char *same_as;		/* for same-as: the variant measured instead */
 	char *reason;		/* why partial or no-op, human readable */
 	int added, removed, changed;
@@ -101,7 +105,7 @@ int store_clear_variants(struct store *st);
 struct store_build {
 	char *key;
 	char *config_hash;
-	char *status;		/* ok, failed, cached */
+	enum build_status status;
 	double seconds;
 	int64_t bzimage_size, vmlinux_size;
 	char *image;		/* path of the bzImage in the cache */
@@ -125,7 +129,7 @@ struct store_run {
 	int seq;		/* position within the round's random order */
 	int warmup;
 	char *accel;
-	char *status;		/* ok, timeout, panic, error, failed */
+	enum run_status status;
 	char *error;
 	char *console_tail;
 	double wall_s;

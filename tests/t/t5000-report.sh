@@ -280,7 +280,7 @@ test_expect_success 'a failed run (exit code) is stored and excluded' '
 	kconfperf report --dir failexp >out4 &&
 	cat out4 &&
 	test_grep "^runs: *9 to 10 per variant, 29 in all; 1 failed run excluded$" out4 &&
-	test_grep "CONFIG_PROVE_LOCKING=y: 1 of 10 runs failed (failed: exit code 1)" out4
+	test_grep "CONFIG_PROVE_LOCKING=y: 1 of 10 runs failed (exit-failed: exit code 1)" out4
 '
 
 test_expect_success 'a hostile command name is escaped in every format' '

@@ -37,7 +37,9 @@
 #define FIXTURE_SCRIPT "CONFIG_CMDLINE=\"<script>alert('x')</script> & \\\"q\\\"\""
 
 struct fixture_variant {
-	const char *name, *kind, *status, *same_as, *reason, *diff;
+	const char *name, *kind;
+	enum variant_status status;
+	const char *same_as, *reason, *diff;
 	double factor;
 	int runs;		/* measured runs (after one warm-up) */
 	int timeout;		/* every run times out */
@@ -46,25 +48,25 @@ struct fixture_variant {
 };
 
 static const struct fixture_variant fixture_variants[] = {
-	{ "baseline", "baseline", "ok", NULL, NULL, "", 1.0, 5, 0, 0, 1048576 },
-	{ "all", "all", "partial", NULL, "CONFIG_LOCKDEP=y: hidden, selected by PROVE_LOCKING",
+	{ "baseline", "baseline", VARIANT_OK, NULL, NULL, "", 1.0, 5, 0, 0, 1048576 },
+	{ "all", "all", VARIANT_PARTIAL, NULL, "CONFIG_LOCKDEP=y: hidden, selected by PROVE_LOCKING",
 	  "+DEBUG_KMEMLEAK y\n+LOCKDEP y\n PROVE_LOCKING n -> y\n", 1.80, 5, 0, 0, 1310720 },
-	{ "CONFIG_PROVE_LOCKING=y", "oat", "ok", NULL, NULL,
+	{ "CONFIG_PROVE_LOCKING=y", "oat", VARIANT_OK, NULL, NULL,
 	  "+LOCKDEP y\n+TRACE_IRQFLAGS y\n PROVE_LOCKING n -> y\n", 1.45, 5, 0, 0, 1200000 },
-	{ "CONFIG_DEBUG_KMEMLEAK=y", "oat", "ok", NULL, NULL, "+DEBUG_KMEMLEAK y\n",
+	{ "CONFIG_DEBUG_KMEMLEAK=y", "oat", VARIANT_OK, NULL, NULL, "+DEBUG_KMEMLEAK y\n",
 	  1.20, 5, 0, 0, 1100000 },
-	{ "CONFIG_LOCKDEP=y", "oat", "no-op", NULL,
+	{ "CONFIG_LOCKDEP=y", "oat", VARIANT_NO_OP, NULL,
 	  "hidden symbol: no prompt; selected by PROVE_LOCKING, LOCK_STAT", "", 1.0, 0, 0, 0, 0 },
-	{ "CONFIG_LOCK_STAT=y", "oat", "same-as", "CONFIG_PROVE_LOCKING=y", NULL,
+	{ "CONFIG_LOCK_STAT=y", "oat", VARIANT_SAME_AS, "CONFIG_PROVE_LOCKING=y", NULL,
 	  "+LOCKDEP y\n LOCK_STAT n -> y\n", 1.0, 0, 0, 0, 0 },
-	{ "CONFIG_FAILSLAB=y", "oat", "ok", NULL, NULL, " FAILSLAB n -> y\n", 1.0, 0, 0, 1, 0 },
-	{ FIXTURE_SCRIPT, "oat", "ok", NULL, NULL,
+	{ "CONFIG_FAILSLAB=y", "oat", VARIANT_OK, NULL, NULL, " FAILSLAB n -> y\n", 1.0, 0, 0, 1, 0 },
+	{ FIXTURE_SCRIPT, "oat", VARIANT_OK, NULL, NULL,
 	  " CMDLINE \"\" -> \"<script>alert('x')</script> & \\\"q\\\"\"\n", 1.0, 5, 0, 0, 1048600 },
-	{ "CONFIG_KASAN=y", "oat", "ok", NULL, NULL, "+KASAN y\n", 2.5, 2, 0, 0, 2097152 },
-	{ "CONFIG_UBSAN=y", "oat", "ok", NULL, NULL, "+UBSAN y\n", 1.0, 2, 1, 0, 1500000 },
-	{ "all-CONFIG_PROVE_LOCKING=y", "loo", "ok", NULL, NULL, "+DEBUG_KMEMLEAK y\n",
+	{ "CONFIG_KASAN=y", "oat", VARIANT_OK, NULL, NULL, "+KASAN y\n", 2.5, 2, 0, 0, 2097152 },
+	{ "CONFIG_UBSAN=y", "oat", VARIANT_OK, NULL, NULL, "+UBSAN y\n", 1.0, 2, 1, 0, 1500000 },
+	{ "all-CONFIG_PROVE_LOCKING=y", "loo", VARIANT_OK, NULL, NULL, "+DEBUG_KMEMLEAK y\n",
 	  1.22, 5, 0, 0, 1110000 },
-	{ "all-CONFIG_LOCKDEP=y", "loo", "same-as", "all", NULL,
+	{ "all-CONFIG_LOCKDEP=y", "loo", VARIANT_SAME_AS, "all", NULL,
 	  "+DEBUG_KMEMLEAK y\n+LOCKDEP y\n PROVE_LOCKING n -> y\n", 1.0, 0, 0, 0, 0 },
 };
 
@@ -109,7 +111,7 @@ static int fixture_experiment(const char *path)
 		snprintf(hash, sizeof(hash), "hash%02zu", i);
 		v.name = (char *)f->name;
 		v.kind = (char *)f->kind;
-		v.status = (char *)f->status;
+		v.status = f->status;
 		v.same_as = (char *)f->same_as;
 		v.reason = (char *)f->reason;
 		v.effective_diff = (char *)f->diff;
@@ -123,7 +125,7 @@ static int fixture_experiment(const char *path)
 			continue;
 		b.key = hash;
 		b.config_hash = hash;
-		b.status = (char *)(f->build_failed ? "failed" : "ok");
+		b.status = f->build_failed ? BUILD_FAILED : BUILD_OK;
 		b.seconds = 100 + i;
 		b.bzimage_size = f->bzimage;
 		b.vmlinux_size = f->bzimage * 4;
@@ -156,7 +158,7 @@ static int fixture_experiment(const char *path)
 			r.seq = (int)i;
 			r.warmup = round < 0;
 			r.accel = (char *)"tcg";
-			r.status = (char *)(f->timeout ? "timeout" : "ok");
+			r.status = f->timeout ? RUN_TIMEOUT : RUN_OK;
 			r.error = (char *)(f->timeout ? "no result in 60 s" : NULL);
 			r.wall_s = f->timeout ? 60.0 : 2.0 * f->factor * (1 + n);
 			r.boot_s = f->timeout ? NAN : 0.8 * (1 + (f->factor - 1) / 4) *

@@ -365,7 +365,7 @@ static void put_runs(struct store *st, struct store_variant *v, const double *wa
 		r.workload = (char *)"boot";
 		r.round = (int)i;
 		r.accel = (char *)(i % 2 ? "kvm" : "tcg");
-		r.status = (char *)"ok";
+		r.status = RUN_OK;
 		r.wall_s = wall[i];
 		r.boot_s = NAN;
 		check_int(store_add_run(st, &r, NULL, 0), ==, 0);
@@ -373,7 +373,9 @@ static void put_runs(struct store *st, struct store_variant *v, const double *wa
 }
 
 struct wall_variant {
-	const char *name, *kind, *status, *same_as;
+	const char *name, *kind;
+	enum variant_status status;
+	const char *same_as;
 	double f;		/* wall time factor against the baseline */
 };
 
@@ -396,11 +398,11 @@ static char *wall_experiment(const char *file, const struct wall_variant *vs, si
 
 		v.name = (char *)vs[i].name;
 		v.kind = (char *)vs[i].kind;
-		v.status = (char *)vs[i].status;
+		v.status = vs[i].status;
 		v.same_as = (char *)vs[i].same_as;
 		v.position = (int)i;
 		check_int(store_put_variant(st, &v), ==, 0);
-		if (strcmp(vs[i].status, "ok"))
+		if (vs[i].status != VARIANT_OK)
 			continue;
 		for (j = 0; j < 5; j++)
 			wall[j] = 10 * vs[i].f * (1 + noise[(i + j) % 5]);
@@ -413,13 +415,13 @@ static char *wall_experiment(const char *file, const struct wall_variant *vs, si
 static char *complete_experiment(void)
 {
 	static const struct wall_variant vs[] = {
-		{ "baseline", "baseline", "ok", NULL, 1.0 },
-		{ "all", "all", "ok", NULL, 1.60 },
-		{ "CONFIG_A=y", "oat", "ok", NULL, 1.25 },
-		{ "CONFIG_B=y", "oat", "ok", NULL, 1.20 },
-		{ "CONFIG_C=y", "oat", "no-op", NULL, 1.0 },
-		{ "all-CONFIG_A=y", "loo", "ok", NULL, 1.28 },
-		{ "all-CONFIG_C=y", "loo", "ok", NULL, 1.40 },
+		{ "baseline", "baseline", VARIANT_OK, NULL, 1.0 },
+		{ "all", "all", VARIANT_OK, NULL, 1.60 },
+		{ "CONFIG_A=y", "oat", VARIANT_OK, NULL, 1.25 },
+		{ "CONFIG_B=y", "oat", VARIANT_OK, NULL, 1.20 },
+		{ "CONFIG_C=y", "oat", VARIANT_NO_OP, NULL, 1.0 },
+		{ "all-CONFIG_A=y", "loo", VARIANT_OK, NULL, 1.28 },
+		{ "all-CONFIG_C=y", "loo", VARIANT_OK, NULL, 1.40 },
 	};
 
 	return wall_experiment("complete.db", vs, ARRAY_SIZE(vs));
@@ -487,14 +489,14 @@ static void sink(const char *kind UNUSED, const char *msg, void *data UNUSED)
 static char *aliased_experiment(void)
 {
 	static const struct wall_variant vs[] = {
-		{ "baseline", "baseline", "ok", NULL, 1.0 },
-		{ "CONFIG_A=y", "oat", "ok", NULL, 1.25 },
-		{ "CONFIG_B=y", "oat", "ok", NULL, 1.10 },
-		{ "CONFIG_N=y", "oat", "no-op", NULL, 1.0 },
-		{ "CONFIG_GONE=y", "oat", "same-as", "nowhere", 1.0 },
-		{ "all", "all", "same-as", "CONFIG_A=y", 1.0 },
-		{ "all-CONFIG_A=y", "loo", "same-as", "CONFIG_B=y", 1.0 },
-		{ "all-CONFIG_B=y", "loo", "same-as", "all", 1.0 },
+		{ "baseline", "baseline", VARIANT_OK, NULL, 1.0 },
+		{ "CONFIG_A=y", "oat", VARIANT_OK, NULL, 1.25 },
+		{ "CONFIG_B=y", "oat", VARIANT_OK, NULL, 1.10 },
+		{ "CONFIG_N=y", "oat", VARIANT_NO_OP, NULL, 1.0 },
+		{ "CONFIG_GONE=y", "oat", VARIANT_SAME_AS, "nowhere", 1.0 },
+		{ "all", "all", VARIANT_SAME_AS, "CONFIG_A=y", 1.0 },
+		{ "all-CONFIG_A=y", "loo", VARIANT_SAME_AS, "CONFIG_B=y", 1.0 },
+		{ "all-CONFIG_B=y", "loo", VARIANT_SAME_AS, "all", 1.0 },
 	};
 
 	return wall_experiment("aliased.db", vs, ARRAY_SIZE(vs));
@@ -614,7 +616,7 @@ static void test_boot_workload_has_no_boot_table(void)
 
 		v.name = (char *)(i ? "CONFIG_X=y" : "baseline");
 		v.kind = (char *)(i ? "oat" : "baseline");
-		v.status = (char *)"ok";
+		v.status = VARIANT_OK;
 		v.position = (int)i;
 		check_int(store_put_variant(st, &v), ==, 0);
 		for (j = 0; j < ARRAY_SIZE(workloads); j++) {
@@ -625,7 +627,7 @@ static void test_boot_workload_has_no_boot_table(void)
 				r.variant_id = v.id;
 				r.workload = (char *)workloads[j];
 				r.round = (int)k;
-				r.status = (char *)"ok";
+				r.status = RUN_OK;
 				r.wall_s = 5 + (double)k;
 				r.boot_s = 1 + 0.1 * (double)k;
 				s.value = r.boot_s + 0.001;
@@ -706,7 +708,7 @@ static void test_higher_is_better(void)
 
 		v.name = (char *)names[i];
 		v.kind = (char *)(i ? "oat" : "baseline");
-		v.status = (char *)"ok";
+		v.status = VARIANT_OK;
 		v.position = (int)i;
 		check_int(store_put_variant(st, &v), ==, 0);
 		for (j = 0; j < 4; j++) {
@@ -717,7 +719,7 @@ static void test_higher_is_better(void)
 			r.variant_id = v.id;
 			r.workload = (char *)"dd";
 			r.round = (int)j;
-			r.status = (char *)"ok";
+			r.status = RUN_OK;
 			r.wall_s = 3;
 			r.boot_s = 1;
 			check_int(store_add_run(st, &r, &s, 1), ==, 0);
@@ -749,11 +751,11 @@ out:
 static void test_notes(void)
 {
 	static const struct wall_variant vs[] = {
-		{ "baseline", "baseline", "ok", NULL, 1.0 },
-		{ "CONFIG_A=y", "oat", "ok", NULL, 1.2 },
-		{ "CONFIG_B=y", "oat", "ok", NULL, 1.0 },
-		{ "CONFIG_C=y", "oat", "ok", NULL, 1.0 },
-		{ "CONFIG_D=y", "oat", "same-as", "CONFIG_A=y", 1.0 },
+		{ "baseline", "baseline", VARIANT_OK, NULL, 1.0 },
+		{ "CONFIG_A=y", "oat", VARIANT_OK, NULL, 1.2 },
+		{ "CONFIG_B=y", "oat", VARIANT_OK, NULL, 1.0 },
+		{ "CONFIG_C=y", "oat", VARIANT_OK, NULL, 1.0 },
+		{ "CONFIG_D=y", "oat", VARIANT_SAME_AS, "CONFIG_A=y", 1.0 },
 	};
 	static const double two[] = { 12.0, 12.1 };
 	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
@@ -771,7 +773,7 @@ static void test_notes(void)
 
 		sv.name = (char *)vs[i].name;
 		sv.kind = (char *)vs[i].kind;
-		sv.status = (char *)vs[i].status;
+		sv.status = vs[i].status;
 		sv.same_as = (char *)vs[i].same_as;
 		sv.position = (int)i;
 		check_int(store_put_variant(st, &sv), ==, 0);
@@ -785,7 +787,7 @@ static void test_notes(void)
 			r.variant_id = sv.id;
 			r.workload = (char *)"boot";
 			r.round = 5;
-			r.status = (char *)"panic";
+			r.status = RUN_PANIC;
 			r.error = (char *)"kernel panic";
 			r.wall_s = NAN;
 			r.boot_s = NAN;
@@ -830,7 +832,7 @@ static void test_empty_experiment(void)
 	check_int(store_open(&st, path, 1), ==, 0);
 	v.name = (char *)"baseline";
 	v.kind = (char *)"baseline";
-	v.status = (char *)"ok";
+	v.status = VARIANT_OK;
 	check_int(store_put_variant(st, &v), ==, 0);
 	store_close(st);
 	if (check_int(load_path(&m, path, &ao), ==, 0)) {

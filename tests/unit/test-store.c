@@ -89,12 +89,12 @@ static void test_variants_roundtrip(void)
 	check_int(store_open(&st, path, 1), ==, 0);
 	a.name = xstrdup("baseline");
 	a.kind = xstrdup("baseline");
-	a.status = xstrdup("ok");
+	a.status = VARIANT_OK;
 	a.config = xstrdup("CONFIG_A=y\n<script>\"'\n");
 	a.position = 0;
 	b.name = xstrdup("CONFIG_LOCKDEP=y");
 	b.kind = xstrdup("oat");
-	b.status = xstrdup("no-op");
+	b.status = VARIANT_NO_OP;
 	b.reason = xstrdup("hidden symbol, selected by PROVE_LOCKING");
 	b.position = 1;
 	b.added = 3;
@@ -108,12 +108,13 @@ static void test_variants_roundtrip(void)
 		check_str(all[0].config, "CONFIG_A=y\n<script>\"'\n");
 		check_str(all[1].reason, "hidden symbol, selected by PROVE_LOCKING");
 		check_int(all[1].added, ==, 3);
+		check_int(all[0].status, ==, VARIANT_OK);
+		check_int(all[1].status, ==, VARIANT_NO_OP);
 		check(all[1].same_as == NULL);
 	}
 	store_variants_free(all, nr);
 	/* Re-putting by name updates in place and keeps the id. */
-	free(b.status);
-	b.status = xstrdup("ok");
+	b.status = VARIANT_OK;
 	{
 		int64_t id = b.id;
 
@@ -141,13 +142,13 @@ static void test_runs_never_duplicate(void)
 	check_int(store_open(&st, path, 1), ==, 0);
 	v.name = xstrdup("baseline");
 	v.kind = xstrdup("baseline");
-	v.status = xstrdup("ok");
+	v.status = VARIANT_OK;
 	check_int(store_put_variant(st, &v), ==, 0);
 	r.variant_id = v.id;
 	r.workload = xstrdup("hackbench");
 	r.round = 0;
 	r.accel = xstrdup("tcg");
-	r.status = xstrdup("ok");
+	r.status = RUN_OK;
 	r.wall_s = 2.0;
 	r.boot_s = NAN;
 	check_int(store_has_run(st, v.id, "hackbench", 0, 0), ==, 0);
@@ -177,7 +178,7 @@ static void test_builds(void)
 	check_int(store_open(&st, path, 1), ==, 0);
 	b.key = xstrdup("k1");
 	b.config_hash = xstrdup("h1");
-	b.status = xstrdup("ok");
+	b.status = BUILD_OK;
 	b.seconds = 201.5;
 	b.bzimage_size = 1234567;
 	check_int(store_put_build(st, &b), ==, 0);
@@ -203,7 +204,7 @@ static void test_variant_copy(void)
 	v.kind = xstrdup("group");
 	v.config = xstrdup("CONFIG_A=y\n");
 	v.config_hash = xstrdup("abc");
-	v.status = xstrdup("ok");
+	v.status = VARIANT_OK;
 	v.position = 4;
 	store_variant_copy(&c, &v);
 	store_variant_release(&v);

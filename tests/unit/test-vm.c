@@ -123,8 +123,8 @@ static void test_names_and_accel_parse(void)
 	check_str(messages.buf, "error: 'hvf' is not an accelerator: use auto, kvm or tcg\n");
 	check_int(a, ==, VM_ACCEL_KVM);
 	check_str(vm_accel_name(VM_ACCEL_TCG), "tcg");
-	check_str(vm_status_name(VM_PANIC), "panic");
-	check_str(vm_status_name(VM_NO_DONE), "no-done");
+	check_str(run_status_name(RUN_PANIC), "panic");
+	check_str(run_status_name(RUN_NO_DONE), "no-done");
 }
 
 static void test_runner_command_and_environment(void)
@@ -180,7 +180,7 @@ static void test_classify_ok(void)
 	struct vm_result res = VM_RESULT_INIT;
 
 	classify(&res, 0, 0, "[    0.5] reboot: Power down\n", ok_results, "");
-	check_int(res.status, ==, VM_OK);
+	check_int(res.status, ==, RUN_OK);
 	check_str(res.reason.buf, "");
 	check_int(res.console_tail.len, ==, 0);
 	check_double(res.seconds, 2.5, 1e-12);
@@ -200,7 +200,7 @@ static void test_classify_panic_even_when_qemu_exits_0(void)
 		 "Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000000\r\n"
 		 "CPU: 0 PID: 1 Comm: init Not tainted 6.1.0 #1\n",
 		 "KCP 1 ready boot_s=0.8\n", "");
-	check_int(res.status, ==, VM_PANIC);
+	check_int(res.status, ==, RUN_PANIC);
 	check_str(res.reason.buf,
 		  "kernel panic: Attempted to kill init! exitcode=0x00000000");
 	check(strstr(res.console_tail.buf, "Comm: init") != NULL);
@@ -210,7 +210,7 @@ static void test_classify_panic_even_when_qemu_exits_0(void)
 	/* A panic outranks a timeout and a "done" line. */
 	classify(&res, -1, 1, "Kernel panic - not syncing: sysrq triggered crash\n",
 		 ok_results, "");
-	check_int(res.status, ==, VM_PANIC);
+	check_int(res.status, ==, RUN_PANIC);
 	check_str(res.reason.buf, "kernel panic: sysrq triggered crash");
 	vm_result_release(&res);
 }
@@ -222,12 +222,12 @@ static void test_classify_missing_done(void)
 	classify(&res, 0, 0, "", "KCP 1 ready boot_s=0.8\n"
 		 "KCP 1 sample workload=boot iter=0 metric=time unit=s better=lower value=1\n",
 		 "");
-	check_int(res.status, ==, VM_NO_DONE);
+	check_int(res.status, ==, RUN_NO_DONE);
 	check_str(res.reason.buf, "no 'done' line (last sample iter=0)");
 	vm_result_release(&res);
 
 	classify(&res, 0, 0, "noise\n", "not a protocol line\n", "");
-	check_int(res.status, ==, VM_NO_DONE);
+	check_int(res.status, ==, RUN_NO_DONE);
 	check_str(res.reason.buf, "no output");
 	check_str(res.console_tail.buf, "noise\n");
 	vm_result_release(&res);
@@ -239,17 +239,17 @@ static void test_classify_guest_error_and_malformed(void)
 
 	classify(&res, 0, 0, "", "KCP 1 ready boot_s=0.8\n"
 		 "KCP 1 error msg=\"cannot open '/dev/vda': No such device\"\n", "");
-	check_int(res.status, ==, VM_GUEST_ERROR);
+	check_int(res.status, ==, RUN_GUEST_ERROR);
 	check_str(res.reason.buf, "guest error: cannot open '/dev/vda': No such device");
 	vm_result_release(&res);
 
 	/* A guest error outranks the timeout of a guest that then hung. */
 	classify(&res, -1, 1, "", "KCP 1 error msg=boom\n", "");
-	check_int(res.status, ==, VM_GUEST_ERROR);
+	check_int(res.status, ==, RUN_GUEST_ERROR);
 	vm_result_release(&res);
 
 	classify(&res, 0, 0, "", "KCP 1 ready boot_s=fast\nKCP 1 done\n", "");
-	check_int(res.status, ==, VM_MALFORMED);
+	check_int(res.status, ==, RUN_MALFORMED);
 	check(starts_with(res.reason.buf, "malformed output: "));
 	vm_result_release(&res);
 }
@@ -259,7 +259,7 @@ static void test_classify_timeout_and_exit(void)
 	struct vm_result res = VM_RESULT_INIT;
 
 	classify(&res, -1, 1, "", "KCP 1 ready boot_s=0.812\n", "");
-	check_int(res.status, ==, VM_TIMEOUT);
+	check_int(res.status, ==, RUN_TIMEOUT);
 	check_str(res.reason.buf, "timed out after 30 s (the guest was ready after 0.81 s, no samples)");
 	vm_result_release(&res);
 
@@ -268,14 +268,14 @@ static void test_classify_timeout_and_exit(void)
 	vm_result_release(&res);
 
 	classify(&res, 0, 1, "", ok_results, "");
-	check_int(res.status, ==, VM_TIMEOUT);
+	check_int(res.status, ==, RUN_TIMEOUT);
 	check_str(res.reason.buf,
 		  "timed out after 30 s (the guest said done but never powered off)");
 	vm_result_release(&res);
 
 	classify(&res, 1, 0, "", "",
 		 "qemu-system-x86_64: -kernel x: could not open kernel file\n\n");
-	check_int(res.status, ==, VM_EXIT_FAILED);
+	check_int(res.status, ==, RUN_EXIT_FAILED);
 	check_int(res.exit_code, ==, 1);
 	check_str(res.reason.buf, "qemu exited with status 1: "
 		  "qemu-system-x86_64: -kernel x: could not open kernel file");
@@ -330,7 +330,7 @@ static void test_missing_qemu_is_a_clear_error(void)
 	cfg.initramfs = "i";
 	cfg.accel = VM_ACCEL_TCG;
 	check_int(vm_run(&res, &cfg, test_tmpdir()), ==, -1);
-	check_int(res.status, ==, VM_START_FAILED);
+	check_int(res.status, ==, RUN_START_FAILED);
 	check_str(res.reason.buf, "cannot start qemu '/nonexistent/qemu-system-x86_64': "
 		  "No such file or directory");
 	check_int(res.accel, ==, VM_ACCEL_TCG);
@@ -350,7 +350,7 @@ static void test_hanging_qemu_times_out(void)
 	cfg.accel = VM_ACCEL_TCG;
 	cfg.timeout = 0.5;
 	check_int(vm_run(&res, &cfg, test_tmpdir()), ==, -1);
-	check_int(res.status, ==, VM_TIMEOUT);
+	check_int(res.status, ==, RUN_TIMEOUT);
 	check_str(res.reason.buf, "timed out after 0.5 s (no output from the guest)");
 	/* It ignores SIGTERM: SIGKILL follows after the grace period. */
 	check_double(res.seconds, 0.5 + CHILD_PROCESS_DEFAULT_GRACE, 0.2);
@@ -375,7 +375,7 @@ static void test_failing_qemu_and_stale_files(void)
 	cfg.initramfs = "i";
 	cfg.accel = VM_ACCEL_TCG;
 	check_int(vm_run(&res, &cfg, test_tmpdir()), ==, -1);
-	check_int(res.status, ==, VM_EXIT_FAILED);
+	check_int(res.status, ==, RUN_EXIT_FAILED);
 	check_str(res.reason.buf, "qemu exited with status 1: qemu: no kvm here");
 	check_int(res.proto.done, ==, 0);
 	check(access(stale, F_OK) != 0);
