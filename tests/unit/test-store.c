@@ -1,6 +1,7 @@
 /* test-store.c: unit tests for the experiment database. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "store/store.h"
 #include "test-lib.h"
+#include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 #include "util/write-file.h"
@@ -359,6 +361,356 @@ static void test_readonly(void)
 	free(path);
 }
 
+/* The schema of version 1, as kconfperf created it until version 2. */
+static const char v1_schema[] =
+	"CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+	"CREATE TABLE variant ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  kind TEXT NOT NULL,"
+	"  options TEXT NOT NULL DEFAULT '',"
+	"  requested TEXT NOT NULL DEFAULT '',"
+	"  effective_diff TEXT NOT NULL DEFAULT '',"
+	"  config TEXT NOT NULL DEFAULT '',"
+	"  config_hash TEXT NOT NULL DEFAULT '',"
+	"  status TEXT NOT NULL,"
+	"  same_as TEXT,"
+	"  reason TEXT,"
+	"  added INTEGER NOT NULL DEFAULT 0,"
+	"  removed INTEGER NOT NULL DEFAULT 0,"
+	"  changed INTEGER NOT NULL DEFAULT 0,"
+	"  position INTEGER NOT NULL DEFAULT 0);"
+	"CREATE TABLE build ("
+	"  key TEXT PRIMARY KEY,"
+	"  config_hash TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  seconds REAL,"
+	"  bzimage_size INTEGER,"
+	"  vmlinux_size INTEGER,"
+	"  image TEXT,"
+	"  log_path TEXT,"
+	"  log_tail TEXT,"
+	"  seeded_from TEXT,"
+	"  finished TEXT NOT NULL);"
+	"CREATE INDEX build_by_hash ON build(config_hash);"
+	"CREATE TABLE run ("
+	"  id INTEGER PRIMARY KEY,"
+	"  variant_id INTEGER NOT NULL REFERENCES variant(id) ON DELETE CASCADE,"
+	"  workload TEXT NOT NULL,"
+	"  round INTEGER NOT NULL,"
+	"  seq INTEGER NOT NULL,"
+	"  warmup INTEGER NOT NULL,"
+	"  accel TEXT,"
+	"  status TEXT NOT NULL,"
+	"  error TEXT,"
+	"  console_tail TEXT,"
+	"  wall_s REAL,"
+	"  boot_s REAL,"
+	"  started TEXT NOT NULL,"
+	"  UNIQUE (variant_id, workload, round, warmup));"
+	"CREATE TABLE sample ("
+	"  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	"  iteration INTEGER NOT NULL,"
+	"  metric TEXT NOT NULL,"
+	"  unit TEXT NOT NULL,"
+	"  value REAL NOT NULL,"
+	"  higher_is_better INTEGER NOT NULL DEFAULT 0,"
+	"  PRIMARY KEY (run_id, iteration, metric));"
+	"PRAGMA user_version = 1;";
+
+/* SQL straight into the file, bypassing the store; 0 or the SQLite error code. */
+static int raw_sql(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	int rc = sqlite3_open(path, &db);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* The one integer a query gives, or -1. */
+static long long raw_int(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	long long ret = -1;
+
+	if (sqlite3_open(path, &db) != SQLITE_OK) {
+		sqlite3_close(db);
+		return -1;
+	}
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			ret = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
+	sqlite3_close(db);
+	return ret;
+}
+
+/* A version 1 database holding every status version 1 could hold. */
+static char *v1_database(const char *name, const char *more_sql)
+{
+	char *path = db_path(name);
+
+	unlink(path);
+	check_int(raw_sql(path, v1_schema), ==, SQLITE_OK);
+	check_int(raw_sql(path,
+		"INSERT INTO meta VALUES ('seed', '3');"
+		"INSERT INTO variant (id, name, kind, config_hash, status, position)"
+		"  VALUES (1, 'baseline', 'baseline', 'h1', 'ok', 0);"
+		"INSERT INTO variant (id, name, kind, config_hash, status, reason, added, position)"
+		"  VALUES (2, 'CONFIG_A=y', 'oat', 'h2', 'partial', 'CONFIG_B=y: unmet', 4, 1);"
+		"INSERT INTO variant (id, name, kind, config_hash, status, reason, position)"
+		"  VALUES (3, 'CONFIG_B=y', 'oat', 'h1', 'no-op', 'already set', 2);"
+		"INSERT INTO variant (id, name, kind, config_hash, status, same_as, position)"
+		"  VALUES (4, 'all', 'all', 'h2', 'same-as', 'CONFIG_A=y', 3);"
+		"INSERT INTO build (key, config_hash, status, seconds, bzimage_size, finished)"
+		"  VALUES ('k1', 'h1', 'ok', 201.5, 1234567, '2024-01-01T00:00:00Z');"
+		"INSERT INTO build (key, config_hash, status, log_tail, finished)"
+		"  VALUES ('k2', 'h2', 'failed', 'error: x', '2024-01-01T00:00:01Z');"
+		"INSERT INTO run VALUES (1, 1, 'boot', 0, 0, 0, 'tcg', 'ok', NULL, NULL,"
+		"  2.5, 0.8, '2024-01-01T00:00:02Z');"
+		"INSERT INTO run VALUES (2, 2, 'boot', 0, 1, 0, 'tcg', 'timeout', 'no result in 60 s',"
+		"  'console', 60, NULL, '2024-01-01T00:00:03Z');"
+		"INSERT INTO run VALUES (3, 2, 'boot', 1, 0, 0, NULL, 'failed', 'exit code 1', NULL,"
+		"  1.5, NULL, '2024-01-01T00:00:04Z');"
+		"INSERT INTO sample VALUES (1, 0, 'time', 's', 0.5, 0);"), ==, SQLITE_OK);
+	if (more_sql)
+		check_int(raw_sql(path, more_sql), ==, SQLITE_OK);
+	return path;
+}
+
+static void test_v1_database_is_migrated(void)
+{
+	char *path = v1_database("v1.db", NULL);
+	struct store *st;
+	struct store_variant *v;
+	struct store_run *r;
+	struct store_sample_row *x;
+	struct store_build b = STORE_BUILD_INIT;
+	size_t nr, nr_runs, nr_samples;
+	char *seed;
+
+	if (!check_int(store_open(&st, path, 0), ==, 0))
+		goto out;
+	check_int(raw_int(path, "PRAGMA user_version"), ==, STORE_SCHEMA_VERSION);
+	seed = store_get_meta(st, "seed");
+	check_str(seed, "3");
+	free(seed);
+	check_int(store_get_variants(st, &v, &nr), ==, 0);
+	check_int(nr, ==, 4);
+	if (nr == 4) {
+		check_str(v[0].name, "baseline");
+		check_int(v[0].status, ==, VARIANT_OK);
+		check_int(v[1].status, ==, VARIANT_PARTIAL);
+		check_str(v[1].reason, "CONFIG_B=y: unmet");
+		check_int(v[1].added, ==, 4);
+		check_int(v[2].status, ==, VARIANT_NO_OP);
+		check_int(v[3].status, ==, VARIANT_SAME_AS);
+		check_str(v[3].same_as, "CONFIG_A=y");
+		check_int(v[3].id, ==, 4);
+	}
+	store_variants_free(v, nr);
+	check_int(store_get_build_by_hash(st, "h1", &b), ==, 1);
+	check_int(b.status, ==, BUILD_OK);
+	check_int(b.bzimage_size, ==, 1234567);
+	store_build_release(&b);
+	check_int(store_get_build_by_hash(st, "h2", &b), ==, 1);
+	check_int(b.status, ==, BUILD_FAILED);
+	check_str(b.log_tail, "error: x");
+	store_build_release(&b);
+	check_int(store_get_runs(st, &r, &nr_runs), ==, 0);
+	check_int(nr_runs, ==, 3);
+	if (nr_runs == 3) {
+		check_int(r[0].status, ==, RUN_OK);
+		check_double(r[0].boot_s, 0.8, 0);
+		check_int(r[1].status, ==, RUN_TIMEOUT);
+		check_str(r[1].console_tail, "console");
+		/* version 1's importer said "failed" for a nonzero exit */
+		check_int(r[2].status, ==, RUN_EXIT_FAILED);
+		check_str(r[2].error, "exit code 1");
+		check(isnan(r[2].boot_s));
+	}
+	store_runs_free(r, nr_runs);
+	check_int(store_get_samples(st, &x, &nr_samples), ==, 0);
+	check_int(nr_samples, ==, 1);
+	if (nr_samples == 1) {
+		check_int(x[0].run_id, ==, 1);
+		check_double(x[0].value, 0.5, 0);
+	}
+	store_sample_rows_free(x, nr_samples);
+	/* A new run goes in as before ... */
+	{
+		struct store_run nr1 = STORE_RUN_INIT;
+
+		nr1.variant_id = 1;
+		nr1.workload = (char *)"boot";
+		nr1.round = 1;
+		nr1.status = RUN_PANIC;
+		nr1.boot_s = NAN;
+		check_int(store_add_run(st, &nr1, NULL, 0), ==, 0);
+	}
+	/* ... and the rebuilt tables keep their foreign keys: runs go with their variant. */
+	check_int(store_clear_variants(st), ==, 0);
+	check_int(store_count_runs(st), ==, 0);
+	store_close(st);
+	check_int(raw_int(path, "SELECT count(*) FROM sample"), ==, 0);
+	/* the schema itself refuses a status that is not a name of status.h */
+	check(raw_sql(path, "INSERT INTO variant (name, kind, status) VALUES ('x', 'oat', 'bogus')")
+	      == SQLITE_CONSTRAINT);
+	check(raw_sql(path, "INSERT INTO build (key, config_hash, status, finished)"
+		      " VALUES ('k', 'h', 'cached', 'now')") == SQLITE_CONSTRAINT);
+out:
+	free(path);
+}
+
+static void test_v1_unknown_status_is_an_error(void)
+{
+	char *path = v1_database("v1-bad.db",
+				 "INSERT INTO variant (name, kind, status) VALUES ('CONFIG_X=y', 'oat', 'weird')");
+	struct store *st = NULL;
+
+	test_capture_start();
+	check_int(store_open(&st, path, 0), ==, -1);
+	test_capture_stop();
+	check(st == NULL);
+	check(strstr(test_messages.buf, "variant 'CONFIG_X=y' has status 'weird', which this "
+		     "kconfperf does not know") != NULL);
+	check(strstr(test_messages.buf, "the database was not changed") != NULL);
+	/* not changed indeed: still version 1, with its rows */
+	check_int(raw_int(path, "PRAGMA user_version"), ==, 1);
+	check_int(raw_int(path, "SELECT count(*) FROM variant"), ==, 5);
+	check_int(raw_int(path, "SELECT count(*) FROM run"), ==, 3);
+	free(path);
+
+	path = v1_database("v1-bad-run.db", "UPDATE run SET status = 'error' WHERE id = 2");
+	test_capture_start();
+	check_int(store_open(&st, path, 0), ==, -1);
+	test_capture_stop();
+	check(strstr(test_messages.buf, "run 2 has status 'error'") != NULL);
+	free(path);
+}
+
+/* A database the kconfperf before version 2 made (tests/fixtures/store/README.md). */
+static void test_v1_fixture_from_an_older_kconfperf(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = db_path("v1-import.db");
+	struct store *st;
+	struct store_variant *v;
+	struct store_run *r;
+	size_t nr, nr_runs, i, failed = 0;
+	char *imported;
+
+	if (!check(strbuf_read_file(&sb, "tests/fixtures/store/v1-import.db", 0) > 0) ||
+	    !check_int(strbuf_write_file(&sb, path), ==, 0))
+		goto out;
+	check_int(raw_int(path, "PRAGMA user_version"), ==, 1);
+	if (!check_int(store_open(&st, path, 0), ==, 0))
+		goto out;
+	imported = store_get_meta(st, "imported");
+	check_str(imported, "hyperfine");
+	free(imported);
+	check_int(store_get_variants(st, &v, &nr), ==, 0);
+	check_int(nr, ==, 3);
+	for (i = 0; i < nr; i++)
+		check_int(v[i].status, ==, VARIANT_OK);
+	store_variants_free(v, nr);
+	check_int(store_get_runs(st, &r, &nr_runs), ==, 0);
+	check_int(nr_runs, ==, 30);
+	for (i = 0; i < nr_runs; i++) {
+		if (r[i].status == RUN_OK)
+			continue;
+		failed++;
+		check_int(r[i].status, ==, RUN_EXIT_FAILED);
+		check_str(r[i].error, "exit code 1");
+	}
+	check_int(failed, ==, 1);
+	store_runs_free(r, nr_runs);
+	store_close(st);
+out:
+	strbuf_release(&sb);
+	free(path);
+}
+
+/* Every status of status.h goes in and comes out; the schema and the enums agree. */
+static void test_every_status_round_trips(void)
+{
+	char *path = db_path("statuses.db");
+	struct store *st;
+	struct store_variant *all;
+	struct store_run *runs;
+	size_t nr, i;
+	int s;
+
+	unlink(path);
+	if (!check_int(store_open(&st, path, 1), ==, 0))
+		goto out;
+	for (s = 0; s < VARIANT_STATUS_NR; s++) {
+		struct store_variant v = STORE_VARIANT_INIT;
+
+		v.name = (char *)variant_status_name((enum variant_status)s);
+		v.kind = (char *)"oat";
+		v.status = (enum variant_status)s;
+		v.position = s;
+		check_int(store_put_variant(st, &v), ==, 0);
+	}
+	check_int(store_get_variants(st, &all, &nr), ==, 0);
+	check_int(nr, ==, VARIANT_STATUS_NR);
+	for (i = 0; i < nr; i++)
+		check_int(all[i].status, ==, i);
+	for (s = 0; s < BUILD_STATUS_NR; s++) {
+		struct store_build b = STORE_BUILD_INIT, got = STORE_BUILD_INIT;
+		char key[16];
+
+		snprintf(key, sizeof(key), "k%d", s);
+		b.key = key;
+		b.config_hash = key;
+		b.status = (enum build_status)s;
+		check_int(store_put_build(st, &b), ==, 0);
+		check_int(store_get_build_by_hash(st, key, &got), ==, 1);
+		check_int(got.status, ==, s);
+		store_build_release(&got);
+	}
+	test_capture_start();
+	for (s = 0; s < RUN_STATUS_NR; s++) {
+		struct store_run r = STORE_RUN_INIT;
+
+		r.variant_id = all[0].id;
+		r.workload = (char *)"boot";
+		r.round = s;
+		r.status = (enum run_status)s;
+		r.boot_s = NAN;
+		/* a run that could not start is the harness's fault: never stored */
+		check_int(store_add_run(st, &r, NULL, 0), ==, s == RUN_START_FAILED ? -1 : 0);
+	}
+	test_capture_stop();
+	check(strstr(test_messages.buf, "CHECK constraint failed") != NULL);
+	store_variants_free(all, nr);
+	check_int(store_get_runs(st, &runs, &nr), ==, 0);
+	check_int(nr, ==, RUN_STATUS_NR - 1);
+	for (i = 0; i < nr; i++)
+		check_int(runs[i].status, ==, runs[i].round);
+	store_runs_free(runs, nr);
+	store_close(st);
+
+	/* A status the CHECK did not see (a hand-edited file) is an error when read. */
+	check_int(raw_sql(path, "PRAGMA ignore_check_constraints = ON;"
+			  "UPDATE variant SET status = 'bogus' WHERE name = 'no-op'"), ==, SQLITE_OK);
+	check_int(store_open(&st, path, 0), ==, 0);
+	test_capture_start();
+	check_int(store_get_variants(st, &all, &nr), ==, -1);
+	test_capture_stop();
+	check(all == NULL && nr == 0);
+	check(strstr(test_messages.buf, "variant 'no-op' has status 'bogus'") != NULL);
+	store_close(st);
+out:
+	free(path);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -374,5 +726,9 @@ int main(int argc, char **argv)
 	TEST(test_create_scratch_no_replace);
 	TEST(test_create_scratch_stale);
 	TEST(test_readonly);
+	TEST(test_v1_database_is_migrated);
+	TEST(test_v1_unknown_status_is_an_error);
+	TEST(test_v1_fixture_from_an_older_kconfperf);
+	TEST(test_every_status_round_trips);
 	return test_done();
 }
