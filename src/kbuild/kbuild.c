@@ -2,9 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/file.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +16,7 @@
 #include "util/run-command.h"
 #include "plan/source.h"
 #include "store/store.h"
+#include "util/lockfile.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -180,101 +179,30 @@ static void remove_stale_tmp(const struct kbuild_options *o)
 	free(dir);
 }
 
+#define LOCK_OUTSIDER_SECONDS 10
+
 /*
  * CACHE/build.lock serializes builds.  make inherits the locked descriptor,
  * so the lock is held as long as any part of a build runs: a kconfperf
  * killed with -9 cannot let the next build into an object tree its
- * orphaned compilers are still writing.  The holder writes "PID PGID" into
- * the file (PGID 0 while neither make nor the seed copy runs) so that a
- * waiter can tell a live build from one whose kconfperf is gone.
+ * orphaned compilers are still writing.  The record names make's process
+ * group while make (or the seed copy) runs, so a waiter can tell a live
+ * build from one whose kconfperf is gone, and stop the latter (lockfile.h
+ * proves the group is that build's before it is signalled).  A lock held
+ * by something outside any build (a compiler wrapper's server that
+ * inherited it) is an error after LOCK_OUTSIDER_SECONDS, not a hang.
  */
-static void lock_record(int fd, pid_t pgid)
+static int lock_cache(const struct kbuild_options *o, struct lockfile *lk)
 {
-	char buf[64];
-	int n = snprintf(buf, sizeof(buf), "%ld %ld\n", (long)getpid(), (long)pgid);
-
-	if (ftruncate(fd, 0) || pwrite(fd, buf, (size_t)n, 0) != n)
-		warning("cannot record the build's owner in the lock file: %s", strerror(errno));
-}
-
-static int read_lock_record(int fd, long *pid, long *pgid)
-{
-	char buf[64];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return sscanf(buf, "%ld %ld", pid, pgid) == 2 ? 0 : -1;
-}
-
-/*
- * Whether the lock's holder is a dead kconfperf, with *owner and *pgid as it
- * recorded them (*pgid 0: no make or copy was running).  The record is read twice, 100 ms apart, so that a kconfperf that has just
- * taken the lock has written its own record and an old one is not acted on.
- */
-static int dead_owner(int fd, long *owner, long *pgid)
-{
-	long pid2, pgid2;
-	struct timespec gap = { 0, 100 * 1000 * 1000 };
-
-	if (read_lock_record(fd, owner, pgid))
-		return 0;
-	nanosleep(&gap, NULL);
-	if (read_lock_record(fd, &pid2, &pgid2) || pid2 != *owner || pgid2 != *pgid)
-		return 0;
-	return *owner > 0 && kill((pid_t)*owner, 0) && errno == ESRCH;
-}
-
-#define LOCK_OUTSIDER_SECONDS 10
-
-/*
- * Takes CACHE/build.lock, waiting (and saying so) while another build holds
- * it.  A build left running by a dead kconfperf is stopped, not waited for;
- * a lock held by something outside any build (a compiler wrapper's server
- * that inherited it) is an error after LOCK_OUTSIDER_SECONDS, not a hang.
- */
-static int lock_cache(const struct kbuild_options *o, int *fd_out)
-{
+	const struct lockfile_wait wait = {
+		.what = "build",
+		.where = o->cache_dir,
+		.outsider_hint = " (a compiler wrapper's server?)",
+		.outsider_seconds = LOCK_OUTSIDER_SECONDS,
+	};
 	char *path = xstrfmt("%s/build.lock", o->cache_dir);
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	int ret = 0, stopped = 0, waited = 0, outsider = 0;
+	int ret = lockfile_take(lk, path, &wait);
 
-	if (fd < 0) {
-		ret = error_errno("cannot open '%s'", path);
-		goto out;
-	}
-	while (flock(fd, LOCK_EX | LOCK_NB)) {
-		long owner = 0, pgid = 0;
-
-		if (errno != EWOULDBLOCK && errno != EINTR) {
-			ret = error_errno("cannot lock '%s'", path);
-			goto fail;
-		}
-		if (!dead_owner(fd, &owner, &pgid)) {
-			if (!waited)
-				note("waiting for another kconfperf build in '%s' (pid %ld)",
-				     o->cache_dir, owner);
-			waited = 1;
-		} else if (pgid > 0 && pgid != (long)getpgrp() &&
-			   !kill((pid_t)-pgid, stopped ? 0 : SIGKILL)) {
-			if (!stopped)
-				note("stopping the build that kconfperf (pid %ld) left running", owner);
-			stopped = 1;
-		} else if (++outsider > LOCK_OUTSIDER_SECONDS) {
-			ret = error("'%s' is held by a process that outlived kconfperf (pid %ld) "
-				    "and is not a build (a compiler wrapper's server?); stop it",
-				    path, owner);
-			goto fail;
-		}
-		sleep(1);
-	}
-	lock_record(fd, 0);
-	*fd_out = fd;
-	goto out;
-fail:
-	close(fd);
-out:
 	free(path);
 	return ret;
 }
@@ -284,20 +212,20 @@ out:
  * it and everything it starts hold the build lock, and dies with us; see
  * lock_cache().  Returns as run_command() does.
  */
-static int run_holding_lock(struct child_process *cp, int lock_fd)
+static int run_holding_lock(struct child_process *cp, struct lockfile *lk)
 {
 	int ret;
 
 	cp->kill_on_parent_death = 1;
-	if (fcntl(lock_fd, F_SETFD, 0) < 0)
-		return error_errno("cannot pass the build lock to %s", cp->args.v[0]);
+	if (lockfile_inherit(lk, 1))
+		return -1;
 	ret = start_command(cp);
-	fcntl(lock_fd, F_SETFD, FD_CLOEXEC);
+	lockfile_inherit(lk, 0);
 	if (ret)
 		return ret;
-	lock_record(lock_fd, cp->pid);	/* it leads its own process group */
+	lockfile_record(lk, cp->pid);	/* it leads its own process group */
 	ret = finish_command(cp);
-	lock_record(lock_fd, 0);
+	lockfile_record(lk, 0);
 	return ret;
 }
 
@@ -363,10 +291,10 @@ static char *failure_summary(const char *log_path)
 }
 
 /*
- * Runs argv quietly (holding the build lock when lock_fd >= 0); on failure
- * prints "what: how it ended: stderr".
+ * Runs argv quietly (holding the build lock when lk is not NULL); on
+ * failure prints "what: how it ended: stderr".
  */
-static int run_quiet(const char **argv, int lock_fd, const char *what)
+static int run_quiet(const char **argv, struct lockfile *lk, const char *what)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf err = STRBUF_INIT;
@@ -377,7 +305,7 @@ static int run_quiet(const char **argv, int lock_fd, const char *what)
 	cp.err.mode = CHILD_IO_CAPTURE;
 	cp.err.buf = &err;
 	cp.err.cap = 4096;
-	if (lock_fd >= 0 ? run_holding_lock(&cp, lock_fd) : run_command(&cp)) {
+	if (lk ? run_holding_lock(&cp, lk) : run_command(&cp)) {
 		struct strbuf why = STRBUF_INIT;
 
 		child_process_describe(&why, &cp);
@@ -394,7 +322,7 @@ static int copy_file(const char *from, const char *to)
 {
 	const char *argv[] = { "cp", "--reflink=auto", from, to, NULL };
 
-	return run_quiet(argv, -1, "cannot copy build output");
+	return run_quiet(argv, NULL, "cannot copy build output");
 }
 
 static int read_meta(const char *dir, struct kbuild_result *out)
@@ -427,7 +355,7 @@ static int read_meta(const char *dir, struct kbuild_result *out)
 }
 
 static int make_bzimage(const struct kbuild_options *o, const char *objdir,
-			const char *log_path, int lock_fd, struct child_process *cp)
+			const char *log_path, struct lockfile *lk, struct child_process *cp)
 {
 	int jobs = o->jobs > 0 ? o->jobs : online_cpus();
 
@@ -450,7 +378,7 @@ static int make_bzimage(const struct kbuild_options *o, const char *objdir,
 	cp->out.path = log_path;
 	cp->err.mode = CHILD_IO_TO_STDOUT;
 	cp->timeout = o->timeout;
-	return run_holding_lock(cp, lock_fd);
+	return run_holding_lock(cp, lk);
 }
 
 static int log_says_no_space(const char *log_path)
@@ -615,7 +543,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 {
 	char *final = NULL, *tmp = NULL, *entry_tmp = NULL, *tree = NULL;
 	char *config_path = NULL, *p = NULL;
-	int lock_fd = -1;
+	struct lockfile lock = LOCKFILE_INIT;
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	int ret = -1;
@@ -637,7 +565,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 	 * them every object.  A copy at the original path rebuilds only what
 	 * the changed symbols touch.
 	 */
-	if (mkdir_cache(o, "tmp") || lock_cache(o, &lock_fd))
+	if (mkdir_cache(o, "tmp") || lock_cache(o, &lock))
 		goto out;
 	/* Another kconfperf may have built it while we waited for the lock. */
 	if (kbuild_is_cached(o, out->key)) {
@@ -653,7 +581,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 		char *seed = cache_path(o, "trees", out->seeded_from);
 		const char *argv[] = { "cp", "-a", "--reflink=auto", seed, tmp, NULL };
 
-		ret = run_quiet(argv, lock_fd, "cannot copy the seed tree");
+		ret = run_quiet(argv, &lock, "cannot copy the seed tree");
 		utime(seed, NULL);	/* recently used: kept longest */
 		free(seed);
 		if (ret)
@@ -673,7 +601,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 				   : xstrfmt("%s.log", tmp);
 	note("building %s (%.12s%s%.12s)", name, out->key, out->seeded_from ? ", seeded from " : "",
 	     out->seeded_from ? out->seeded_from : "");
-	if (make_bzimage(o, tmp, out->log_path, lock_fd, &cp)) {
+	if (make_bzimage(o, tmp, out->log_path, &lock, &cp)) {
 		struct strbuf why = STRBUF_INIT;
 
 		out->seconds = cp.seconds;
@@ -762,8 +690,7 @@ fail:
 	if (entry_tmp)
 		remove_tree(entry_tmp);
 out:
-	if (lock_fd >= 0)
-		close(lock_fd);	/* releases the lock */
+	lockfile_release(&lock);
 	free(final);
 	free(tmp);
 	free(entry_tmp);

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/utsname.h>
 
@@ -18,6 +17,7 @@
 #include "run/measure.h"
 #include "util/run-command.h"
 #include "run/schedule.h"
+#include "util/lockfile.h"
 #include "util/sha256.h"
 #include "util/sigchain.h"
 #include "store/store.h"
@@ -54,7 +54,7 @@ struct state {
 	char *initramfs;
 	char initramfs_hash[SHA256_HEX_SIZE];
 	struct vm_config cfg;		/* shared settings; kernel etc. set per run */
-	int lock_fd;
+	struct lockfile lock;		/* DIR/run.lock */
 };
 
 static void state_release(struct state *s)
@@ -74,8 +74,7 @@ static void state_release(struct state *s)
 	strvec_clear(&s->specs);
 	free(s->initramfs);
 	free(s->dir);
-	if (s->lock_fd >= 0)
-		close(s->lock_fd);
+	lockfile_release(&s->lock);
 }
 
 /* A name as one path component: what is not [A-Za-z0-9._=+-] becomes '_'. */
@@ -111,17 +110,16 @@ static char *runs_path(const struct state *s, const char *variant, const char *w
 static int lock_experiment(struct state *s)
 {
 	char *path = experiment_path(s->dir, "run.lock");
-	int ret = 0;
+	struct lockfile_owner owner;
+	int rc = lockfile_try(&s->lock, path);
 
-	s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (s->lock_fd < 0)
-		ret = error_errno("cannot open '%s'", path);
-	else if (flock(s->lock_fd, LOCK_EX | LOCK_NB))
-		ret = errno == EWOULDBLOCK
-			? error("another 'kconfperf run' is running in '%s'", s->dir)
-			: error_errno("cannot lock '%s'", path);
 	free(path);
-	return ret;
+	if (rc <= 0)
+		return rc;
+	if (!lockfile_read_owner(&s->lock, &owner) && lockfile_owner_alive(&owner))
+		return error("another 'kconfperf run' (pid %ld) is running in '%s'", owner.pid,
+			     s->dir);
+	return error("another 'kconfperf run' is running in '%s'", s->dir);
 }
 
 static int find_guest(struct strbuf *out, const struct measure_options *o)
@@ -822,7 +820,7 @@ static int prepare(struct state *s, struct store *st, const struct measure_optio
 	s->session = session;
 	s->st = st;
 	s->o = o;
-	s->lock_fd = -1;
+	s->lock.fd = -1;
 	s->dir = absolute_path(o->dir);
 	strvec_init(&s->specs);
 	if (!o->nr_workloads)
