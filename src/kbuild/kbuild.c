@@ -17,6 +17,7 @@
 #include "plan/source.h"
 #include "store/store.h"
 #include "util/lockfile.h"
+#include "util/progress.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -758,30 +759,18 @@ int kbuild_variant(const struct kbuild_options *o, struct store *st,
 	return record(st, v, out);
 }
 
-static void format_duration(char *buf, size_t size, double s)
-{
-	if (s >= 3600)
-		snprintf(buf, size, "%dh%02dm", (int)(s / 3600), (int)(s / 60) % 60);
-	else
-		snprintf(buf, size, "%dm%02ds", (int)(s / 60), (int)s % 60);
-}
-
 /*
- * "build 2/5: CONFIG_X=y (elapsed 4m12s, about 9m left)": the builds still
+ * "[2/5] build CONFIG_X=y (elapsed 4m12s, about 9m left)": the builds still
  * to come are seeded, so the estimate is the mean of the seeded builds made
  * so far, or half the baseline's scratch build before there is one.
  */
-static void progress(int i, int total, const char *name, double elapsed, double per_build)
+static void show_build(struct progress *p, const char *name, double scratch_seconds,
+		       double seeded_seconds, int seeded_built)
 {
-	char el[32], left[32];
+	char *what = xstrfmt("build %s", name);
 
-	format_duration(el, sizeof(el), elapsed);
-	if (per_build > 0) {
-		format_duration(left, sizeof(left), per_build * (total - i + 1));
-		note("build %d/%d: %s (elapsed %s, about %s left)", i, total, name, el, left);
-	} else {
-		note("build %d/%d: %s (elapsed %s)", i, total, name, el);
-	}
+	progress_show(p, what, seeded_built ? seeded_seconds / seeded_built : scratch_seconds / 2);
+	free(what);
 }
 
 int kbuild_variants(const struct kbuild_options *o, struct store *st,
@@ -790,9 +779,10 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 {
 	char base_key[SHA256_HEX_SIZE] = "", all_key[SHA256_HEX_SIZE] = "";
 	int64_t base_size = 0;
-	int width = 7, pass, total = 0, done = 0;
-	double start = now_seconds(), scratch_seconds = 0, seeded_seconds = 0;
+	int width = 7, pass, total = 0;
+	double scratch_seconds = 0, seeded_seconds = 0;
 	int seeded_built = 0;
+	struct progress progress;
 	size_t i;
 
 	memset(sum, 0, sizeof(*sum));
@@ -806,11 +796,13 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 	if (table)
 		fprintf(table, "%-*s  %-7s  %10s  %10s  %9s\n", width, "variant", "build", "time",
 			"bzImage", "delta");
+	progress_start(&progress, PROGRESS_LINES, (size_t)total);
 	/* The baseline first, then all (it seeds loo), then the rest in plan order. */
 	for (pass = 0; pass < 3; pass++) {
 		for (i = 0; i < nr; i++) {
 			struct kbuild_result r;
 			const char *seed;
+			double t0 = now_seconds();
 			int is_base = !strcmp(v[i].kind, "baseline");
 			int is_all = !strcmp(v[i].kind, "all");
 
@@ -818,12 +810,14 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 			    (pass == 1) != is_all)
 				continue;
 			seed = is_base ? NULL : seed_for(&v[i], base_key, *all_key ? all_key : NULL);
-			progress(++done, total, v[i].name, now_seconds() - start,
-				 seeded_built ? seeded_seconds / seeded_built : scratch_seconds / 2);
+			show_build(&progress, v[i].name, scratch_seconds, seeded_seconds,
+				   seeded_built);
 			if (kbuild_variant(o, st, &v[i], seed && *seed ? seed : NULL, &r)) {
 				kbuild_result_release(&r);
+				progress_stop(&progress);
 				return -1;
 			}
+			progress_done(&progress, now_seconds() - t0);
 			if (is_base && r.ok) {
 				memcpy(base_key, r.key, sizeof(base_key));
 				base_size = r.bzimage_size;
@@ -850,5 +844,6 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 			kbuild_result_release(&r);
 		}
 	}
+	progress_stop(&progress);
 	return 0;
 }

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/utsname.h>
 
 #include "store/experiment.h"
@@ -18,8 +17,8 @@
 #include "util/run-command.h"
 #include "run/schedule.h"
 #include "util/lockfile.h"
+#include "util/progress.h"
 #include "util/sha256.h"
-#include "util/sigchain.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -55,6 +54,7 @@ struct state {
 	char initramfs_hash[SHA256_HEX_SIZE];
 	struct vm_config cfg;		/* shared settings; kernel etc. set per run */
 	struct lockfile lock;		/* DIR/run.lock */
+	struct progress progress;	/* while runs run */
 };
 
 static void state_release(struct state *s)
@@ -586,43 +586,6 @@ static enum vm_accel resolve_accel(struct state *s)
 	return s->cfg.accel;
 }
 
-/* Progress: a line rewritten in place on a terminal, one line per run otherwise. */
-struct progress {
-	int tty;
-	int shown;		/* the in-place line is on screen */
-	size_t done, total;
-	double start, run_seconds;
-};
-
-static struct progress progress;
-
-/* At a fatal signal: end the in-place line, so the shell prompt starts clean. */
-static void progress_cleanup(int signo UNUSED, void *data)
-{
-	struct progress *p = data;
-
-	if (p->shown)
-		(void)!write(2, "\n", 1);
-	p->shown = 0;
-}
-
-static void progress_clear(struct progress *p)
-{
-	if (p->shown)
-		fputs("\r\033[K", stderr);
-	p->shown = 0;
-}
-
-static void add_duration(struct strbuf *sb, double seconds)
-{
-	long s = (long)(seconds + 0.5);
-
-	if (s >= 3600)
-		strbuf_addf(sb, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-	else
-		strbuf_addf(sb, "%ld:%02ld", s / 60, s % 60);
-}
-
 /* "hackbench round 2/5 baseline" or "hackbench warm-up 1/1 baseline". */
 static void describe_run(struct strbuf *sb, const struct state *s, const struct schedule_run *r)
 {
@@ -638,37 +601,13 @@ static void describe_run(struct strbuf *sb, const struct state *s, const struct 
 			    s->o->runs, s->measured[r->variant].v->name);
 }
 
-/* "[3/40] ", or "[3] " when the total is not known (a session). */
-static void add_count(struct strbuf *sb, const struct progress *p, size_t n)
-{
-	if (p->total)
-		strbuf_addf(sb, "[%zu/%zu] ", n, p->total);
-	else
-		strbuf_addf(sb, "[%zu] ", n);
-}
-
-static void progress_show(struct progress *p, const struct state *s,
-			  const struct schedule_run *r)
+/* The line shown while a run runs: see progress.h. */
+static void show_run(struct state *s, const struct schedule_run *r)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct winsize ws;
-	double elapsed = now_seconds() - p->start;
 
-	if (!p->tty || quiet)
-		return;
-	add_count(&sb, p, p->done + 1);
 	describe_run(&sb, s, r);
-	strbuf_addstr(&sb, "  elapsed ");
-	add_duration(&sb, elapsed);
-	if (p->done && p->total) {
-		strbuf_addstr(&sb, "  eta ");
-		add_duration(&sb, p->run_seconds / (double)p->done * (double)(p->total - p->done));
-	}
-	if (!ioctl(2, TIOCGWINSZ, &ws) && ws.ws_col > 1 && sb.len >= ws.ws_col)
-		strbuf_setlen(&sb, ws.ws_col - 1);
-	fprintf(stderr, "\r%s\033[K", sb.buf);
-	fflush(stderr);
-	p->shown = 1;
+	progress_show(&s->progress, sb.buf, 0);
 	strbuf_release(&sb);
 }
 
@@ -688,21 +627,24 @@ static void describe_samples(struct strbuf *sb, const struct protocol_result *pr
 		strbuf_addf(sb, " (mean of %zu)", proto->nr_samples);
 }
 
-static void progress_done(struct progress *p, const struct state *s,
-			  const struct schedule_run *r, const struct vm_result *res,
-			  double seconds, const char *run_dir)
+/*
+ * What a finished run gave: a warning when it failed, and one line per run
+ * when the progress line is not rewritten in place.
+ */
+static void report_run(struct state *s, const struct schedule_run *r,
+		       const struct vm_result *res, double seconds, const char *run_dir)
 {
+	struct progress *p = &s->progress;
 	struct strbuf sb = STRBUF_INIT;
 
-	p->done++;
-	p->run_seconds += seconds;
-	add_count(&sb, p, p->done);
+	progress_done(p, seconds);
+	progress_add_count(p, &sb, p->done);
 	describe_run(&sb, s, r);
 	if (res->status != RUN_OK) {
 		progress_clear(p);
 		warning("%s: %s: %s (see %s/console.txt)", sb.buf, run_status_name(res->status),
 			res->reason.buf, run_dir);
-	} else if (!p->tty) {
+	} else if (!progress_in_place(p)) {
 		strbuf_addf(&sb, ": ok in %.1f s", res->seconds);
 		describe_samples(&sb, &res->proto);
 		note("%s", sb.buf);
@@ -777,7 +719,7 @@ static int run_one(struct state *s, const struct schedule_run *r)
 
 	round_name(leaf, sizeof(leaf), r);
 	run_dir = runs_path(s, m->v->name, s->specs.v[r->workload], leaf);
-	progress_show(&progress, s, r);
+	show_run(s, r);
 	if (mkdir_p(run_dir, 0777))
 		goto out;
 	cfg.kernel = m->image;
@@ -790,13 +732,13 @@ static int run_one(struct state *s, const struct schedule_run *r)
 	vm_run(&res, &cfg, run_dir);
 	if (res.status == RUN_START_FAILED) {
 		/* The harness's fault, not the kernel's: stop, store nothing. */
-		progress_clear(&progress);
+		progress_clear(&s->progress);
 		error("%s", res.reason.buf);
 		goto out;
 	}
 	if (store_result(s, r, &res, started))
 		goto out;
-	progress_done(&progress, s, r, &res, now_seconds() - t0, run_dir);
+	report_run(s, r, &res, now_seconds() - t0, run_dir);
 	ret = res.status == RUN_OK;
 out:
 	vm_result_release(&res);
@@ -872,11 +814,7 @@ int measure_runs(struct store *st, const struct measure_options *o)
 	     o->smp > 0 ? o->smp : VM_DEFAULT_SMP, o->mem_mb > 0 ? o->mem_mb : VM_DEFAULT_MEM_MB,
 	     (unsigned long long)seed);
 
-	memset(&progress, 0, sizeof(progress));
-	progress.tty = isatty(2);
-	progress.total = sched.nr;
-	progress.start = now_seconds();
-	sigchain_push_cleanup(progress_cleanup, &progress);
+	progress_start(&s.progress, PROGRESS_TERMINAL, sched.nr);
 	for (i = 0; i < sched.nr; i++) {
 		int rc = run_one(&s, &sched.runs[i]);
 
@@ -887,11 +825,10 @@ int measure_runs(struct store *st, const struct measure_options *o)
 		else
 			failed++;
 	}
-	progress_clear(&progress);
-	sigchain_pop_cleanup(progress_cleanup, &progress);
+	progress_stop(&s.progress);
 	if (i < sched.nr)
 		goto out;
-	note("%zu runs in %.0f s: %d ok, %d failed", sched.nr, now_seconds() - progress.start,
+	note("%zu runs in %.0f s: %d ok, %d failed", sched.nr, now_seconds() - s.progress.start,
 	     ok, failed);
 	ret = failed || s.skipped ? 1 : 0;
 out:
@@ -1012,10 +949,7 @@ int measure_session_open(struct measure_session **out, struct store *st,
 	accel = resolve_accel(&ms->s);
 	if (record_conditions(&ms->s, accel, ms->seed, ms->qemu_version.buf))
 		goto fail;
-	memset(&progress, 0, sizeof(progress));
-	progress.tty = isatty(2);
-	progress.start = now_seconds();
-	sigchain_push_cleanup(progress_cleanup, &progress);
+	progress_start(&ms->s.progress, PROGRESS_TERMINAL, 0);
 	strbuf_release(&why);
 	*out = ms;
 	return 0;
@@ -1050,7 +984,7 @@ int measure_session_run(struct measure_session *ms, const struct store_variant *
 	r.round = round;
 	r.warmup = warmup;
 	ret = run_one(&ms->s, &r);
-	progress_clear(&progress);
+	progress_clear(&ms->s.progress);
 	return ret;
 }
 
@@ -1058,8 +992,7 @@ void measure_session_close(struct measure_session *ms)
 {
 	if (!ms)
 		return;
-	progress_clear(&progress);
-	sigchain_pop_cleanup(progress_cleanup, &progress);
+	progress_stop(&ms->s.progress);
 	strbuf_release(&ms->qemu_version);
 	state_release(&ms->s);
 	free(ms);
