@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/utsname.h>
 
 #include "store/experiment.h"
+#include "run/host.h"
 #include "run/initramfs.h"
 #include "run/measure.h"
 #include "util/run-command.h"
@@ -372,56 +372,6 @@ static int parse_workloads(struct state *s)
 	return 0;
 }
 
-/* First line of `qemu --version`: also how a missing qemu is found early. */
-static int qemu_version(struct strbuf *out, const char *qemu)
-{
-	struct child_process cp = CHILD_PROCESS_INIT;
-	int ret = 0;
-
-	strvec_push(&cp.args, qemu);
-	strvec_push(&cp.args, "--version");
-	cp.out.mode = CHILD_IO_CAPTURE;
-	cp.out.buf = out;
-	cp.out.cap = 4096;
-	cp.err.mode = CHILD_IO_TO_STDOUT;
-	cp.timeout = 30;
-	cp.silent_exec_failure = 1;
-	cp.kill_on_parent_death = 1;
-	if (start_command(&cp)) {
-		ret = error("cannot run '%s': %s (install qemu-system-x86, or name the "
-			    "program with --qemu)", qemu, strerror(cp.start_errno));
-	} else if (finish_command(&cp)) {
-		struct strbuf why = STRBUF_INIT;
-
-		child_process_describe(&why, &cp);
-		ret = error("'%s --version' %s", qemu, why.buf);
-		strbuf_release(&why);
-	}
-	strbuf_setlen(out, strcspn(out->buf, "\n"));
-	child_process_release(&cp);
-	return ret;
-}
-
-static void cpu_model(struct strbuf *out)
-{
-	FILE *fp = fopen("/proc/cpuinfo", "r");
-	struct strbuf line = STRBUF_INIT;
-	const char *v;
-
-	if (!fp)
-		return;
-	while (strbuf_getline(&line, fp) != EOF) {
-		if (skip_prefix(line.buf, "model name", &v) && (v = strchr(v, ':'))) {
-			strbuf_addstr(out, v + 1);
-			strbuf_trim(out);
-			break;
-		}
-		strbuf_reset(&line);
-	}
-	strbuf_release(&line);
-	fclose(fp);
-}
-
 /*
  * A condition stored by earlier runs must match: 0, or -1 naming both.
  * With no runs stored yet anything goes.
@@ -483,8 +433,7 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 			     const char *qemu_version_line)
 {
 	const struct measure_options *o = s->o;
-	struct strbuf model = STRBUF_INIT;
-	struct utsname un;
+	struct host_facts host = HOST_FACTS_INIT;
 	const char *qemu = o->qemu ? o->qemu : VM_DEFAULT_QEMU;
 	const char *cpu = o->cpu ? o->cpu
 			: accel == VM_ACCEL_KVM ? VM_DEFAULT_KVM_CPU : VM_DEFAULT_TCG_CPU;
@@ -506,9 +455,7 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	if (have_runs && old_hash && strcmp(old_hash, s->initramfs_hash))
 		warning("the initramfs differs from the one earlier runs of '%s' booted "
 			"(kcp-guest or --workload-exec changed)", o->dir);
-	cpu_model(&model);
-	if (uname(&un))
-		memset(&un, 0, sizeof(un));
+	host_facts_read(&host);
 	if (set_metaf(s->st, "seed", "%llu", (unsigned long long)seed) ||
 	    store_set_meta(s->st, "accel", vm_accel_name(accel)) ||
 	    store_set_meta(s->st, "smp", smp) ||
@@ -517,10 +464,10 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	    set_metaf(s->st, "runs", "%d", o->runs) ||
 	    set_metaf(s->st, "warmup", "%d", o->warmup) ||
 	    store_workloads(s) ||
-	    store_set_meta(s->st, "host", un.nodename) ||
-	    set_metaf(s->st, "host_kernel", "%s %s", un.sysname, un.release) ||
-	    store_set_meta(s->st, "cpu_model", model.buf) ||
-	    set_metaf(s->st, "host_cpus", "%d", online_cpus()) ||
+	    store_set_meta(s->st, "host", host.name) ||
+	    store_set_meta(s->st, "host_kernel", host.kernel) ||
+	    store_set_meta(s->st, "cpu_model", host.cpu_model) ||
+	    set_metaf(s->st, "host_cpus", "%d", host.cpus) ||
 	    store_set_meta(s->st, "initramfs_sha256", s->initramfs_hash))
 		goto out;
 	if (o->runner) {
@@ -533,7 +480,7 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	}
 	ret = 0;
 out:
-	strbuf_release(&model);
+	host_facts_release(&host);
 	free(old_hash);
 	return ret;
 }
@@ -788,7 +735,7 @@ int measure_runs(struct store *st, const struct measure_options *o)
 	if (prepare(&s, st, o, 0) || lock_experiment(&s) || choose_seed(&s, &seed))
 		goto out;
 	/* A missing qemu is said as such, before the KVM probe blames KVM for it. */
-	if (!o->runner && qemu_version(&version, o->qemu ? o->qemu : VM_DEFAULT_QEMU))
+	if (!o->runner && host_qemu_version(&version, o->qemu ? o->qemu : VM_DEFAULT_QEMU))
 		goto out;
 	accel = resolve_accel(&s);
 	if (record_conditions(&s, accel, seed, version.buf))
@@ -940,7 +887,8 @@ int measure_session_open(struct measure_session **out, struct store *st,
 		goto fail;
 	if (lock_experiment(&ms->s) || choose_seed(&ms->s, &ms->seed))
 		goto fail;
-	if (!o->runner && qemu_version(&ms->qemu_version, o->qemu ? o->qemu : VM_DEFAULT_QEMU))
+	if (!o->runner &&
+	    host_qemu_version(&ms->qemu_version, o->qemu ? o->qemu : VM_DEFAULT_QEMU))
 		goto fail;
 	if (session_variant(&ms->s, probe, &why) < 0) {
 		error("cannot run %s: %s", probe->name, why.len ? why.buf : "no kernel");
