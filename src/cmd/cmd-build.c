@@ -6,6 +6,7 @@
 
 #include "cmd/commands.h"
 #include "store/experiment.h"
+#include "kbuild/kbuild-variants.h"
 #include "kbuild/kbuild.h"
 #include "util/parse-options.h"
 #include "plan/source.h"

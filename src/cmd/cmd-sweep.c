@@ -10,6 +10,7 @@
 #include "cmd/cmd-options.h"
 #include "cmd/commands.h"
 #include "store/experiment.h"
+#include "kbuild/kbuild-variants.h"
 #include "kbuild/kbuild.h"
 #include "run/measure.h"
 #include "plan/plan.h"

@@ -15,9 +15,7 @@
 #include "kconfig/kconfig.h"
 #include "util/run-command.h"
 #include "plan/source.h"
-#include "store/store.h"
 #include "util/lockfile.h"
-#include "util/progress.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -539,311 +537,225 @@ static void evict_trees(const struct kbuild_options *o)
 	free(dir);
 }
 
-int kbuild_build(const struct kbuild_options *o, const char *config_text,
-		 const char *name, const char *seed_key, struct kbuild_result *out)
+/* Where one build's files are: one variable per path. */
+struct build_paths {
+	char *final;		/* CACHE/builds/<key>: the finished cache entry */
+	char *objtree;		/* CACHE/tmp/objtree: the object tree make works in */
+	char *config;		/* <objtree>/.config */
+	char *bzimage;		/* <objtree>/arch/x86/boot/bzImage */
+	char *vmlinux;		/* <objtree>/vmlinux */
+	char *entry;		/* CACHE/tmp/entry.<pid>: the cache entry being assembled */
+	char *tree;		/* CACHE/trees/<key>: where the object tree is kept */
+};
+
+/*
+ * Every build happens at the same path, CACHE/tmp/objtree, one at a time
+ * (the lock): kbuild's host tools (objtool) record absolute paths, and a
+ * seed tree copied to another path would rebuild them and with them every
+ * object.  A copy at the original path rebuilds only what the changed
+ * symbols touch.
+ */
+static void build_paths_init(struct build_paths *bp, const struct kbuild_options *o,
+			     const char *key)
 {
-	char *final = NULL, *tmp = NULL, *entry_tmp = NULL, *tree = NULL;
-	char *config_path = NULL, *p = NULL;
-	struct lockfile lock = LOCKFILE_INIT;
-	struct child_process cp = CHILD_PROCESS_INIT;
+	bp->final = cache_path(o, "builds", key);
+	bp->objtree = xstrfmt("%s/tmp/objtree", o->cache_dir);
+	bp->config = xstrfmt("%s/.config", bp->objtree);
+	bp->bzimage = xstrfmt("%s/arch/x86/boot/bzImage", bp->objtree);
+	bp->vmlinux = xstrfmt("%s/vmlinux", bp->objtree);
+	bp->entry = xstrfmt("%s/tmp/entry.%ld", o->cache_dir, (long)getpid());
+	bp->tree = cache_path(o, "trees", key);
+}
+
+static void build_paths_release(struct build_paths *bp)
+{
+	free(bp->final);
+	free(bp->objtree);
+	free(bp->config);
+	free(bp->bzimage);
+	free(bp->vmlinux);
+	free(bp->entry);
+	free(bp->tree);
+}
+
+/*
+ * A fresh object tree whose .config is config_text: a copy of the nearest
+ * kept tree (out->seeded_from) when there is one.  Holding the lock.
+ * 0, or -1 with a message.
+ */
+static int seed_objtree(const struct kbuild_options *o, const struct build_paths *bp,
+			const char *config_text, const char *seed_key, struct lockfile *lock,
+			struct kbuild_result *out)
+{
 	struct strbuf sb = STRBUF_INIT;
-	int ret = -1;
+	int ret;
 
-	memset(out, 0, sizeof(*out));
-	kbuild_key(o, config_text, out->key);
-	final = cache_path(o, "builds", out->key);
-	out->image = xstrfmt("%s/bzImage", final);
-	if (kbuild_is_cached(o, out->key)) {
-		take_cached(out, final);
-		ret = 0;
-		goto out;
-	}
-
-	/*
-	 * Every build happens at the same path, CACHE/tmp/objtree, one at a
-	 * time (the lock): kbuild's host tools (objtool) record absolute paths,
-	 * and a seed tree copied to another path would rebuild them and with
-	 * them every object.  A copy at the original path rebuilds only what
-	 * the changed symbols touch.
-	 */
-	if (mkdir_cache(o, "tmp") || lock_cache(o, &lock))
-		goto out;
-	/* Another kconfperf may have built it while we waited for the lock. */
-	if (kbuild_is_cached(o, out->key)) {
-		take_cached(out, final);
-		ret = 0;
-		goto out;
-	}
-	tmp = xstrfmt("%s/tmp/objtree", o->cache_dir);
-	if (remove_tree(tmp))
-		goto out;
+	if (remove_tree(bp->objtree))
+		return -1;
 	out->seeded_from = nearest_tree(o, config_text, seed_key);
 	if (out->seeded_from) {
 		char *seed = cache_path(o, "trees", out->seeded_from);
-		const char *argv[] = { "cp", "-a", "--reflink=auto", seed, tmp, NULL };
+		const char *argv[] = { "cp", "-a", "--reflink=auto", seed, bp->objtree, NULL };
 
-		ret = run_quiet(argv, &lock, "cannot copy the seed tree");
+		ret = run_quiet(argv, lock, "cannot copy the seed tree");
 		utime(seed, NULL);	/* recently used: kept longest */
 		free(seed);
 		if (ret)
-			goto fail;
-		ret = -1;
-	} else if (mkdir_p(tmp, 0755)) {
-		goto fail;
+			return -1;
+	} else if (mkdir_p(bp->objtree, 0755)) {
+		return -1;
 	}
-	config_path = xstrfmt("%s/.config", tmp);
 	strbuf_addstr(&sb, config_text);
-	if (strbuf_write_file(&sb, config_path))
-		goto fail;
+	ret = strbuf_write_file(&sb, bp->config);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * make bzImage in the object tree, logging to out->log_path.  0 when it
+ * built, 1 when the kernel failed to build (a result: out->log_tail says
+ * why, and a warning), -1 on an error that is not the kernel's fault.
+ */
+static int run_make(const struct kbuild_options *o, const struct build_paths *bp,
+		    const char *name, struct lockfile *lock, struct kbuild_result *out)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf why = STRBUF_INIT;
+	int ret = 0;
 
 	if (o->log_dir && mkdir_p(o->log_dir, 0755))
-		goto fail;
+		return -1;
 	out->log_path = o->log_dir ? xstrfmt("%s/build-%s.log", o->log_dir, name)
-				   : xstrfmt("%s.log", tmp);
+				   : xstrfmt("%s.log", bp->objtree);
 	note("building %s (%.12s%s%.12s)", name, out->key, out->seeded_from ? ", seeded from " : "",
 	     out->seeded_from ? out->seeded_from : "");
-	if (make_bzimage(o, tmp, out->log_path, &lock, &cp)) {
-		struct strbuf why = STRBUF_INIT;
-
-		out->seconds = cp.seconds;
-		if (cp.start_errno) {
-			error("cannot run make for %s", name);
-			goto fail;
-		}
-		if (log_says_no_space(out->log_path)) {
-			error("building %s: no space left on device (cache '%s'); "
-			      "the unfinished build was removed", name, o->cache_dir);
-			goto fail;
-		}
+	if (!make_bzimage(o, bp->objtree, out->log_path, lock, &cp))
+		goto out;
+	if (cp.start_errno) {
+		ret = error("cannot run make for %s", name);
+	} else if (log_says_no_space(out->log_path)) {
+		ret = error("building %s: no space left on device (cache '%s'); "
+			    "the unfinished build was removed", name, o->cache_dir);
+	} else {
 		child_process_describe(&why, &cp);
 		out->log_tail = failure_summary(out->log_path);
 		warning("build of %s failed: make %s (log: %s)", name, why.buf, out->log_path);
-		strbuf_release(&why);
-		remove_tree(tmp);
-		ret = 0;
-		goto out;
+		ret = 1;
 	}
+out:
 	out->seconds = cp.seconds;
-	p = xstrfmt("%s/arch/x86/boot/bzImage", tmp);
-	out->bzimage_size = file_size(p);
-	free(tree);
-	tree = xstrfmt("%s/vmlinux", tmp);
-	out->vmlinux_size = file_size(tree);
-	if (out->bzimage_size < 0) {
-		error("make succeeded for %s but left no '%s'", name, p);
-		goto fail;
-	}
+	strbuf_release(&why);
+	child_process_release(&cp);
+	return ret;
+}
 
-	/* Assemble the cache entry beside its final name, then rename it in. */
-	entry_tmp = xstrfmt("%s/tmp/entry.%ld", o->cache_dir, (long)getpid());
-	remove_tree(entry_tmp);
-	if (mkdir_p(entry_tmp, 0755))
-		goto fail;
-	free(tree);
-	tree = xstrfmt("%s/bzImage", entry_tmp);
-	if (copy_file(p, tree))
-		goto fail;
-	free(tree);
-	tree = xstrfmt("%s/config", entry_tmp);
-	if (copy_file(config_path, tree))
-		goto fail;
-	free(tree);
-	tree = xstrfmt("%s/build.log", entry_tmp);
-	if (copy_file(out->log_path, tree))
-		goto fail;
-	strbuf_reset(&sb);
+/*
+ * Assembles the cache entry beside its final name (bzImage, config,
+ * build.log, meta), then renames it in, so a half-made entry is never
+ * taken for a finished one.  0, or -1 with a message.
+ */
+static int store_entry(const struct kbuild_options *o, const struct build_paths *bp,
+		       const char *name, const struct kbuild_result *out)
+{
+	char *image = xstrfmt("%s/bzImage", bp->entry);
+	char *config = xstrfmt("%s/config", bp->entry);
+	char *log = xstrfmt("%s/build.log", bp->entry);
+	char *meta = xstrfmt("%s/meta", bp->entry);
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	remove_tree(bp->entry);
+	if (mkdir_p(bp->entry, 0755) || copy_file(bp->bzimage, image) ||
+	    copy_file(bp->config, config) || copy_file(out->log_path, log))
+		goto out;
 	strbuf_addf(&sb, "key=%s\nname=%s\nseconds=%.3f\nbzimage_size=%lld\nvmlinux_size=%lld\n"
 		    "seeded_from=%s\nsource=%s\ncompiler=%s\n", out->key, name, out->seconds,
 		    (long long)out->bzimage_size, (long long)out->vmlinux_size,
 		    out->seeded_from ? out->seeded_from : "", o->source->id,
 		    o->compiler_version ? o->compiler_version : "");
-	free(tree);
-	tree = xstrfmt("%s/meta", entry_tmp);
-	if (strbuf_write_file(&sb, tree))
-		goto fail;
-	if (mkdir_cache(o, "builds"))
-		goto fail;
-	if (rename(entry_tmp, final)) {
+	if (strbuf_write_file(&sb, meta) || mkdir_cache(o, "builds"))
+		goto out;
+	if (rename(bp->entry, bp->final)) {
 		if (errno != ENOTEMPTY && errno != EEXIST) {
-			error_errno("cannot rename '%s' to '%s'", entry_tmp, final);
-			goto fail;
+			error_errno("cannot rename '%s' to '%s'", bp->entry, bp->final);
+			goto out;
 		}
-		remove_tree(entry_tmp);	/* someone else finished the same build */
+		remove_tree(bp->entry);	/* someone else finished the same build */
 	}
-	/* Every tree is kept to seed later builds; the least recently used go. */
-	free(tree);
-	tree = cache_path(o, "trees", out->key);
+	ret = 0;
+out:
+	strbuf_release(&sb);
+	free(image);
+	free(config);
+	free(log);
+	free(meta);
+	return ret;
+}
+
+/* Keeps the object tree to seed later builds; the least recently used go. */
+static int keep_tree(const struct kbuild_options *o, const struct build_paths *bp)
+{
 	if (mkdir_cache(o, "trees"))
+		return -1;
+	if (rename(bp->objtree, bp->tree) && errno != ENOTEMPTY && errno != EEXIST)
+		return error_errno("cannot keep the object tree '%s'", bp->tree);
+	utime(bp->tree, NULL);
+	evict_trees(o);
+	remove_tree(bp->objtree);	/* when another kconfperf kept the same tree first */
+	return 0;
+}
+
+int kbuild_build(const struct kbuild_options *o, const char *config_text,
+		 const char *name, const char *seed_key, struct kbuild_result *out)
+{
+	struct build_paths bp;
+	struct lockfile lock = LOCKFILE_INIT;
+	int made, ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	kbuild_key(o, config_text, out->key);
+	build_paths_init(&bp, o, out->key);
+	out->image = xstrfmt("%s/bzImage", bp.final);
+	if (kbuild_is_cached(o, out->key)) {
+		take_cached(out, bp.final);
+		ret = 0;
+		goto out;
+	}
+	if (mkdir_cache(o, "tmp") || lock_cache(o, &lock))
+		goto out;
+	/* Another kconfperf may have built it while we waited for the lock. */
+	if (kbuild_is_cached(o, out->key)) {
+		take_cached(out, bp.final);
+		ret = 0;
+		goto out;
+	}
+	if (seed_objtree(o, &bp, config_text, seed_key, &lock, out))
 		goto fail;
-	if (rename(tmp, tree) && errno != ENOTEMPTY && errno != EEXIST) {
-		error_errno("cannot keep the object tree '%s'", tree);
+	made = run_make(o, &bp, name, &lock, out);
+	if (made < 0)
+		goto fail;
+	if (made > 0) {
+		remove_tree(bp.objtree);	/* a failed build is a result, not kept */
+		ret = 0;
+		goto out;
+	}
+	out->bzimage_size = file_size(bp.bzimage);
+	out->vmlinux_size = file_size(bp.vmlinux);
+	if (out->bzimage_size < 0) {
+		error("make succeeded for %s but left no '%s'", name, bp.bzimage);
 		goto fail;
 	}
-	utime(tree, NULL);
-	evict_trees(o);
-	remove_tree(tmp);
+	if (store_entry(o, &bp, name, out) || keep_tree(o, &bp))
+		goto fail;
 	out->ok = 1;
 	ret = 0;
 	goto out;
 fail:
-	if (tmp)
-		remove_tree(tmp);
-	if (entry_tmp)
-		remove_tree(entry_tmp);
+	/* Only under the lock: the object tree is every build's. */
+	remove_tree(bp.objtree);
+	remove_tree(bp.entry);
 out:
-	lockfile_release(&lock);
-	free(final);
-	free(tmp);
-	free(entry_tmp);
-	free(tree);
-	free(config_path);
-	free(p);
-	strbuf_release(&sb);
-	child_process_release(&cp);
+	lockfile_release(&lock);	/* make's leftovers, if any, hold it until they go */
+	build_paths_release(&bp);
 	return ret;
-}
-
-/* Whether this variant is built: no-op and same-as variants reuse another's kernel. */
-int kbuild_variant_needs_build(const struct store_variant *v)
-{
-	return variant_is_measured(v->status);
-}
-
-static const char *seed_for(const struct store_variant *v, const char *base_key,
-			    const char *all_key)
-{
-	if (!strcmp(v->kind, "loo") && all_key)
-		return all_key;
-	return base_key;
-}
-
-static void print_row(FILE *fp, const struct store_variant *v, const struct kbuild_result *r,
-		      int64_t base_size, int width)
-{
-	char delta[32] = "";
-
-	if (r->ok && base_size > 0 && strcmp(v->kind, "baseline"))
-		snprintf(delta, sizeof(delta), "%+lld", (long long)(r->bzimage_size - base_size));
-	fprintf(fp, "%-*s  %-7s  %8.1f s  %10lld  %9s  %s\n", width, v->name,
-	       !r->ok ? "failed" : r->cached ? "cached" : "built", r->seconds,
-	       (long long)(r->ok ? r->bzimage_size : 0), delta,
-	       r->seeded_from ? "incremental" : "");
-}
-
-static int record(struct store *st, const struct store_variant *v, const struct kbuild_result *r)
-{
-	struct store_build b = STORE_BUILD_INIT;
-	int ret;
-
-	b.key = xstrdup(r->key);
-	b.config_hash = xstrdup(v->config_hash);
-	b.status = r->ok ? BUILD_OK : BUILD_FAILED;
-	b.seconds = r->seconds;
-	b.bzimage_size = r->bzimage_size;
-	b.vmlinux_size = r->vmlinux_size;
-	b.image = r->ok ? xstrdup(r->image) : NULL;
-	b.log_path = r->log_path ? xstrdup(r->log_path) : NULL;
-	b.log_tail = r->log_tail ? xstrdup(r->log_tail) : NULL;
-	b.seeded_from = r->seeded_from ? xstrdup(r->seeded_from) : NULL;
-	ret = store_put_build(st, &b);
-	store_build_release(&b);
-	return ret;
-}
-
-int kbuild_variant(const struct kbuild_options *o, struct store *st,
-		   const struct store_variant *v, const char *seed_key,
-		   struct kbuild_result *out)
-{
-	if (kbuild_build(o, v->config, v->name, seed_key, out))
-		return -1;
-	return record(st, v, out);
-}
-
-/*
- * "[2/5] build CONFIG_X=y (elapsed 4m12s, about 9m left)": the builds still
- * to come are seeded, so the estimate is the mean of the seeded builds made
- * so far, or half the baseline's scratch build before there is one.
- */
-static void show_build(struct progress *p, const char *name, double scratch_seconds,
-		       double seeded_seconds, int seeded_built)
-{
-	char *what = xstrfmt("build %s", name);
-
-	progress_show(p, what, seeded_built ? seeded_seconds / seeded_built : scratch_seconds / 2);
-	free(what);
-}
-
-int kbuild_variants(const struct kbuild_options *o, struct store *st,
-		    const struct store_variant *v, size_t nr, FILE *table,
-		    struct kbuild_summary *sum)
-{
-	char base_key[SHA256_HEX_SIZE] = "", all_key[SHA256_HEX_SIZE] = "";
-	int64_t base_size = 0;
-	int width = 7, pass, total = 0;
-	double scratch_seconds = 0, seeded_seconds = 0;
-	int seeded_built = 0;
-	struct progress progress;
-	size_t i;
-
-	memset(sum, 0, sizeof(*sum));
-	for (i = 0; i < nr; i++) {
-		if ((int)strlen(v[i].name) > width)
-			width = (int)strlen(v[i].name);
-		if (!kbuild_variant_needs_build(&v[i]))
-			continue;
-		total++;
-	}
-	if (table)
-		fprintf(table, "%-*s  %-7s  %10s  %10s  %9s\n", width, "variant", "build", "time",
-			"bzImage", "delta");
-	progress_start(&progress, PROGRESS_LINES, (size_t)total);
-	/* The baseline first, then all (it seeds loo), then the rest in plan order. */
-	for (pass = 0; pass < 3; pass++) {
-		for (i = 0; i < nr; i++) {
-			struct kbuild_result r;
-			const char *seed;
-			double t0 = now_seconds();
-			int is_base = !strcmp(v[i].kind, "baseline");
-			int is_all = !strcmp(v[i].kind, "all");
-
-			if (!kbuild_variant_needs_build(&v[i]) || (pass == 0) != is_base ||
-			    (pass == 1) != is_all)
-				continue;
-			seed = is_base ? NULL : seed_for(&v[i], base_key, *all_key ? all_key : NULL);
-			show_build(&progress, v[i].name, scratch_seconds, seeded_seconds,
-				   seeded_built);
-			if (kbuild_variant(o, st, &v[i], seed && *seed ? seed : NULL, &r)) {
-				kbuild_result_release(&r);
-				progress_stop(&progress);
-				return -1;
-			}
-			progress_done(&progress, now_seconds() - t0);
-			if (is_base && r.ok) {
-				memcpy(base_key, r.key, sizeof(base_key));
-				base_size = r.bzimage_size;
-			}
-			if (is_all && r.ok)
-				memcpy(all_key, r.key, sizeof(all_key));
-			if (table) {
-				print_row(table, &v[i], &r, base_size, width);
-				fflush(table);
-			}
-			if (!r.ok) {
-				sum->failed++;
-			} else if (r.cached) {
-				sum->cached++;
-			} else {
-				sum->built++;
-				if (r.seeded_from) {
-					seeded_seconds += r.seconds;
-					seeded_built++;
-				} else {
-					scratch_seconds += r.seconds;
-				}
-			}
-			kbuild_result_release(&r);
-		}
-	}
-	progress_stop(&progress);
-	return 0;
 }

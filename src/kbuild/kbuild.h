@@ -30,6 +30,12 @@ struct strbuf;
  * fixdep rebuilds only what the changed symbols touch, in either
  * direction.  Every finished build's tree is kept; beyond
  * KBUILD_KEEP_TREES the least recently built or used are removed.
+ *
+ * CACHE/build.lock (lockfile.h) is held while a build runs, by make and
+ * everything it starts too: a kconfperf killed with -9 leaves its
+ * compilers running, and the next build waits for them, or stops them
+ * when their kconfperf is gone.  The build stage, every variant of a plan
+ * in turn, is kbuild-variants.h.
  */
 #define KBUILD_KEEP_TREES 8
 struct kbuild_options {
@@ -88,36 +94,5 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
  * the distance by which the seed tree is chosen; -1 when one does not parse.
  */
 long kbuild_tree_distance(const char *a_text, const char *b_text);
-
-struct store;
-struct store_variant;
-
-struct kbuild_summary {
-	int built, cached, failed;
-};
-
-/* Whether a planned variant gets a kernel of its own (no-op and same-as do not). */
-int kbuild_variant_needs_build(const struct store_variant *v);
-
-/*
- * kbuild_build() of a planned variant's config, its result recorded in the
- * store's build table.  Returns as kbuild_build() does; *out must be
- * released either way.
- */
-int kbuild_variant(const struct kbuild_options *o, struct store *st,
-		   const struct store_variant *v, const char *seed_key,
-		   struct kbuild_result *out);
-
-/*
- * Builds every variant of a stored plan that needs a kernel, the baseline
- * first, then all (a near seed for loo variants and for costly options
- * whose companions are cheap), then the others in plan order; records each result in the store's build table and, when
- * table is not NULL, prints a row per variant (build, time, bzImage size and
- * delta to the baseline).  Counts go to *sum.  Returns 0, or -1 for errors
- * that stop the whole stage (see kbuild_build()); failed builds are results.
- */
-int kbuild_variants(const struct kbuild_options *o, struct store *st,
-		    const struct store_variant *v, size_t nr, FILE *table,
-		    struct kbuild_summary *sum);
 
 #endif

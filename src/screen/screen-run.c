@@ -7,6 +7,7 @@
 #include "stats/analyze.h"
 #include "store/experiment.h"
 #include "util/json.h"
+#include "kbuild/kbuild-variants.h"
 #include "kbuild/kbuild.h"
 #include "kconfig/kconfig.h"
 #include "run/measure.h"

@@ -1,8 +1,11 @@
-/* test-kbuild.c: unit tests for the build cache key and cache layout. */
+/* test-kbuild.c: unit tests for the build cache: key, layout, and kbuild_build() on a fake kernel tree. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kbuild/kbuild.h"
 #include "plan/source.h"
@@ -93,11 +96,213 @@ static void test_tree_distance(void)
 	check_int(kbuild_tree_distance(base, "CONFIG_A=\"open\n"), ==, -1);
 }
 
+/*
+ * A "kernel tree" whose make bzImage copies .config to the image (and
+ * counts its builds in the object tree), or fails like a compiler when the
+ * config sets CONFIG_BROKEN.
+ */
+static const char fake_makefile[] =
+	"bzImage:\n"
+	"\t@test -f $(O)/.config\n"
+	"\t@if grep -q '^CONFIG_BROKEN=y' $(O)/.config; then "
+	"echo 'broken.c:1:1: error: broken on purpose' >&2; exit 2; fi\n"
+	"\t@echo built >>$(O)/built-count\n"
+	"\t@mkdir -p $(O)/arch/x86/boot\n"
+	"\t@cat $(O)/.config $(O)/.config >$(O)/vmlinux\n"
+	"\t@cp $(O)/.config $(O)/arch/x86/boot/bzImage\n";
+
+static void fake_kernel(struct kernel_source *ks, struct kbuild_options *o, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *mk;
+
+	ks->tree = xstrfmt("%s/%s-src", test_tmpdir(), name);
+	ks->id = xstrfmt("dir:%s", name);
+	check_int(mkdir_p(ks->tree, 0755), ==, 0);
+	mk = xstrfmt("%s/Makefile", ks->tree);
+	strbuf_addstr(&sb, fake_makefile);
+	check_int(strbuf_write_file(&sb, mk), ==, 0);
+	free(mk);
+	strbuf_release(&sb);
+	o->source = ks;
+	o->cache_dir = xstrfmt("%s/%s-cache", test_tmpdir(), name);
+	o->log_dir = xstrfmt("%s/%s-logs", test_tmpdir(), name);
+	o->jobs = 1;
+	o->compiler_version = xstrdup("gcc (test) 1");
+}
+
+static void fake_kernel_release(struct kernel_source *ks, struct kbuild_options *o)
+{
+	free(ks->tree);
+	free(ks->id);
+	free((char *)o->cache_dir);
+	free((char *)o->log_dir);
+	kbuild_options_release(o);
+}
+
+/* Entries of dir, "." and ".." not counted; -1 when it cannot be read. */
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(d);
+	return n;
+}
+
+static int file_lines(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int n = 0;
+	size_t i;
+
+	if (strbuf_read_file(&sb, path, 0) < 0)
+		n = -1;
+	for (i = 0; i < sb.len; i++)
+		n += sb.buf[i] == '\n';
+	strbuf_release(&sb);
+	return n;
+}
+
+/* Whether DIR/KEY/LEAF exists. */
+static int exists(const char *dir, const char *key, const char *leaf)
+{
+	char *p = xstrfmt("%s/%s/%s", dir, key, leaf);
+	struct stat st;
+	int ret = !stat(p, &st);
+
+	free(p);
+	return ret;
+}
+
+static int in_cache(const struct kbuild_options *o, const char *what, const char *key,
+		    const char *leaf)
+{
+	char *dir = xstrfmt("%s/%s", o->cache_dir, what);
+	int ret = exists(dir, key, leaf);
+
+	free(dir);
+	return ret;
+}
+
+static void test_build_seed_and_cache(void)
+{
+	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct kbuild_options o = KBUILD_OPTIONS_INIT;
+	struct kbuild_result a, b, again;
+	char *tmp;
+
+	fake_kernel(&ks, &o, "seed");
+	/* from scratch */
+	test_capture_start();
+	check_int(kbuild_build(&o, "CONFIG_A=y\n", "baseline", NULL, &a), ==, 0);
+	test_capture_stop();
+	check(a.ok && !a.cached);
+	check(a.seeded_from == NULL);
+	check_int(a.bzimage_size, ==, 11);
+	check_int(a.vmlinux_size, ==, 22);
+	check(in_cache(&o, "builds", a.key, "bzImage"));
+	check(in_cache(&o, "builds", a.key, "meta"));
+	check(in_cache(&o, "builds", a.key, "build.log"));
+	check(in_cache(&o, "trees", a.key, ".config"));
+	check(kbuild_is_cached(&o, a.key) && kbuild_has_tree(&o, a.key));
+	check(strstr(test_messages.buf, "building baseline (") != NULL);
+	/* nothing left in the scratch space but the lock's absence of work */
+	tmp = xstrfmt("%s/tmp", o.cache_dir);
+	check_int(count_entries(tmp), ==, 0);
+	/* again: found in the cache, nothing built */
+	check_int(kbuild_build(&o, "CONFIG_A=y\n", "baseline", NULL, &again), ==, 0);
+	check(again.ok && again.cached);
+	check_str(again.key, a.key);
+	check_int(again.bzimage_size, ==, 11);
+	check_str(again.image, a.image);
+	/* a near config is seeded from the kept tree: one more build in the same tree */
+	test_capture_start();
+	check_int(kbuild_build(&o, "CONFIG_A=y\nCONFIG_B=y\n", "CONFIG_B=y", NULL, &b), ==, 0);
+	test_capture_stop();
+	check(b.ok && !b.cached);
+	check(b.seeded_from && !strcmp(b.seeded_from, a.key));
+	check(strstr(test_messages.buf, ", seeded from ") != NULL);
+	{
+		char *count = xstrfmt("%s/trees/%s/built-count", o.cache_dir, b.key);
+
+		check_int(file_lines(count), ==, 2);
+		free(count);
+	}
+	check_int(count_entries(tmp), ==, 0);
+	free(tmp);
+	kbuild_result_release(&a);
+	kbuild_result_release(&b);
+	kbuild_result_release(&again);
+	fake_kernel_release(&ks, &o);
+}
+
+static void test_a_failed_build_is_a_result(void)
+{
+	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct kbuild_options o = KBUILD_OPTIONS_INIT;
+	struct kbuild_result r;
+	char *tmp;
+
+	fake_kernel(&ks, &o, "fail");
+	test_capture_start();
+	check_int(kbuild_build(&o, "CONFIG_BROKEN=y\n", "broken", NULL, &r), ==, 0);
+	test_capture_stop();
+	check(!r.ok && !r.cached);
+	check(r.log_tail && strstr(r.log_tail, "error: broken on purpose"));
+	check(strstr(test_messages.buf, "warning: build of broken failed: make exited with "
+		     "status 2 (log: ") != NULL);
+	check(!kbuild_is_cached(&o, r.key) && !kbuild_has_tree(&o, r.key));
+	tmp = xstrfmt("%s/tmp", o.cache_dir);
+	check_int(count_entries(tmp), ==, 0);
+	free(tmp);
+	kbuild_result_release(&r);
+	fake_kernel_release(&ks, &o);
+}
+
+/* At most KBUILD_KEEP_TREES trees are kept; the finished builds all stay. */
+static void test_trees_are_evicted(void)
+{
+	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct kbuild_options o = KBUILD_OPTIONS_INIT;
+	char *trees, *builds;
+	int i;
+
+	fake_kernel(&ks, &o, "evict");
+	test_capture_start();
+	for (i = 0; i < KBUILD_KEEP_TREES + 3; i++) {
+		struct kbuild_result r;
+		char *config = xstrfmt("CONFIG_N=%d\n", i);
+
+		check_int(kbuild_build(&o, config, "n", NULL, &r), ==, 0);
+		check(r.ok);
+		kbuild_result_release(&r);
+		free(config);
+	}
+	test_capture_stop();
+	trees = xstrfmt("%s/trees", o.cache_dir);
+	builds = xstrfmt("%s/builds", o.cache_dir);
+	check_int(count_entries(trees), ==, KBUILD_KEEP_TREES);
+	check_int(count_entries(builds), ==, KBUILD_KEEP_TREES + 3);
+	free(trees);
+	free(builds);
+	fake_kernel_release(&ks, &o);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_key_depends_on_every_input);
 	TEST(test_cache_lookup);
 	TEST(test_tree_distance);
+	TEST(test_build_seed_and_cache);
+	TEST(test_a_failed_build_is_a_result);
+	TEST(test_trees_are_evicted);
 	return test_done();
 }

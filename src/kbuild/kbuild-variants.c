@@ -1,0 +1,150 @@
+/* kbuild-variants.c: the build stage: build every planned variant's kernel, recording each. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kbuild/kbuild-variants.h"
+#include "store/store.h"
+#include "util/progress.h"
+#include "util/usage.h"
+#include "util/wrapper.h"
+
+static const char *seed_for(const struct store_variant *v, const char *base_key,
+			    const char *all_key)
+{
+	if (!strcmp(v->kind, "loo") && all_key)
+		return all_key;
+	return base_key;
+}
+
+static void print_row(FILE *fp, const struct store_variant *v, const struct kbuild_result *r,
+		      int64_t base_size, int width)
+{
+	char delta[32] = "";
+
+	if (r->ok && base_size > 0 && strcmp(v->kind, "baseline"))
+		snprintf(delta, sizeof(delta), "%+lld", (long long)(r->bzimage_size - base_size));
+	fprintf(fp, "%-*s  %-7s  %8.1f s  %10lld  %9s  %s\n", width, v->name,
+	       !r->ok ? "failed" : r->cached ? "cached" : "built", r->seconds,
+	       (long long)(r->ok ? r->bzimage_size : 0), delta,
+	       r->seeded_from ? "incremental" : "");
+}
+
+static int record(struct store *st, const struct store_variant *v, const struct kbuild_result *r)
+{
+	struct store_build b = STORE_BUILD_INIT;
+	int ret;
+
+	b.key = xstrdup(r->key);
+	b.config_hash = xstrdup(v->config_hash);
+	b.status = r->ok ? BUILD_OK : BUILD_FAILED;
+	b.seconds = r->seconds;
+	b.bzimage_size = r->bzimage_size;
+	b.vmlinux_size = r->vmlinux_size;
+	b.image = r->ok ? xstrdup(r->image) : NULL;
+	b.log_path = r->log_path ? xstrdup(r->log_path) : NULL;
+	b.log_tail = r->log_tail ? xstrdup(r->log_tail) : NULL;
+	b.seeded_from = r->seeded_from ? xstrdup(r->seeded_from) : NULL;
+	ret = store_put_build(st, &b);
+	store_build_release(&b);
+	return ret;
+}
+
+int kbuild_variant(const struct kbuild_options *o, struct store *st,
+		   const struct store_variant *v, const char *seed_key,
+		   struct kbuild_result *out)
+{
+	if (kbuild_build(o, v->config, v->name, seed_key, out))
+		return -1;
+	return record(st, v, out);
+}
+
+/*
+ * "[2/5] build CONFIG_X=y (elapsed 4m12s, about 9m left)": the builds still
+ * to come are seeded, so the estimate is the mean of the seeded builds made
+ * so far, or half the baseline's scratch build before there is one.
+ */
+static void show_build(struct progress *p, const char *name, double scratch_seconds,
+		       double seeded_seconds, int seeded_built)
+{
+	char *what = xstrfmt("build %s", name);
+
+	progress_show(p, what, seeded_built ? seeded_seconds / seeded_built : scratch_seconds / 2);
+	free(what);
+}
+
+int kbuild_variants(const struct kbuild_options *o, struct store *st,
+		    const struct store_variant *v, size_t nr, FILE *table,
+		    struct kbuild_summary *sum)
+{
+	char base_key[SHA256_HEX_SIZE] = "", all_key[SHA256_HEX_SIZE] = "";
+	int64_t base_size = 0;
+	int width = 7, pass, total = 0;
+	double scratch_seconds = 0, seeded_seconds = 0;
+	int seeded_built = 0;
+	struct progress progress;
+	size_t i;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; i < nr; i++) {
+		if ((int)strlen(v[i].name) > width)
+			width = (int)strlen(v[i].name);
+		if (!variant_is_measured(v[i].status))
+			continue;
+		total++;
+	}
+	if (table)
+		fprintf(table, "%-*s  %-7s  %10s  %10s  %9s\n", width, "variant", "build", "time",
+			"bzImage", "delta");
+	progress_start(&progress, PROGRESS_LINES, (size_t)total);
+	/* The baseline first, then all (it seeds loo), then the rest in plan order. */
+	for (pass = 0; pass < 3; pass++) {
+		for (i = 0; i < nr; i++) {
+			struct kbuild_result r;
+			const char *seed;
+			double t0 = now_seconds();
+			int is_base = !strcmp(v[i].kind, "baseline");
+			int is_all = !strcmp(v[i].kind, "all");
+
+			if (!variant_is_measured(v[i].status) || (pass == 0) != is_base ||
+			    (pass == 1) != is_all)
+				continue;
+			seed = is_base ? NULL : seed_for(&v[i], base_key, *all_key ? all_key : NULL);
+			show_build(&progress, v[i].name, scratch_seconds, seeded_seconds,
+				   seeded_built);
+			if (kbuild_variant(o, st, &v[i], seed && *seed ? seed : NULL, &r)) {
+				kbuild_result_release(&r);
+				progress_stop(&progress);
+				return -1;
+			}
+			progress_done(&progress, now_seconds() - t0);
+			if (is_base && r.ok) {
+				memcpy(base_key, r.key, sizeof(base_key));
+				base_size = r.bzimage_size;
+			}
+			if (is_all && r.ok)
+				memcpy(all_key, r.key, sizeof(all_key));
+			if (table) {
+				print_row(table, &v[i], &r, base_size, width);
+				fflush(table);
+			}
+			if (!r.ok) {
+				sum->failed++;
+			} else if (r.cached) {
+				sum->cached++;
+			} else {
+				sum->built++;
+				if (r.seeded_from) {
+					seeded_seconds += r.seconds;
+					seeded_built++;
+				} else {
+					scratch_seconds += r.seconds;
+				}
+			}
+			kbuild_result_release(&r);
+		}
+	}
+	progress_stop(&progress);
+	return 0;
+}
