@@ -129,6 +129,32 @@ test_expect_success 'a lock held by something that is not a build is an error, n
 	test_grep "build.lock. is held by a process that outlived kconfperf (pid $dead) and is not a build" err
 '
 
+# A dead kconfperf's record names a process group by its id; group ids are
+# reused, so a group that merely has that id must never be signalled
+# (a record naming group 1 would have signalled everything).
+test_expect_success 'a stale lock record naming an unrelated process group leaves it alone' '
+	lock=$KCP_TEST_CACHE/build.lock &&
+	{ sleep 60 & } &&
+	dead=$! &&
+	kill $dead && wait $dead;
+	{ setsid sleep 600 & } &&
+	victim=$! &&
+	sleep 0.5 &&
+	pgid=$(cut -d" " -f5 /proc/$victim/stat) &&
+	echo "an unrelated process group: $pgid" &&
+	printf "%s %s\n" $dead $pgid >"$lock" &&
+	{ flock -o "$lock" sleep 30 & } &&
+	holder=$! &&
+	sleep 1 &&
+	{ kconfperf build --dir bad --make-var KCFLAGS=-DKCP_INTERRUPTED >out 2>err; rc=$?; } &&
+	{ kill -s 0 -- -$pgid 2>/dev/null; alive=$?; } &&
+	kill -- -$pgid 2>/dev/null; kill $holder; cat err &&
+	test "$alive" = 0 &&
+	test "$rc" = 1 &&
+	! grep "stopping the build" err &&
+	test_grep "build.lock. is held by a process that outlived kconfperf (pid $dead) and is not a build" err
+'
+
 test_expect_failure_code 1 'build without a plan is a clear error' '
 	mkdir empty && kconfperf build --dir empty 2>err; rc=$?; cat err;
 	grep -q "no experiment in" err || exit 9; exit $rc
