@@ -27,6 +27,11 @@ static const char *const db_suffixes[] = { "", "-wal", "-shm", "-journal" };
 struct store {
 	sqlite3 *db;
 	char *path;
+	/*
+	 * The file's schema version: STORE_SCHEMA_VERSION, or an older one
+	 * that a read-only open reads as it is (see store_open_readonly()).
+	 */
+	int schema;
 	/* From store_create_scratch() until committed (path is the scratch file). */
 	struct scratch *scratch;
 };
@@ -340,6 +345,7 @@ int store_open(struct store **out, const char *path, int create)
 		goto fail;
 	if (migrate(st) || exec_sql(st, "PRAGMA foreign_keys = ON;"))
 		goto fail;
+	st->schema = STORE_SCHEMA_VERSION;
 	*out = st;
 	return 0;
 fail:
@@ -434,6 +440,17 @@ static int open_read(struct store *st, const char *name, int flags)
 	return -1;
 }
 
+/* Whether this process may change the database at path (and its directory, for the -wal). */
+static int may_write(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path) + 1) : xstrdup(".");
+	int ret = !access(path, W_OK) && !access(dir, W_OK);
+
+	free(dir);
+	return ret;
+}
+
 int store_open_readonly(struct store **out, const char *path)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
@@ -469,7 +486,13 @@ again:
 		      path, version, STORE_SCHEMA_VERSION);
 		goto fail;
 	}
-	if (version < STORE_SCHEMA_VERSION) {
+	if (version >= 1 && version < STORE_SCHEMA_VERSION && !may_write(path)) {
+		/*
+		 * An archive nobody may write cannot be upgraded, but version 1
+		 * has version 2's tables: it is read as it is (run_status_of()
+		 * knows its statuses).
+		 */
+	} else if (version < STORE_SCHEMA_VERSION) {
 		struct store *rw;
 
 		/* An upgrade is a write: made once, by a read-write open. */
@@ -492,6 +515,7 @@ again:
 		uri = NULL;
 		goto again;
 	}
+	st->schema = version;
 	free(uri);
 	*out = st;
 	return 0;
@@ -678,6 +702,22 @@ static char *column_text(sqlite3_stmt *s, int i)
 	const unsigned char *t = sqlite3_column_text(s, i);
 
 	return t ? xstrdup((const char *)t) : NULL;
+}
+
+/*
+ * A run's status as stored.  Version 1's importer said "failed" for what
+ * is "exit-failed" since (migration 2), and a version 1 file read as it
+ * is still says so.
+ */
+static int run_status_of(const struct store *st, enum run_status *out, const char *name)
+{
+	if (!run_status_parse(out, name))
+		return 0;
+	if (st->schema < 2 && name && !strcmp(name, "failed")) {
+		*out = RUN_EXIT_FAILED;
+		return 0;
+	}
+	return -1;
 }
 
 /*
@@ -1131,7 +1171,7 @@ int store_get_runs(struct store *st, struct store_run **out, size_t *nr)
 		e->boot_s = sqlite3_column_type(s, 11) == SQLITE_NULL ?
 			NAN : sqlite3_column_double(s, 11);
 		e->started = column_text(s, 12);
-		if (run_status_parse(&e->status, column_str(s, 7))) {
+		if (run_status_of(st, &e->status, column_str(s, 7))) {
 			char *row = xstrfmt("%lld", (long long)e->id);
 
 			unknown_status(st, "run", row, column_str(s, 7));

@@ -37,7 +37,9 @@ int store_open(struct store **out, const char *path, int create);
  * file is read as immutable, without locks; with such a -wal it is an
  * error that says so.
  * A database of an older schema is upgraded first, which is a write
- * (store_open()); a newer one is refused.
+ * (store_open()); one that this process may not write (an archive) is
+ * read as it is when its tables are the current ones (version 1: only
+ * its statuses were not yet checked); a newer one is refused.
  */
 int store_open_readonly(struct store **out, const char *path);
 

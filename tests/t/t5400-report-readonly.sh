@@ -65,11 +65,30 @@ shutil.copy(\"exp/kconfperf.db-wal\", \"walexp/kconfperf.db-wal\")
 		kconfperf report --dir walcopy --format json >w.json &&
 		test "$(jq -r .kconfperf.experiment.note w.json)" = "in the wal"
 	'
+
+	# An experiment of schema version 1 (before statuses were checked) is
+	# upgraded by the first open that may write; one nobody may write is
+	# read as it is, and reads the same.
+	test_expect_success 'a read-only experiment of schema version 1 is read as it is' '
+		mkdir v1arch v1copy &&
+		cp "$FIXTURES/store/v1-import.db" v1arch/kconfperf.db &&
+		cp "$FIXTURES/store/v1-import.db" v1copy/kconfperf.db &&
+		kconfperf report --dir v1copy >v1.rw &&
+		test "$(sqlite3 v1copy/kconfperf.db "PRAGMA user_version")" = 2 &&
+		ro_run v1arch kconfperf report --dir v1arch >v1.ro &&
+		test_cmp v1.rw v1.ro &&
+		test_grep "1 of 10 runs failed (exit-failed: exit code 1)" v1.ro &&
+		ro_run v1arch kconfperf report --dir v1arch --format json >v1.json &&
+		kconfperf report --dir v1copy --format json >v1copy.json &&
+		test_cmp v1copy.json v1.json &&
+		test "$(sqlite3 v1arch/kconfperf.db "PRAGMA user_version")" = 1
+	'
 else
 	test_skip 'a read-only archive is reported' 'no unshare -m (needs root)'
 	test_skip 'a read-only experiment with a -wal and -shm is reported' 'no unshare -m'
 	test_skip 'a -wal with changes and no -shm is refused' 'no unshare -m'
 	test_skip 'which a writable copy reads' 'no unshare -m'
+	test_skip 'a read-only experiment of schema version 1 is read as it is' 'no unshare -m'
 fi
 
 # Every open of DIR/kconfperf.db in an strace of CMD... is read-only.
