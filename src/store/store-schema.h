@@ -1,0 +1,25 @@
+/* store-schema.h: the experiment database's schema, version by version (for store.c). */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef STORE_SCHEMA_H
+#define STORE_SCHEMA_H
+
+#include <sqlite3.h>
+
+/*
+ * The schema is versioned with PRAGMA user_version; store-schema.c holds
+ * every version's migration, from the empty file to STORE_SCHEMA_VERSION
+ * (store.h), and they are never edited once shipped: a change is a new
+ * version.  Version 1 made the tables; version 2 rebuilt variant, build
+ * and run with a CHECK on their status (the names of status.h's enums).
+ *
+ * store_schema_migrate() takes the open database db (named path in
+ * messages) to STORE_SCHEMA_VERSION, one version per transaction, after
+ * the checks a version has (version 2 refuses a status it would not
+ * accept, naming the row, and leaves the file as it was).  Foreign keys
+ * must be off while it runs: a table that is rebuilt is dropped, and with
+ * them on its rows' dependents would go with it.  A newer version than
+ * this kconfperf knows is an error.  0, or -1 with a message.
+ */
+int store_schema_migrate(sqlite3 *db, const char *path);
+
+#endif
