@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <alloca.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/reboot.h>
@@ -34,6 +37,9 @@ static int out_fd = -1;		/* where KCP lines go */
 static int out_failed;		/* a KCP line could not be written (said once) */
 static int error_written;
 static int workload_id = -1;
+/* kcp.layout=N: the seed of the workload's memory layout (apply_layout()). */
+static unsigned long long layout_seed;
+static int layout_given;
 static const char **values;	/* per workload_params[] index; NULL unless ours */
 static unsigned long long *numbers;
 static double boot_s;
@@ -295,12 +301,24 @@ static int parse_cmdline(char *buf)
 	for (i = 0; i < nr; i++)
 		if (!strncmp(words[i], "workload=", 9) && set_workload(words[i] + 9))
 			return -1;
+	for (i = 0; i < nr; i++) {
+		char *end;
+
+		if (strncmp(words[i], "layout=", 7))
+			continue;
+		errno = 0;
+		layout_seed = strtoull(words[i] + 7, &end, 10);
+		if (errno || end == words[i] + 7 || *end || layout_given)
+			return guest_error("kernel parameter 'kcp.%s': expected one kcp.layout=N, "
+					   "N a decimal number", words[i]);
+		layout_given = 1;
+	}
 	if (workload_id < 0)
 		return guest_error("no kcp.workload= on the kernel command line");
 	for (i = 0; i < nr && !ret; i++) {
 		char *eq = strchr(words[i], '=');
 
-		if (!strncmp(words[i], "workload=", 9))
+		if (!strncmp(words[i], "workload=", 9) || !strncmp(words[i], "layout=", 7))
 			continue;
 		if (!eq)
 			return guest_error("kernel parameter 'kcp.%s' has no value", words[i]);
@@ -450,6 +468,55 @@ static int run_workload(void)
  * (init inherits orphans).  Returns 0 when it wrote "done", else -1 with
  * an error line written (by the child or here).
  */
+/* splitmix64: spreads the bits of a seed over all 64. */
+static unsigned long long mix64(unsigned long long x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/*
+ * The memory layout of the workload, drawn from kcp.layout the way
+ * address-space randomization would draw it, but reproducibly: under
+ * icount the guest boots with norandmaps, because the kernel's own
+ * randomness can be perturbed by host timing (an interrupt landing a few
+ * instructions later) and the layout must be the seed's alone.  As the
+ * kernel's randomization does, it moves where things start, not their
+ * shape: the heap by 1 to 512 pages and the mmap area by 1 to 512 pages
+ * (a reserved, inaccessible region above it: always one, so the number of
+ * mappings is the same for every seed), which covers every alignment to a
+ * 2 MiB page-table boundary, and the stack by 0 to 4080 bytes in 16-byte
+ * steps (run_shifted()), its alignment within a page.  The workload's
+ * children inherit all three.
+ */
+static size_t apply_layout(void)
+{
+	unsigned long long r = mix64(layout_seed);
+	size_t heap = ((r & 511) + 1) * 4096, area = (((r >> 9) & 511) + 1) * 4096;
+	size_t stack = ((r >> 18) & 255) * 16;
+
+	if (!layout_given)
+		return 0;
+	if (sbrk((intptr_t)heap) == (void *)-1)
+		guest_error_errno("kcp.layout: cannot move the heap");
+	if (mmap(NULL, area, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0) == MAP_FAILED)
+		guest_error_errno("kcp.layout: cannot move the mmap area");
+	return stack;
+}
+
+/* Runs the workload with the stack moved down by shift bytes. */
+static int __attribute__((__noinline__)) run_shifted(size_t shift)
+{
+	volatile char *low = shift ? alloca(shift) : NULL;
+
+	if (low)
+		low[0] = 0;
+	return run_workload();
+}
+
 static int supervise(void)
 {
 	pid_t pid, w;
@@ -461,7 +528,7 @@ static int supervise(void)
 	if (!pid) {
 		/* with --host, a killed kcp-guest takes its workload along */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (run_workload())
+		if (run_shifted(apply_layout()))
 			_exit(1);
 		kcp_line("done");
 		_exit(out_failed ? 1 : 0);
@@ -527,6 +594,34 @@ static int main_host(int argc, char **argv)
 	return ret || out_failed ? 1 : 0;
 }
 
+/*
+ * The ready line, with the guest's clocksource: the clock every time the
+ * guest measures comes from (tsc, hpet, acpi_pm, ...), so a report can say
+ * what its numbers count.
+ */
+static void report_ready(void)
+{
+	char cs[64] = "";
+	int fd = open("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		      O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, cs, sizeof(cs) - 1);
+	size_t i;
+
+	if (fd >= 0)
+		close(fd);
+	cs[n > 0 ? n : 0] = '\0';
+	for (i = 0; cs[i]; i++)
+		if (!((cs[i] >= 'a' && cs[i] <= 'z') || (cs[i] >= '0' && cs[i] <= '9') ||
+		      cs[i] == '_' || cs[i] == '-'))
+			break;
+	cs[i] = '\0';
+	if (cs[0])
+		kcp_line("ready boot_s=%.6f workload=%s clocksource=%s", boot_s,
+			 workload_table[workload_id].name, cs);
+	else
+		kcp_line("ready boot_s=%.6f workload=%s", boot_s, workload_table[workload_id].name);
+}
+
 static void __attribute__((__noreturn__)) main_init(void)
 {
 	static char cmdline[CMDLINE_MAX];
@@ -560,7 +655,7 @@ static void __attribute__((__noreturn__)) main_init(void)
 	cmdline[n] = '\0';
 	if (parse_cmdline(cmdline))
 		power_off();
-	kcp_line("ready boot_s=%.6f workload=%s", boot_s, workload_table[workload_id].name);
+	report_ready();
 	if (workload_id == WORKLOAD_panic)
 		panic_kernel();
 	supervise();

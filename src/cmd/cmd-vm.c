@@ -1,6 +1,9 @@
 /* cmd-vm.c: `kconfperf vm`, boot one kernel once and print the run's result (a developer command). */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/commands.h"
@@ -23,10 +26,29 @@ static const char *const vm_usage[] = {
 };
 
 static enum vm_accel accel_opt = VM_ACCEL_AUTO;
+static enum vm_clock clock_opt = VM_CLOCK_AUTO;
+static int shift_opt = -1;
+static uint64_t layout_seed_opt;
 
 static int parse_accel(const struct option *opt UNUSED, const char *arg)
 {
 	return vm_accel_parse(&accel_opt, arg);
+}
+
+static int parse_clock(const struct option *opt, const char *arg)
+{
+	return vm_clock_parse(&clock_opt, &shift_opt, arg);
+}
+
+static int parse_layout_seed(const struct option *opt, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	layout_seed_opt = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-')
+		return error("'%s' is not a layout seed (a decimal number)", arg);
+	return 0;
 }
 
 static void print_result(const struct vm_result *res)
@@ -35,6 +57,13 @@ static void print_result(const struct vm_result *res)
 
 	printf("status: %s\n", run_status_name(res->status));
 	printf("accel: %s\n", vm_accel_name(res->accel));
+	if (res->clock == VM_CLOCK_ICOUNT)
+		printf("clock: icount (shift %d, 1 instruction = %d ns)\n", res->icount_shift,
+		       1 << res->icount_shift);
+	else
+		printf("clock: %s\n", vm_clock_name(res->clock));
+	if (res->proto.clocksource)
+		printf("clocksource: %s\n", res->proto.clocksource);
 	printf("seconds: %.3f\n", res->seconds);
 	if (res->proto.ready)
 		printf("boot_s: %.3f\n", res->proto.boot_seconds);
@@ -67,6 +96,12 @@ int cmd_vm(int argc, const char **argv)
 		OPT_STRING('w', "workload", &workload, "NAME[:k=v,...]", "the guest workload (default boot)"),
 		OPT_CALLBACK(0, "accel", NULL, "auto|kvm|tcg", "accelerator (default auto)", parse_accel),
 		OPT_STRING(0, "cpu", &cfg.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU ")"),
+		OPT_CALLBACK(0, "clock", NULL, "icount[:SHIFT]|host",
+			     "guest time counts instructions (default under tcg) or is host time",
+			     parse_clock),
+		OPT_CALLBACK(0, "layout-seed", NULL, "N",
+			     "under icount, the seed of the guest's RTC and so of its layout (default 0)",
+			     parse_layout_seed),
 		OPT_INTEGER(0, "smp", &cfg.smp, "N", "guest CPUs (default 1)"),
 		OPT_INTEGER(0, "mem", &cfg.mem_mb, "MB", "guest memory (default 512)"),
 		OPT_STRING(0, "disk", &cfg.disk, "IMAGE", "raw image attached read-only as /dev/vda"),
@@ -90,6 +125,9 @@ int cmd_vm(int argc, const char **argv)
 		goto out;
 	cfg.workload = &spec;
 	cfg.accel = accel_opt;
+	cfg.clock = clock_opt;
+	cfg.icount_shift = shift_opt;
+	cfg.layout_seed = layout_seed_opt;
 
 	if (print_command) {
 		if (vm_format_command(&sb, &cfg, dir))

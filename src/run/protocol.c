@@ -46,6 +46,7 @@ void protocol_result_release(struct protocol_result *r)
 		free(r->samples[i].unit);
 	}
 	free(r->samples);
+	free(r->clocksource);
 	free(r->error);
 	free(r->invalid);
 	protocol_result_init(r);
@@ -337,8 +338,12 @@ int protocol_parse_line(struct protocol_result *r, const char *line, size_t len,
 		else if (parse_number(boot, &v) || v < 0)
 			ret = BAD("bad number '%s' for boot_s", boot);
 		else {
+			const char *cs = get(&l, "clocksource");
+
 			r->ready = 1;
 			r->boot_seconds = v;
+			if (cs && !r->clocksource)
+				r->clocksource = xstrdup(cs);
 		}
 	} else if (!strcmp(l.kind, "sample")) {
 		ret = take_sample(r, &l, origin, lineno, line, len);

@@ -25,10 +25,12 @@
  *
  * Kinds, in the order they appear:
  *
- *	KCP 1 ready boot_s=0.812 [workload=hackbench]
+ *	KCP 1 ready boot_s=0.812 [workload=hackbench] [clocksource=tsc]
  *		Init started and the workload is about to run.  boot_s is the
- *		time from boot to the start of init (CLOCK_BOOTTIME), seconds.
- *		Optional for a --runner; at most once, before any sample.
+ *		time from boot to the start of init (CLOCK_BOOTTIME), seconds;
+ *		clocksource is the guest kernel's current clocksource, the
+ *		clock behind every time the guest measures.  Optional for a
+ *		--runner; at most once, before any sample.
  *	KCP 1 sample workload=hackbench iter=0 metric=time unit=s better=lower value=0.2345
  *		One measurement.  iter counts from 0 per run; (metric, iter)
  *		is unique within a run.  metric is "time" or "throughput",
@@ -70,6 +72,7 @@ struct protocol_sample {
 struct protocol_result {
 	int ready;		/* a ready line was seen */
 	double boot_seconds;	/* its boot_s */
+	char *clocksource;	/* its clocksource, or NULL */
 	struct protocol_sample *samples;
 	size_t nr_samples, alloc_samples;
 	int done;		/* a done line was seen */

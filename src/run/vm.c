@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run/protocol.h"
@@ -50,6 +51,81 @@ int vm_accel_parse(enum vm_accel *out, const char *name)
 void vm_config_init(struct vm_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
+	cfg->icount_shift = -1;
+}
+
+static const char *const clock_names[] = {
+	[VM_CLOCK_AUTO] = "auto",
+	[VM_CLOCK_ICOUNT] = "icount",
+	[VM_CLOCK_HOST] = "host",
+};
+
+const char *vm_clock_name(enum vm_clock clock)
+{
+	if ((size_t)clock >= ARRAY_SIZE(clock_names))
+		return "unknown";
+	return clock_names[clock];
+}
+
+int vm_clock_parse(enum vm_clock *clock, int *shift, const char *spec)
+{
+	const char *rest;
+	char *end;
+	long n;
+
+	*shift = -1;
+	if (!strcmp(spec, "auto")) {
+		*clock = VM_CLOCK_AUTO;
+		return 0;
+	}
+	if (!strcmp(spec, "host")) {
+		*clock = VM_CLOCK_HOST;
+		return 0;
+	}
+	if (!strcmp(spec, "icount")) {
+		*clock = VM_CLOCK_ICOUNT;
+		return 0;
+	}
+	if (skip_prefix(spec, "icount:", &rest) && *rest >= '0' && *rest <= '9') {
+		errno = 0;
+		n = strtol(rest, &end, 10);
+		if (!errno && !*end && n <= VM_ICOUNT_SHIFT_MAX) {
+			*clock = VM_CLOCK_ICOUNT;
+			*shift = (int)n;
+			return 0;
+		}
+	}
+	return error("'%s' is not a clock: use icount, icount:SHIFT (0 to %d), host or auto",
+		     spec, VM_ICOUNT_SHIFT_MAX);
+}
+
+int vm_effective_clock(enum vm_clock *out, int *shift, const struct vm_config *cfg,
+		       enum vm_accel accel)
+{
+	*out = VM_CLOCK_HOST;
+	*shift = -1;
+	if (cfg->clock == VM_CLOCK_HOST || (cfg->clock == VM_CLOCK_AUTO && accel != VM_ACCEL_TCG))
+		return 0;
+	if (accel != VM_ACCEL_TCG)
+		return error("--clock icount needs TCG; this run uses %s (use --clock host)",
+			     vm_accel_name(accel));
+	*out = VM_CLOCK_ICOUNT;
+	*shift = cfg->icount_shift >= 0 ? cfg->icount_shift : VM_DEFAULT_ICOUNT_SHIFT;
+	return 0;
+}
+
+/* 2001-01-01T00:00:00 UTC and the 30 years after it, in seconds. */
+#define RTC_EPOCH 978307200
+#define RTC_SPAN (30ULL * 365 * 86400)
+
+void vm_rtc_base(struct strbuf *out, uint64_t layout_seed)
+{
+	time_t t = (time_t)(RTC_EPOCH + layout_seed % RTC_SPAN);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strbuf_addf(out, "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900,
+		    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
 void vm_result_init(struct vm_result *res)
@@ -59,6 +135,7 @@ void vm_result_init(struct vm_result *res)
 	strbuf_init(&res->console_tail, 0);
 	protocol_result_init(&res->proto);
 	res->exit_code = -1;
+	res->icount_shift = -1;
 }
 
 void vm_result_release(struct vm_result *res)
@@ -86,13 +163,20 @@ static int cfg_smp(const struct vm_config *cfg)
 	return cfg->smp > 0 ? cfg->smp : VM_DEFAULT_SMP;
 }
 
-static void kernel_cmdline(struct strbuf *out, const struct vm_config *cfg, int quiet_boot)
+static void kernel_cmdline(struct strbuf *out, const struct vm_config *cfg,
+			   enum vm_accel accel, int quiet_boot)
 {
+	enum vm_clock clock;
+	int shift;
+
 	/* panic=-1 reboots at once on a panic, which -no-reboot turns into qemu's exit. */
 	strbuf_addstr(out, "console=ttyS0");
 	if (quiet_boot)
 		strbuf_addstr(out, " quiet");
 	strbuf_addstr(out, " panic=-1 ");
+	if (!vm_effective_clock(&clock, &shift, cfg, accel) && clock == VM_CLOCK_ICOUNT)
+		strbuf_addf(out, "%s kcp.layout=%llu ", VM_ICOUNT_APPEND,
+			    (unsigned long long)cfg->layout_seed);
 	if (cfg->workload)
 		workload_spec_cmdline(cfg->workload, out);
 	else
@@ -101,9 +185,9 @@ static void kernel_cmdline(struct strbuf *out, const struct vm_config *cfg, int 
 		strbuf_addf(out, " %s", cfg->extra_append);
 }
 
-void vm_kernel_cmdline(struct strbuf *out, const struct vm_config *cfg)
+void vm_kernel_cmdline(struct strbuf *out, const struct vm_config *cfg, enum vm_accel accel)
 {
-	kernel_cmdline(out, cfg, 1);
+	kernel_cmdline(out, cfg, accel, 1);
 }
 
 /* qemu's option values end at a comma; ",," stands for one. */
@@ -121,6 +205,8 @@ static void qemu_argv(struct strvec *argv, const struct vm_config *cfg,
 		      const char *results_path, int quiet_boot)
 {
 	struct strbuf sb = STRBUF_INIT;
+	enum vm_clock clock;
+	int shift;
 
 	strvec_push(argv, cfg->qemu ? cfg->qemu : VM_DEFAULT_QEMU);
 	strvec_push(argv, "-accel");
@@ -136,6 +222,17 @@ static void qemu_argv(struct strvec *argv, const struct vm_config *cfg,
 	strvec_pushf(argv, "%d", cfg_smp(cfg));
 	strvec_pushv(argv, (const char *[]){ "-display", "none", "-no-reboot",
 					     "-nic", "none", NULL });
+	if (!vm_effective_clock(&clock, &shift, cfg, accel) && clock == VM_CLOCK_ICOUNT) {
+		/* sleep=off: idle time is skipped, never waited for on the host. */
+		strvec_push(argv, "-icount");
+		strvec_pushf(argv, "shift=%d,sleep=off", shift);
+		strbuf_addstr(&sb, "base=");
+		vm_rtc_base(&sb, cfg->layout_seed);
+		strbuf_addstr(&sb, ",clock=vm");
+		strvec_push(argv, "-rtc");
+		strvec_push(argv, sb.buf);
+		strbuf_reset(&sb);
+	}
 	/* The first -serial is ttyS0 (the console), the second ttyS1 (results). */
 	strvec_push(argv, "-serial");
 	strvec_pushf(argv, "file:%s", console_path);
@@ -154,7 +251,7 @@ static void qemu_argv(struct strvec *argv, const struct vm_config *cfg,
 	strvec_push(argv, cfg->kernel);
 	strvec_push(argv, "-initrd");
 	strvec_push(argv, cfg->initramfs);
-	kernel_cmdline(&sb, cfg, quiet_boot);
+	kernel_cmdline(&sb, cfg, accel, quiet_boot);
 	strvec_push(argv, "-append");
 	strvec_push(argv, sb.buf);
 	strbuf_release(&sb);
@@ -226,7 +323,7 @@ static void runner_env(struct strvec *env, const struct vm_config *cfg, const ch
 
 	push_path(env, "KCP_KERNEL", cfg->kernel);
 	push_path(env, "KCP_INITRAMFS", cfg->initramfs);
-	vm_kernel_cmdline(&sb, cfg);
+	vm_kernel_cmdline(&sb, cfg, VM_ACCEL_RUNNER);
 	strvec_pushf(env, "KCP_CMDLINE=%s", sb.buf);
 	strbuf_reset(&sb);
 	push_path(env, "KCP_CONFIG", cfg->config_path);
@@ -565,6 +662,12 @@ int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir)
 
 	vm_result_release(out);
 	out->accel = vm_resolve_accel(cfg);
+	if (vm_effective_clock(&out->clock, &out->icount_shift, cfg, out->accel)) {
+		out->status = VM_START_FAILED;
+		strbuf_addf(&out->reason, "--clock icount needs TCG, not %s",
+			    vm_accel_name(out->accel));
+		goto out;
+	}
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		out->status = RUN_START_FAILED;
 		strbuf_addf(&out->reason, "no run directory '%s'", dir);

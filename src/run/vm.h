@@ -3,6 +3,8 @@
 #ifndef VM_H
 #define VM_H
 
+#include <stdint.h>
+
 #include "run/protocol.h"
 #include "store/status.h"
 #include "util/strbuf.h"
@@ -43,6 +45,49 @@ const char *vm_accel_name(enum vm_accel accel);
 /* Parses "auto", "kvm" or "tcg"; returns 0, or -1 with an error printed. */
 int vm_accel_parse(enum vm_accel *out, const char *name);
 
+/*
+ * The guest's clock.  Under TCG, qemu's icount makes guest time count
+ * instructions: `-icount shift=N,sleep=off` advances the virtual clock by
+ * 2^N ns per instruction executed and jumps over idle time at once, so what
+ * the guest measures no longer depends on the host's load or speed.  Its
+ * RTC then starts from a date derived from the run's layout seed (`-rtc
+ * base=DATE,clock=vm`) instead of host time.  The guest kernel seeds its
+ * randomness from that clock, so the seed picks the address-space layout:
+ * a run repeated with the same seed gives the same values to the
+ * nanosecond, and runs with different seeds sample layouts, whose spread
+ * is the workload's real layout sensitivity.
+ *
+ * VM_CLOCK_HOST is qemu's default: guest time follows host time, and the
+ * RTC starts from the host's clock.  KVM and a --runner always use it.
+ */
+enum vm_clock {
+	VM_CLOCK_AUTO = 0,	/* icount under TCG, host under KVM and for a runner */
+	VM_CLOCK_ICOUNT,
+	VM_CLOCK_HOST,
+};
+/*
+ * 2^6 = 64 ns of guest time per instruction: chosen by bench/clock-speed
+ * (see README.md, "Guest time"): lower shifts spend minutes in the kernel's
+ * fixed spans of busy-waited virtual time, higher ones take more timer
+ * interrupts per instruction.
+ */
+#define VM_DEFAULT_ICOUNT_SHIFT 0
+#define VM_ICOUNT_SHIFT_MAX 10
+
+/* "auto", "icount", "host". */
+const char *vm_clock_name(enum vm_clock clock);
+/*
+ * Parses --clock: "auto", "host", "icount" (the default shift) or
+ * "icount:N" with N in 0..VM_ICOUNT_SHIFT_MAX.  *shift gets N, or -1 for
+ * the default.  0, or -1 with an error printed.
+ */
+int vm_clock_parse(enum vm_clock *clock, int *shift, const char *spec);
+/*
+ * The date the guest's RTC starts from for a layout seed, as qemu's -rtc
+ * base= takes it ("2014-06-21T03:17:09"): a second within 2001-2030.
+ */
+void vm_rtc_base(struct strbuf *out, uint64_t layout_seed);
+
 #define VM_DEFAULT_QEMU "qemu-system-x86_64"
 /*
  * The CPU model when cfg->cpu is NULL.  Under TCG "max" emulates every
@@ -71,6 +116,9 @@ struct vm_config {
 	const char *cpu;	/* -cpu; NULL: VM_DEFAULT_TCG_CPU or _KVM_CPU */
 	int mem_mb;		/* 0: VM_DEFAULT_MEM_MB */
 	int smp;		/* 0: VM_DEFAULT_SMP */
+	enum vm_clock clock;
+	int icount_shift;	/* -1: VM_DEFAULT_ICOUNT_SHIFT */
+	uint64_t layout_seed;	/* the guest RTC's base under icount (see enum vm_clock) */
 	/*
 	 * A raw image attached read-only as a virtio disk (/dev/vda), or NULL.
 	 * It is opened with cache=none (O_DIRECT on the host too), so the dd
@@ -93,7 +141,7 @@ struct vm_config {
 	int run_number;
 };
 
-#define VM_CONFIG_INIT { 0 }
+#define VM_CONFIG_INIT { .icount_shift = -1 }
 
 void vm_config_init(struct vm_config *cfg);
 
@@ -106,6 +154,8 @@ struct vm_result {
 	enum run_status status;	/* how it ended (status.h): RUN_OK, RUN_TIMEOUT ... */
 	struct strbuf reason;	/* one line, empty when ok: "timed out after 30 s ..." */
 	enum vm_accel accel;	/* what the run really used: KVM, TCG or RUNNER */
+	enum vm_clock clock;	/* and its clock: ICOUNT or HOST */
+	int icount_shift;	/* under icount, else -1 */
 	double seconds;		/* host wall time of the whole qemu process */
 	int exit_code;		/* qemu's exit status, -1 if none */
 	struct protocol_result proto;
@@ -113,18 +163,49 @@ struct vm_result {
 	struct strbuf console_tail;
 };
 
-#define VM_RESULT_INIT { .reason = STRBUF_INIT, .exit_code = -1, \
+#define VM_RESULT_INIT { .reason = STRBUF_INIT, .exit_code = -1, .icount_shift = -1, \
 			 .console_tail = STRBUF_INIT }
 
 void vm_result_init(struct vm_result *res);
 void vm_result_release(struct vm_result *res);
 
 /*
- * Appends the kernel command line for cfg to out: "console=ttyS0 quiet
- * panic=-1 kcp.workload=NAME kcp.k=v ... <extra_append>".  The order is
- * fixed, so a recorded command line is reproducible.
+ * The clock a run of cfg uses under accel (KVM, TCG or RUNNER): icount only
+ * under TCG.  *shift gets the icount shift, or -1 for the host clock.
+ * Returns -1 with an error printed when cfg asks for icount where it
+ * cannot be had (KVM, a runner).
  */
-void vm_kernel_cmdline(struct strbuf *out, const struct vm_config *cfg);
+int vm_effective_clock(enum vm_clock *out, int *shift, const struct vm_config *cfg,
+		       enum vm_accel accel);
+
+/*
+ * The kernel parameters of every run under icount.  Each removes a span
+ * of busy-waited guest time or a dependence on anything but the layout
+ * seed; together they make a run at shift 0 as fast as one without icount
+ * (README.md, "Guest time"):
+ *   noapictimer       the tick comes from the HPET, so the kernel does not
+ *                     calibrate the local APIC timer by spinning for 100 ms
+ *                     of guest time (10^8 instructions at shift 0)
+ *   no_timer_check    nor check the IO-APIC timer by spinning
+ *   tsc_early_khz=1000000   nor calibrate the TSC: under icount it counts
+ *                     guest nanoseconds, 1 GHz whatever the shift
+ *   tsc=reliable      no clocksource watchdog comparing clocks every 0.5 s
+ *   norandmaps        userspace layout from kcp.layout (kcp-guest), not from
+ *                     the kernel's randomness, which host timing can perturb:
+ *                     with it a run repeats to the nanosecond under full
+ *                     host load; without it about one run in three moved
+ *                     by 1-4% there
+ */
+#define VM_ICOUNT_APPEND "noapictimer no_timer_check tsc_early_khz=1000000 tsc=reliable norandmaps"
+
+/*
+ * Appends the kernel command line of a run of cfg under accel to out:
+ * "console=ttyS0 quiet panic=-1 [VM_ICOUNT_APPEND kcp.layout=SEED]
+ * kcp.workload=NAME kcp.k=v ... <extra_append>", the icount part when the
+ * run uses that clock.  The order is fixed, so a recorded command line is
+ * reproducible.
+ */
+void vm_kernel_cmdline(struct strbuf *out, const struct vm_config *cfg, enum vm_accel accel);
 
 /*
  * Appends qemu's argv for cfg with the given accel (KVM or TCG, never

@@ -21,13 +21,14 @@ static void test_good_run(void)
 
 	test_capture_start();
 	check_int(parse(&r,
-		"KCP 1 ready boot_s=0.812 workload=hackbench\n"
+		"KCP 1 ready boot_s=0.812 workload=hackbench clocksource=tsc\n"
 		"KCP 1 sample workload=hackbench iter=0 metric=time unit=s better=lower value=0.2345\n"
 		"KCP 1 sample workload=hackbench iter=1 metric=time unit=s better=lower value=2.5e-1\n"
 		"KCP 1 done\n"), ==, 0);
 	check_str(test_messages.buf, "");
 	check(r.ready);
 	check_double(r.boot_seconds, 0.812, 1e-12);
+	check_str(r.clocksource, "tsc");
 	check_int(r.nr_samples, ==, 2);
 	check_str(r.samples[0].workload, "hackbench");
 	check_int(r.samples[1].iteration, ==, 1);

@@ -39,12 +39,89 @@ static void test_tcg_argv(void)
 
 	cfg.kernel = "bzImage";
 	cfg.initramfs = "initramfs.gz";
+	cfg.layout_seed = 0;
+	/* Under TCG the default clock is icount, the RTC from the layout seed. */
+	joined_argv(&sb, &cfg, VM_ACCEL_TCG);
+	check_str(sb.buf, "qemu-system-x86_64 -accel tcg -cpu qemu64 -m 512 -smp 1 "
+		  "-display none -no-reboot -nic none "
+		  "-icount shift=0,sleep=off -rtc base=2001-01-01T00:00:00,clock=vm "
+		  "-serial file:run/console.txt -serial file:run/results.txt "
+		  "-kernel bzImage -initrd initramfs.gz "
+		  "-append 'console=ttyS0 quiet panic=-1 " VM_ICOUNT_APPEND " kcp.layout=0 "
+		  "kcp.workload=boot'");
+	strbuf_reset(&sb);
+
+	/* --clock host: qemu's own clock, nothing pinned. */
+	cfg.clock = VM_CLOCK_HOST;
 	joined_argv(&sb, &cfg, VM_ACCEL_TCG);
 	check_str(sb.buf, "qemu-system-x86_64 -accel tcg -cpu qemu64 -m 512 -smp 1 "
 		  "-display none -no-reboot -nic none "
 		  "-serial file:run/console.txt -serial file:run/results.txt "
 		  "-kernel bzImage -initrd initramfs.gz "
 		  "-append 'console=ttyS0 quiet panic=-1 kcp.workload=boot'");
+	strbuf_release(&sb);
+}
+
+static void test_clock_parse_and_effective_clock(void)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+	enum vm_clock clock;
+	int shift;
+
+	check_int(vm_clock_parse(&clock, &shift, "icount"), ==, 0);
+	check_int(clock, ==, VM_CLOCK_ICOUNT);
+	check_int(shift, ==, -1);
+	check_int(vm_clock_parse(&clock, &shift, "icount:3"), ==, 0);
+	check_int(clock, ==, VM_CLOCK_ICOUNT);
+	check_int(shift, ==, 3);
+	check_int(vm_clock_parse(&clock, &shift, "host"), ==, 0);
+	check_int(clock, ==, VM_CLOCK_HOST);
+	check_int(vm_clock_parse(&clock, &shift, "auto"), ==, 0);
+	check_int(clock, ==, VM_CLOCK_AUTO);
+	test_capture_start();
+	check_int(vm_clock_parse(&clock, &shift, "icount:11"), ==, -1);
+	check_int(vm_clock_parse(&clock, &shift, "icount:"), ==, -1);
+	check_int(vm_clock_parse(&clock, &shift, "icount:-1"), ==, -1);
+	check_int(vm_clock_parse(&clock, &shift, "wall"), ==, -1);
+	test_capture_stop();
+	check(strstr(test_messages.buf, "'wall' is not a clock"));
+
+	/* auto: icount under TCG only; the default shift. */
+	check_int(vm_effective_clock(&clock, &shift, &cfg, VM_ACCEL_TCG), ==, 0);
+	check_int(clock, ==, VM_CLOCK_ICOUNT);
+	check_int(shift, ==, VM_DEFAULT_ICOUNT_SHIFT);
+	check_int(vm_effective_clock(&clock, &shift, &cfg, VM_ACCEL_KVM), ==, 0);
+	check_int(clock, ==, VM_CLOCK_HOST);
+	check_int(shift, ==, -1);
+	check_int(vm_effective_clock(&clock, &shift, &cfg, VM_ACCEL_RUNNER), ==, 0);
+	check_int(clock, ==, VM_CLOCK_HOST);
+	/* Asked for icount where there is none: an error, not a silent host clock. */
+	cfg.clock = VM_CLOCK_ICOUNT;
+	cfg.icount_shift = 4;
+	check_int(vm_effective_clock(&clock, &shift, &cfg, VM_ACCEL_TCG), ==, 0);
+	check_int(shift, ==, 4);
+	test_capture_start();
+	check_int(vm_effective_clock(&clock, &shift, &cfg, VM_ACCEL_KVM), ==, -1);
+	test_capture_stop();
+	check(strstr(test_messages.buf, "needs TCG"));
+}
+
+static void test_rtc_base_from_the_layout_seed(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	vm_rtc_base(&sb, 0);
+	check_str(sb.buf, "2001-01-01T00:00:00");
+	strbuf_reset(&sb);
+	vm_rtc_base(&sb, 86400 + 3661);
+	check_str(sb.buf, "2001-01-02T01:01:01");
+	strbuf_reset(&sb);
+	/* Wraps within 30 years, so any seed gives a date qemu takes. */
+	vm_rtc_base(&sb, 30ULL * 365 * 86400);
+	check_str(sb.buf, "2001-01-01T00:00:00");
+	strbuf_reset(&sb);
+	vm_rtc_base(&sb, UINT64_MAX);
+	check(starts_with(sb.buf, "20") && sb.len == 19);
 	strbuf_release(&sb);
 }
 
@@ -75,7 +152,7 @@ static void test_kvm_argv_with_disk_and_options(void)
 	/* A comma in the image path is doubled, as qemu's option syntax wants. */
 	check(strvec_find(&argv, "file=/img/a,,b.raw,if=virtio,format=raw,readonly=on,cache=none") > 0);
 	check_str(argv.v[argv.nr - 2], "-append");
-	vm_kernel_cmdline(&sb, &cfg);
+	vm_kernel_cmdline(&sb, &cfg, VM_ACCEL_KVM);
 	check_str(argv.v[argv.nr - 1], sb.buf);
 	check(starts_with(sb.buf, "console=ttyS0 quiet panic=-1 kcp.workload=dd "));
 	check(strstr(sb.buf, " kcp.count=4") != NULL);
@@ -439,6 +516,8 @@ int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_tcg_argv);
+	TEST(test_clock_parse_and_effective_clock);
+	TEST(test_rtc_base_from_the_layout_seed);
 	TEST(test_kvm_argv_with_disk_and_options);
 	TEST(test_quoting);
 	TEST(test_names_and_accel_parse);
