@@ -35,12 +35,12 @@ static int parse_accel(const struct option *opt UNUSED, const char *arg)
 	return vm_accel_parse(&accel_opt, arg);
 }
 
-static int parse_clock(const struct option *opt, const char *arg)
+static int parse_clock(const struct option *opt UNUSED, const char *arg)
 {
 	return vm_clock_parse(&clock_opt, &shift_opt, arg);
 }
 
-static int parse_layout_seed(const struct option *opt, const char *arg)
+static int parse_layout_seed(const struct option *opt UNUSED, const char *arg)
 {
 	char *end;
 
