@@ -663,7 +663,7 @@ int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir)
 	vm_result_release(out);
 	out->accel = vm_resolve_accel(cfg);
 	if (vm_effective_clock(&out->clock, &out->icount_shift, cfg, out->accel)) {
-		out->status = VM_START_FAILED;
+		out->status = RUN_START_FAILED;
 		strbuf_addf(&out->reason, "--clock icount needs TCG, not %s",
 			    vm_accel_name(out->accel));
 		goto out;
