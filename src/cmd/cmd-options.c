@@ -40,6 +40,13 @@ int parse_accel_option(const struct option *opt, const char *arg)
 	return vm_accel_parse(opt->value, arg);
 }
 
+int parse_clock_option(const struct option *opt, const char *arg)
+{
+	struct measure_options *o = opt->value;
+
+	return vm_clock_parse(&o->clock, &o->icount_shift, arg);
+}
+
 void run_args_finish(struct run_args *a, int allow_none)
 {
 	size_t i;

@@ -63,6 +63,8 @@ struct run_args {
 
 /* For OPT_RUN_ARGS' --accel: opt->value is an enum vm_accel *. */
 int parse_accel_option(const struct option *opt, const char *arg);
+/* For OPT_RUN_ARGS' --clock: opt->value is the struct measure_options *. */
+int parse_clock_option(const struct option *opt, const char *arg);
 
 #define OPT_RUN_ARGS(a) \
 	OPT_STRING_LIST('w', "workload", &(a)->workloads, "NAME[:k=v,...]", \
@@ -72,6 +74,9 @@ int parse_accel_option(const struct option *opt, const char *arg);
 	OPT_CALLBACK(0, "accel", &(a)->o.accel, "auto|kvm|tcg", \
 		     "accelerator; auto probes KVM with a bounded boot (default auto)", \
 		     parse_accel_option), \
+	OPT_CALLBACK(0, "clock", &(a)->o, "icount[:SHIFT]|host", \
+		     "guest time: counts instructions (default under tcg: icount:0) or is host time", \
+		     parse_clock_option), \
 	OPT_INTEGER(0, "smp", &(a)->o.smp, "N", "guest CPUs (default 1: the least noise)"), \
 	OPT_INTEGER(0, "mem", &(a)->o.mem_mb, "MB", "guest memory (default 512)"), \
 	OPT_DOUBLE(0, "timeout", &(a)->o.timeout, "SEC", \

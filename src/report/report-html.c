@@ -309,8 +309,8 @@ static void table_section(struct strbuf *out, const struct analyze_model *m,
 	strbuf_addf(&sb, "%s is better: %s. Runs: ", t->higher_is_better ? "higher" : "lower",
 		    report_metric_about(t));
 	report_add_runs(&sb, t);
-	strbuf_addf(&sb, "; %zu warm-ups and %zu failed runs excluded; accel: %s.",
-		    t->warmups, t->failed, *t->accel ? t->accel : "unknown");
+	strbuf_addf(&sb, "; %zu warm-ups and %zu failed runs excluded; accel: %s. Clock: %s.",
+		    t->warmups, t->failed, *t->accel ? t->accel : "unknown", t->clock_text);
 	esc_buf(out, &sb);
 	strbuf_addstr(out, "</p>\n<div class=\"card\"><table class=\"summary\">\n<thead><tr>"
 		      "<th>variant</th><th class=\"n\">runs</th>");

@@ -176,6 +176,9 @@ static void table_info(struct json_writer *jw, const struct analyze_model *m,
 	jw_object_intmax(jw, "warmups_excluded", t->warmups);
 	jw_object_intmax(jw, "failed_excluded", t->failed);
 	jw_object_string(jw, "accel", t->accel);
+	jw_object_string(jw, "clock", t->clock);
+	jw_object_intmax(jw, "layouts", t->layouts);
+	jw_object_string(jw, "clock_text", t->clock_text);
 	if (t->has_product)
 		interaction(jw, "multiplicative", &t->product);
 	else

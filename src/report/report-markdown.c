@@ -50,8 +50,8 @@ static void table(struct strbuf *out, const struct analyze_model *m,
 	strbuf_addf(&sb, "%s is better; %s. Runs: ", t->higher_is_better ? "higher" : "lower",
 		    report_metric_about(t));
 	report_add_runs(&sb, t);
-	strbuf_addf(&sb, ", warm-ups excluded: %zu, failed runs excluded: %zu, accel: %s.",
-		    t->warmups, t->failed, *t->accel ? t->accel : "unknown");
+	strbuf_addf(&sb, ", warm-ups excluded: %zu, failed runs excluded: %zu, accel: %s. Clock: %s.",
+		    t->warmups, t->failed, *t->accel ? t->accel : "unknown", t->clock_text);
 	strbuf_add_markdown(out, sb.buf);
 	strbuf_reset(&sb);
 	strbuf_addstr(out, "\n\n");

@@ -95,6 +95,7 @@ static void header(struct strbuf *out, const struct analyze_model *m,
 	else
 		strbuf_addf(out, "%-10snone recorded\n", "warm-ups:");
 	fact_line(out, "accel:", *t->accel ? t->accel : NULL);
+	fact_line(out, "clock:", t->clock_text);
 	fact_line(out, "kernel:", analyze_fact(m, "kernel_version"));
 	fact_line(out, "host:", analyze_fact(m, "host"));
 	strbuf_addch(out, '\n');

@@ -53,6 +53,7 @@ struct state {
 	char *initramfs;
 	char initramfs_hash[SHA256_HEX_SIZE];
 	struct vm_config cfg;		/* shared settings; kernel etc. set per run */
+	uint64_t seed;			/* the experiment's: orders and layout seeds */
 	struct lockfile lock;		/* DIR/run.lock */
 	struct progress progress;	/* while runs run */
 };
@@ -439,14 +440,23 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 			: accel == VM_ACCEL_KVM ? VM_DEFAULT_KVM_CPU : VM_DEFAULT_TCG_CPU;
 	char *old_hash = store_get_meta(s->st, "initramfs_sha256");
 	int64_t nr_runs = store_count_runs(s->st);
-	int have_runs = nr_runs > 0, ret = -1;
-	char smp[32], mem[32];
+	int have_runs = nr_runs > 0, ret = -1, shift;
+	char smp[32], mem[32], clockname[32];
+	enum vm_clock clock;
 
 	if (nr_runs < 0)
 		goto out;
+	s->seed = seed;
+	if (vm_effective_clock(&clock, &shift, &s->cfg, accel))
+		goto out;
+	if (clock == VM_CLOCK_ICOUNT)
+		snprintf(clockname, sizeof(clockname), "icount:%d", shift);
+	else
+		snprintf(clockname, sizeof(clockname), "host");
 	snprintf(smp, sizeof(smp), "%d", o->smp > 0 ? o->smp : VM_DEFAULT_SMP);
 	snprintf(mem, sizeof(mem), "%d", o->mem_mb > 0 ? o->mem_mb : VM_DEFAULT_MEM_MB);
 	if (same_condition(s, have_runs, "accel", vm_accel_name(accel), "--accel") ||
+	    same_condition(s, have_runs, "clock", clockname, "--clock") ||
 	    same_condition(s, have_runs, "smp", smp, "--smp") ||
 	    same_condition(s, have_runs, "mem_mb", mem, "--mem") ||
 	    (!o->runner && same_condition(s, have_runs, "cpu", cpu, "--cpu")) ||
@@ -458,6 +468,7 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	host_facts_read(&host);
 	if (set_metaf(s->st, "seed", "%llu", (unsigned long long)seed) ||
 	    store_set_meta(s->st, "accel", vm_accel_name(accel)) ||
+	    store_set_meta(s->st, "clock", clockname) ||
 	    store_set_meta(s->st, "smp", smp) ||
 	    store_set_meta(s->st, "mem_mb", mem) ||
 	    set_metaf(s->st, "timeout", "%g", o->timeout > 0 ? o->timeout : VM_DEFAULT_TIMEOUT) ||
@@ -521,6 +532,8 @@ static void base_config(struct state *s)
 	s->cfg.smp = o->smp;
 	s->cfg.timeout = o->timeout;
 	s->cfg.runner = o->runner;
+	s->cfg.clock = o->clock;
+	s->cfg.icount_shift = o->icount_shift;
 }
 
 /* Resolves auto once, booting the first measured kernel for the KVM probe. */
@@ -609,7 +622,7 @@ static void utc_now(char *buf, size_t size)
 }
 
 static int store_result(struct state *s, const struct schedule_run *r,
-			const struct vm_result *res, const char *started)
+			const struct vm_result *res, const char *started, uint64_t layout_seed)
 {
 	struct store_run run = STORE_RUN_INIT;
 	struct store_sample *samples;
@@ -638,6 +651,12 @@ static int store_result(struct state *s, const struct schedule_run *r,
 	run.wall_s = res->seconds;
 	run.boot_s = res->proto.ready ? res->proto.boot_seconds : NAN;
 	run.started = xstrdup(started);
+	run.clock = xstrdup(vm_clock_name(res->clock));
+	if (res->clock == VM_CLOCK_ICOUNT) {
+		run.icount_shift = res->icount_shift;
+		run.layout_seed = (int64_t)layout_seed;
+	}
+	run.clocksource = res->proto.clocksource ? xstrdup(res->proto.clocksource) : NULL;
 	ret = store_add_run(s->st, &run, samples, nr);
 	store_run_release(&run);
 	free(samples);
@@ -674,6 +693,8 @@ static int run_one(struct state *s, const struct schedule_run *r)
 	cfg.config_path = m->config;
 	cfg.variant = m->v->name;
 	cfg.run_number = r->round;
+	cfg.layout_seed = (uint64_t)schedule_layout_seed(s->seed, m->v->name, s->specs.v[r->workload],
+							 r->round, r->warmup);
 	utc_now(started, sizeof(started));
 	t0 = now_seconds();
 	vm_run(&res, &cfg, run_dir);
@@ -683,7 +704,7 @@ static int run_one(struct state *s, const struct schedule_run *r)
 		error("%s", res.reason.buf);
 		goto out;
 	}
-	if (store_result(s, r, &res, started))
+	if (store_result(s, r, &res, started, cfg.layout_seed))
 		goto out;
 	report_run(s, r, &res, now_seconds() - t0, run_dir);
 	ret = res.status == RUN_OK;

@@ -63,6 +63,8 @@ struct measure_options {
 	const char *cpu;
 	int smp;
 	int mem_mb;
+	enum vm_clock clock;	/* VM_CLOCK_AUTO: icount under TCG (vm.h) */
+	int icount_shift;	/* -1: VM_DEFAULT_ICOUNT_SHIFT */
 	double timeout;
 	const char *runner;
 	/* A static program for the exec workload, copied to /workload, or NULL. */
@@ -70,7 +72,7 @@ struct measure_options {
 	/* kcp-guest; NULL: $KCP_GUEST, else kcp-guest beside this executable. */
 	const char *guest;
 };
-#define MEASURE_OPTIONS_INIT { .runs = 10, .warmup = 1 }
+#define MEASURE_OPTIONS_INIT { .runs = 10, .warmup = 1, .icount_shift = -1 }
 
 /*
  * Runs what is missing of the experiment in o->dir (st is its open store).

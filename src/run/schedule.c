@@ -130,6 +130,18 @@ long schedule_drop_done(struct schedule *s, schedule_done_fn done, void *data)
 	return dropped;
 }
 
+int64_t schedule_layout_seed(uint64_t seed, const char *variant, const char *workload,
+			     int round, int warmup)
+{
+	uint64_t state = seed ^ 0x6c61796f75740a00ULL;	/* "layout" */
+
+	state = splitmix64(&state) ^ fnv1a(variant);
+	state = splitmix64(&state) ^ fnv1a(workload);
+	state = splitmix64(&state) ^ (uint64_t)(int64_t)round;
+	state = splitmix64(&state) ^ (uint64_t)warmup;
+	return (int64_t)(splitmix64(&state) >> 1);
+}
+
 uint64_t schedule_new_seed(void)
 {
 	uint64_t seed;

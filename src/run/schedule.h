@@ -72,6 +72,17 @@ long schedule_drop_done(struct schedule *s, schedule_done_fn done, void *data);
 void schedule_round_order(size_t *order, size_t n, uint64_t seed,
 			  const char *workload, int round);
 
+/*
+ * The layout seed of one run (vm.h, enum vm_clock): a function of the
+ * experiment's seed, the variant, the workload spec, the round and whether
+ * it is a warm-up, so a run is exactly reproducible and every run of an
+ * experiment draws its own layout -- baseline-again's runs too, which is
+ * what makes that control meaningful.  Below 2^63, to fit the store's
+ * signed 64-bit integers.
+ */
+int64_t schedule_layout_seed(uint64_t seed, const char *variant, const char *workload,
+			     int round, int warmup);
+
 /* A fresh seed from getrandom(), or the clock and pid when that fails. */
 uint64_t schedule_new_seed(void);
 

@@ -382,9 +382,21 @@ static size_t row_of(const struct analyze_table *t, size_t variant)
 	return NONE;
 }
 
+/* The clock of a run as a table lists it: "icount:0", or "host" (also for older runs). */
+static void add_clock(struct strvec *clocks, const struct store_run *r)
+{
+	char name[32];
+
+	if (r->clock && !strcmp(r->clock, "icount") && r->icount_shift >= 0)
+		snprintf(name, sizeof(name), "icount:%d", r->icount_shift);
+	else
+		snprintf(name, sizeof(name), "host");
+	add_distinct(clocks, name);
+}
+
 static void fill_row(const struct analyze_model *m, struct analyze_table *t,
 		     struct analyze_row *row, const struct metric_spec *ms,
-		     struct strvec *accel)
+		     struct strvec *accel, struct strvec *clocks, struct strvec *layouts)
 {
 	size_t alloc = 0, alloc_rounds = 0, i, it;
 	int64_t id = m->variants[row->variant].v.id;
@@ -414,6 +426,13 @@ static void fill_row(const struct analyze_model *m, struct analyze_table *t,
 		if (it > t->iterations)
 			t->iterations = it;
 		add_distinct(accel, r->accel);
+		add_clock(clocks, r);
+		if (r->layout_seed >= 0) {
+			char seed[32];
+
+			snprintf(seed, sizeof(seed), "%lld", (long long)r->layout_seed);
+			add_distinct(layouts, seed);
+		}
 		ALLOC_GROW(row->values, row->n + 1, alloc);
 		ALLOC_GROW(row->rounds, row->n + 1, alloc_rounds);
 		row->values[row->n] = value;
@@ -700,11 +719,32 @@ static void note_rows(struct analyze_table *t)
 	}
 }
 
+/* t->clock_text, from its metric and the clocks of its runs. */
+static void describe_clock(struct analyze_table *t, const struct strvec *clocks)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int shift;
+
+	if (!strcmp(t->metric, "wall"))
+		strbuf_addstr(&sb, "host time, the whole run as the host saw it "
+			      "(what a user waits for; host load moves it)");
+	else if (clocks->nr > 1)
+		strbuf_addf(&sb, "runs under different guest clocks (%s) do not compare", t->clock);
+	else if (clocks->nr == 1 && sscanf(clocks->v[0], "icount:%d", &shift) == 1)
+		strbuf_addf(&sb, "guest time counted in instructions (icount shift %d: "
+			    "1 instruction = %d ns); host load does not move it; %zu layout%s sampled",
+			    shift, 1 << shift, t->layouts, t->layouts == 1 ? "" : "s");
+	else
+		strbuf_addstr(&sb, "host time: the guest's clock follows the host's, "
+			      "so host load moves it");
+	t->clock_text = strbuf_detach(&sb, NULL);
+}
+
 static void build_table(const struct analyze_model *m, struct analyze_table *t,
 			const char *workload, const struct metric_spec *ms,
 			const struct analyze_options *opts)
 {
-	struct strvec accel = STRVEC_INIT;
+	struct strvec accel = STRVEC_INIT, clocks = STRVEC_INIT, layouts = STRVEC_INIT;
 	size_t i, alloc = 0;
 
 	t->workload = xstrdup(workload);
@@ -730,7 +770,7 @@ static void build_table(const struct analyze_model *m, struct analyze_table *t,
 			t->nr_rows++;	/* copy_twin() fills it */
 			continue;
 		}
-		fill_row(m, t, row, ms, &accel);
+		fill_row(m, t, row, ms, &accel, &clocks, &layouts);
 		t->runs += row->n;
 		t->warmups += row->warmups;
 		t->failed += row->failed;
@@ -742,7 +782,12 @@ static void build_table(const struct analyze_model *m, struct analyze_table *t,
 		t->nr_rows++;
 	}
 	t->accel = join(&accel, ", ");
+	t->clock = join(&clocks, ", ");
+	t->layouts = layouts.nr;
+	describe_clock(t, &clocks);
 	strvec_clear(&accel);
+	strvec_clear(&clocks);
+	strvec_clear(&layouts);
 	for (i = 0; i < t->nr_rows; i++)
 		t->rows[i].twin = row_of(t, m->variants[t->rows[i].variant].twin);
 	compare_rows(t, opts);
@@ -868,6 +913,8 @@ static void table_release(struct analyze_table *t)
 	free(t->metric);
 	free(t->unit);
 	free(t->accel);
+	free(t->clock);
+	free(t->clock_text);
 }
 
 void analyze_release(struct analyze_model *m)

@@ -198,6 +198,14 @@ struct analyze_table {
 	size_t min_n, max_n;		/* over rows with values */
 	size_t iterations;		/* most samples one run had for this metric (0 for wall/boot) */
 	char *accel;			/* the accelerators its runs used: "tcg", "kvm, tcg" */
+	char *clock;			/* and their guest clocks: "icount:0", "host" */
+	size_t layouts;			/* distinct layout seeds among its runs (icount) */
+	/*
+	 * What its numbers are, in words, for every writer: "guest time
+	 * counted in instructions (icount shift 0: 1 instruction = 1 ns);
+	 * host load does not move it; 40 layouts sampled", or host time.
+	 */
+	char *clock_text;
 
 	int has_product;
 	size_t product_k;		/* oat variants in the product */

@@ -160,6 +160,15 @@ static const struct migration {
 	  "DROP TABLE run;"
 	  "ALTER TABLE run_v2 RENAME TO run;",
 	  check_v1_statuses },
+	/*
+	 * 3: each run's guest clock: "icount" or "host", the icount shift,
+	 * the layout seed its guest drew its layout from (under icount) and
+	 * the guest's clocksource.  Older runs have NULLs: host time.
+	 */
+	{ "ALTER TABLE run ADD COLUMN clock TEXT;"
+	  "ALTER TABLE run ADD COLUMN icount_shift INTEGER;"
+	  "ALTER TABLE run ADD COLUMN layout_seed INTEGER;"
+	  "ALTER TABLE run ADD COLUMN clocksource TEXT;", NULL },
 };
 
 static int db_error(const struct conn *st, const char *what)

@@ -234,9 +234,10 @@ again:
 	}
 	if (version >= 1 && version < STORE_SCHEMA_VERSION && !may_write(path)) {
 		/*
-		 * An archive nobody may write cannot be upgraded, but version 1
-		 * has version 2's tables: it is read as it is (run_status_of()
-		 * knows its statuses).
+		 * An archive nobody may write cannot be upgraded, but versions 1
+		 * and 2 have version 3's tables: they are read as they are
+		 * (run_status_of() knows version 1's statuses; store_get_runs()
+		 * reads version 3's clock columns as NULL before version 3).
 		 */
 	} else if (version < STORE_SCHEMA_VERSION) {
 		struct store *rw;
@@ -768,7 +769,11 @@ void store_run_release(struct store_run *r)
 	free(r->error);
 	free(r->console_tail);
 	free(r->started);
+	free(r->clock);
+	free(r->clocksource);
 	memset(r, 0, sizeof(*r));
+	r->icount_shift = -1;
+	r->layout_seed = -1;
 }
 
 int store_add_run(struct store *st, struct store_run *r,
@@ -783,8 +788,9 @@ int store_add_run(struct store *st, struct store_run *r,
 		return -1;
 	utc_now(now, sizeof(now));
 	if (prepare(st, &s, "INSERT INTO run (variant_id, workload, round, seq, warmup,"
-		    " accel, status, error, console_tail, wall_s, boot_s, started)"
-		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"))
+		    " accel, status, error, console_tail, wall_s, boot_s, started,"
+		    " clock, icount_shift, layout_seed, clocksource)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"))
 		goto fail;
 	sqlite3_bind_int64(s, 1, r->variant_id);
 	bind_text(s, 2, r->workload);
@@ -801,6 +807,16 @@ int store_add_run(struct store *st, struct store_run *r,
 	else
 		sqlite3_bind_double(s, 11, r->boot_s);
 	bind_text(s, 12, r->started ? r->started : now);
+	bind_text(s, 13, r->clock);
+	if (r->icount_shift < 0)
+		sqlite3_bind_null(s, 14);
+	else
+		sqlite3_bind_int(s, 14, r->icount_shift);
+	if (r->layout_seed < 0)
+		sqlite3_bind_null(s, 15);
+	else
+		sqlite3_bind_int64(s, 15, r->layout_seed);
+	bind_text(s, 16, r->clocksource);
 	if (step_done(st, s, "cannot store run"))
 		goto fail;
 	r->id = sqlite3_last_insert_rowid(st->db);
@@ -892,9 +908,17 @@ int store_get_runs(struct store *st, struct store_run **out, size_t *nr)
 
 	*out = NULL;
 	*nr = 0;
-	if (prepare(st, &s, "SELECT r.id, r.variant_id, r.workload, r.round, r.seq,"
+	/* A read-only archive of schema 1 or 2 has no clock columns: host time. */
+	if (prepare(st, &s, st->schema >= 3 ?
+		    "SELECT r.id, r.variant_id, r.workload, r.round, r.seq,"
 		    " r.warmup, r.accel, r.status, r.error, r.console_tail, r.wall_s,"
-		    " r.boot_s, r.started FROM run r JOIN variant v ON v.id = r.variant_id"
+		    " r.boot_s, r.started, r.clock, r.icount_shift, r.layout_seed, r.clocksource"
+		    " FROM run r JOIN variant v ON v.id = r.variant_id"
+		    " ORDER BY v.position, v.id, r.workload, r.warmup DESC, r.round, r.seq, r.id" :
+		    "SELECT r.id, r.variant_id, r.workload, r.round, r.seq,"
+		    " r.warmup, r.accel, r.status, r.error, r.console_tail, r.wall_s,"
+		    " r.boot_s, r.started, NULL, NULL, NULL, NULL"
+		    " FROM run r JOIN variant v ON v.id = r.variant_id"
 		    " ORDER BY v.position, v.id, r.workload, r.warmup DESC, r.round, r.seq, r.id"))
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -917,6 +941,12 @@ int store_get_runs(struct store *st, struct store_run **out, size_t *nr)
 		e->boot_s = sqlite3_column_type(s, 11) == SQLITE_NULL ?
 			NAN : sqlite3_column_double(s, 11);
 		e->started = column_text(s, 12);
+		e->clock = column_text(s, 13);
+		e->icount_shift = sqlite3_column_type(s, 14) == SQLITE_NULL ?
+			-1 : sqlite3_column_int(s, 14);
+		e->layout_seed = sqlite3_column_type(s, 15) == SQLITE_NULL ?
+			-1 : sqlite3_column_int64(s, 15);
+		e->clocksource = column_text(s, 16);
 		if (run_status_of(st, &e->status, column_str(s, 7))) {
 			char *row = xstrfmt("%lld", (long long)e->id);
 

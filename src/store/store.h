@@ -23,7 +23,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 /* Opens (creating when create is set) the database at path. */
 int store_open(struct store **out, const char *path, int create);
@@ -137,8 +137,13 @@ struct store_run {
 	double wall_s;
 	double boot_s;		/* guest boot-to-init, NAN when unknown */
 	char *started;		/* ISO 8601 UTC */
+	/* The guest's clock (schema 3; NULL / -1 in older runs: host time). */
+	char *clock;		/* "icount" or "host" */
+	int icount_shift;	/* -1 unless icount */
+	int64_t layout_seed;	/* -1 unless icount: the seed of the guest's layout */
+	char *clocksource;	/* the guest kernel's, or NULL */
 };
-#define STORE_RUN_INIT { 0 }
+#define STORE_RUN_INIT { .icount_shift = -1, .layout_seed = -1 }
 void store_run_release(struct store_run *r);
 
 struct store_sample {

@@ -46,11 +46,42 @@ test_expect_success 'a boot run is ok and reports its boot time' '
 	test_grep "reboot: Power down" boot/console.txt
 '
 
+test_expect_success 'under icount a run repeats to the nanosecond with the same layout seed' '
+	for i in 1 2; do
+		mkdir -p same$i &&
+		vm -w fork:iterations=2,forks=50 --layout-seed 7 --dir same$i >same$i/out ||
+		return 1
+	done &&
+	test_grep "^clock: icount (shift 0, 1 instruction = 1 ns)$" same1/out &&
+	test_grep "^clocksource: " same1/out &&
+	grep "^sample:\|^boot_s:" same1/out >s1 &&
+	grep "^sample:\|^boot_s:" same2/out >s2 &&
+	test "$(wc -l <s1)" = 3 &&
+	test_cmp s1 s2
+'
+
+test_expect_success 'another layout seed moves the layout, not the boot' '
+	mkdir -p other &&
+	vm -w fork:iterations=2,forks=50 --layout-seed 8 --dir other >other/out &&
+	grep "^boot_s:" other/out >b3 && grep "^boot_s:" same1/out >b1 && test_cmp b1 b3 &&
+	grep "^sample:" other/out >s3 && grep "^sample:" same1/out >s1b &&
+	! test_cmp s1b s3
+'
+
+test_expect_success '--clock host: qemu without icount, and the run says so' '
+	mkdir -p host &&
+	vm -w boot --clock host --dir host >host/out &&
+	test_grep "^clock: host$" host/out &&
+	vm -w boot --clock host --dir host --print-command >host/command &&
+	! grep -e "-icount" host/command
+'
+
 test_expect_success '--print-command prints a shell command that does the same run' '
 	mkdir cmd &&
 	vm -w boot --dir cmd --print-command >command &&
 	test_grep "^qemu-system-x86_64 -accel tcg -cpu qemu64 " command &&
-	test_grep "-append .console=ttyS0 quiet panic=-1 kcp.workload=boot.$" command &&
+	test_grep " -icount shift=0,sleep=off -rtc base=2001-01-01T00:00:00,clock=vm " command &&
+	test_grep "-append .console=ttyS0 quiet panic=-1 noapictimer .* norandmaps kcp.layout=0 kcp.workload=boot.$" command &&
 	! test -e cmd/results.txt &&
 	sh command &&
 	test_grep "^KCP 1 done" cmd/results.txt
