@@ -26,6 +26,8 @@ struct plan_args {
 	const char *designs;
 };
 #define PLAN_ARGS_INIT { .o = PLAN_OPTIONS_INIT, .designs = "oat" }
+/* plan and sweep take the A/A control by default. */
+#define PLAN_ARGS_AA_INIT { .o = PLAN_OPTIONS_AA_INIT, .designs = "oat" }
 
 #define OPT_PLAN_ARGS(a) \
 	OPT_STRING(0, "source", &(a)->source, "SRC", "kernel tree or .tar.xz/.tar.gz of one"), \
@@ -39,6 +41,9 @@ struct plan_args {
 	OPT_STRING(0, "design", &(a)->designs, "D,...", "oat, all, loo (default oat)"), \
 	OPT_BOOL(0, "with-deps", &(a)->o.with_deps, \
 		 "also enable visible symbols that meet unmet dependencies"), \
+	OPT_BOOL(0, "baseline-again", &(a)->o.aa, \
+		 "measure the baseline kernel twice, the second as an A/A control (default; " \
+		 "--no-baseline-again drops it)"), \
 	OPT_STRING_LIST(0, "harness", &(a)->o.harness, "PROFILE,...", \
 			"also merge these harness profiles into every variant"), \
 	OPT_STRING(0, "cache", &(a)->cache, "DIR", \

@@ -70,7 +70,7 @@ static int show_variant(struct store *st, const char *name)
 
 int cmd_plan(int argc, const char **argv)
 {
-	struct plan_args pa = PLAN_ARGS_INIT;
+	struct plan_args pa = PLAN_ARGS_AA_INIT;
 	struct kernel_source ks = KERNEL_SOURCE_INIT;
 	struct plan p = PLAN_INIT;
 	struct store *st = NULL;

@@ -110,6 +110,9 @@ static int screen_kernels(int argc, const char **argv)
 	argc = parse_options(argc, argv, opts, screen_usage);
 	if (strcmp(pa.designs, "oat"))
 		usage_error("screen chooses its own variants: --design is for sweep and plan");
+	if (pa.o.aa)
+		usage_error("screen judges each group on its own fresh runs of both ends: "
+			    "--baseline-again is for sweep and plan");
 	plan_args_finish(&pa, &argc, &argv, "screen");
 	if (argc)
 		usage_error("unexpected argument '%s'", argv[0]);

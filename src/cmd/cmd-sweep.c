@@ -38,7 +38,7 @@ static const char *const sweep_usage[] = {
 
 int cmd_sweep(int argc, const char **argv)
 {
-	struct plan_args pa = PLAN_ARGS_INIT;
+	struct plan_args pa = PLAN_ARGS_AA_INIT;
 	struct run_args ra = RUN_ARGS_INIT;
 	struct experiment_inputs e = EXPERIMENT_INPUTS_INIT;
 	struct kbuild_summary sum;

@@ -578,12 +578,14 @@ static struct plan_variant *new_variant(struct plan *p, size_t *alloc, const cha
 	return v;
 }
 
-static void make_variants(struct plan *p, unsigned designs)
+static void make_variants(struct plan *p, unsigned designs, int aa)
 {
 	size_t *alloc = &p->alloc_variants, i, j;
 	struct plan_variant *v;
 
 	new_variant(p, alloc, "baseline", "baseline");
+	if (aa)
+		new_variant(p, alloc, PLAN_AA_NAME, PLAN_AA_NAME);
 	if (designs & PLAN_OAT || p->nr_options == 1) {
 		for (i = 0; i < p->nr_options; i++) {
 			v = new_variant(p, alloc, p->options[i].label, "oat");
@@ -642,6 +644,8 @@ static void plan_key(struct plan *p, const struct plan_options *o)
 		sha256_update(&c, p->options[i].label, strlen(p->options[i].label) + 1);
 	snprintf(designs, sizeof(designs), "%u/%d", o->designs, o->with_deps);
 	sha256_update(&c, designs, strlen(designs) + 1);
+	if (o->aa)
+		sha256_update(&c, PLAN_AA_NAME, sizeof(PLAN_AA_NAME));
 	/* Only what is not the default, so older experiments keep their key. */
 	if (strcmp(plan_arch(o), HARNESS_DEFAULT_ARCH))
 		sha256_update(&c, plan_arch(o), strlen(plan_arch(o)) + 1);
@@ -682,11 +686,21 @@ int plan_make(struct plan *out, const struct plan_options *o)
 	if (o->with_deps)
 		add_deps(out);
 	plan_key(out, o);
-	make_variants(out, o->designs);
+	make_variants(out, o->designs, o->aa);
 	out->variants[0].effective = kconfig_dup(out->baseline);
 	classify(out, &out->variants[0], 0);
 	out->variants[0].status = VARIANT_OK;
-	if (resolve_all(out, o, 1))
+	if (o->aa) {
+		/* The baseline kernel again, measured as a variant of its own. */
+		struct plan_variant *aa = &out->variants[1];
+
+		aa->effective = kconfig_dup(out->baseline);
+		classify(out, aa, 0);
+		aa->status = VARIANT_OK;
+		strbuf_addstr(&aa->reason, "the baseline kernel, measured again: "
+			      "the experiment's own false-positive check");
+	}
+	if (resolve_all(out, o, o->aa ? 2 : 1))
 		goto fail;
 	for (i = 0; i < out->nr_options; i++) {
 		const struct plan_option *opt = &out->options[i];

@@ -23,6 +23,9 @@ struct store;
  *
  * Variants, in this order:
  *   baseline             the baseline with the harness's needs merged in
+ *   baseline-again       (aa) the baseline kernel again, measured as a variant of
+ *                        its own: an A/A control, so that every report shows
+ *                        what its noise alone makes of "no change"
  *   CONFIG_X=y ...       (design oat) baseline + one option
  *   all                  (design all) baseline + every option
  *   all-CONFIG_X=y ...   (design loo) all minus one option
@@ -39,6 +42,9 @@ struct store;
  *   same-as   the effective config equals an earlier variant's, named in
  *             same_as: it is built and measured once
  */
+
+/* The A/A control's variant name and kind. */
+#define PLAN_AA_NAME "baseline-again"
 
 enum plan_design {
 	PLAN_OAT = 1 << 0,
@@ -57,12 +63,15 @@ struct plan_options {
 	const char *diff_new;
 	unsigned designs;
 	int with_deps;
+	int aa;				/* add the baseline-again variant */
 	const char *arch;		/* NULL: HARNESS_DEFAULT_ARCH */
 	struct strvec harness;		/* harness profiles beyond the arch's base (plan/harness.h) */
 	int jobs;			/* parallel olddefconfig runs; <= 0: CPUs */
 	const char *work_dir;		/* scratch object dirs for olddefconfig */
 };
 #define PLAN_OPTIONS_INIT { .base_add = STRVEC_INIT, .harness = STRVEC_INIT, .designs = PLAN_OAT }
+#define PLAN_OPTIONS_AA_INIT { .base_add = STRVEC_INIT, .harness = STRVEC_INIT, .designs = PLAN_OAT, \
+			       .aa = 1 }
 void plan_options_release(struct plan_options *o);
 
 /* One candidate option: a setting, plus what --with-deps added for it. */

@@ -49,6 +49,7 @@ static const char css[] =
 	".mark{font-weight:700;text-align:center}"
 	".cost{color:var(--cost)}.gain{color:var(--gain)}.noise{color:var(--noise)}"
 	".legend{color:var(--muted);font-size:13px;margin:4px 2px}"
+	".aa{font-size:14px;margin:6px 2px}.aa.warn{color:#b00020;font-weight:600}"
 	"figure{margin:12px 0}figure svg{width:100%;height:auto;display:block;"
 	"background:#fff;border:1px solid var(--line);border-radius:8px}"
 	"details{background:#fff;border:1px solid var(--line);border-radius:8px;"
@@ -331,6 +332,11 @@ static void table_section(struct strbuf *out, const struct analyze_model *m,
 		    "interval lies wholly inside it; ? too few runs or the tests disagree. "
 		    "bzImage: size "
 		    "against the baseline&#39;s.</p>\n", m->opts.stats.alpha, m->opts.stats.noise);
+	if (t->aa_text) {
+		strbuf_addstr(out, t->aa_marked ? "<p class=\"aa warn\">" : "<p class=\"aa\">");
+		esc(out, t->aa_text);
+		strbuf_addstr(out, ".</p>\n");
+	}
 	strbuf_addstr(out, "<figure>\n");
 	report_svg_chart(out, m, t);
 	strbuf_addstr(out, "</figure>\n");

@@ -6,6 +6,7 @@
 
 #include "stats/analyze.h"
 #include "util/json.h"
+#include "plan/plan.h"
 #include "report/report-util.h"
 #include "report/report-writers.h"
 #include "util/strbuf.h"
@@ -179,6 +180,15 @@ static void table_info(struct json_writer *jw, const struct analyze_model *m,
 	jw_object_string(jw, "clock", t->clock);
 	jw_object_intmax(jw, "layouts", t->layouts);
 	jw_object_string(jw, "clock_text", t->clock_text);
+	if (t->aa_text) {
+		jw_object_inline_begin_object(jw, "aa");
+		jw_object_string(jw, "variant", PLAN_AA_NAME);
+		jw_object_bool(jw, "marked", t->aa_marked);
+		jw_object_string(jw, "verdict", t->aa_text);
+		jw_end(jw);
+	} else {
+		jw_object_null(jw, "aa");
+	}
 	if (t->has_product)
 		interaction(jw, "multiplicative", &t->product);
 	else

@@ -100,6 +100,11 @@ static void table(struct strbuf *out, const struct analyze_model *m,
 		    "\\* significant and outside the noise band, ~ significant but reaching into it, "
 		    "none if not significant or wholly inside it, ? too few runs or the tests disagree.");
 	strbuf_reset(&sb);
+	if (t->aa_text) {
+		strbuf_addstr(out, t->aa_marked ? "\n**Warning.** " : "\n");
+		strbuf_add_markdown(out, t->aa_text);
+		strbuf_addstr(out, ".\n");
+	}
 	for (i = 0; i < t->nr_notes; i++) {
 		strbuf_addstr(out, i ? "- " : "\n- ");
 		strbuf_addstr(&sb, analyze_row_variant(m, &t->rows[t->notes[i].row])->v.name);

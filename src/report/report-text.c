@@ -360,6 +360,8 @@ void report_text(struct strbuf *out, const struct analyze_model *m)
 		header(out, m, t);
 		rows(out, m, t);
 		legend(out, m);
+		if (t->aa_text)
+			strbuf_addf(out, "\n%s\n", t->aa_text);
 		product(out, m, t);
 		added_last(out, m, t);
 		notes(out, m, t);

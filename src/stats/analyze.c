@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/plan.h"
 #include "stats/analyze.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -719,6 +720,38 @@ static void note_rows(struct analyze_table *t)
 	}
 }
 
+/* t->aa_row, aa_marked and aa_text: what the A/A control says of the table. */
+static void aa_verdict(const struct analyze_model *m, struct analyze_table *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct analyze_row *r;
+	size_t i;
+
+	t->aa_row = NONE;
+	for (i = 0; i < t->nr_rows; i++)
+		if (!strcmp(m->variants[t->rows[i].variant].v.kind, PLAN_AA_NAME))
+			t->aa_row = i;
+	if (t->aa_row == NONE)
+		return;
+	r = &t->rows[t->aa_row];
+	strbuf_addstr(&sb, "A/A control: " PLAN_AA_NAME " (the baseline kernel measured again) ");
+	if (!r->compared || r->cmp.marker == '?') {
+		strbuf_addstr(&sb, "has too few runs to judge this experiment's noise");
+	} else {
+		stats_format_change(&sb, r->cmp.change, 1);
+		strbuf_addch(&sb, ' ');
+		stats_format_ci(&sb, &r->cmp, 1);
+		t->aa_marked = r->cmp.marker == '*' || r->cmp.marker == '~';
+		if (t->aa_marked)
+			strbuf_addf(&sb, " is marked %c: the same kernel came out different, so "
+				    "this experiment's noise is not under control and its small "
+				    "verdicts cannot be trusted", r->cmp.marker);
+		else
+			strbuf_addstr(&sb, ", not marked: as it must be");
+	}
+	t->aa_text = strbuf_detach(&sb, NULL);
+}
+
 /* t->clock_text, from its metric and the clocks of its runs. */
 static void describe_clock(struct analyze_table *t, const struct strvec *clocks)
 {
@@ -797,6 +830,7 @@ static void build_table(const struct analyze_model *m, struct analyze_table *t,
 	order_rows(m, t);
 	interactions(m, t, opts);
 	note_rows(t);
+	aa_verdict(m, t);
 }
 
 /* The workloads of the runs, sorted by name. */
@@ -915,6 +949,7 @@ static void table_release(struct analyze_table *t)
 	free(t->accel);
 	free(t->clock);
 	free(t->clock_text);
+	free(t->aa_text);
 }
 
 void analyze_release(struct analyze_model *m)

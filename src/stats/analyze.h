@@ -219,6 +219,18 @@ struct analyze_table {
 
 	struct analyze_note *notes;	/* see "Notes" above */
 	size_t nr_notes;
+
+	/*
+	 * The A/A control (plan.h's baseline-again): its row, or SIZE_MAX;
+	 * whether it is marked significant ('*' or '~'); and the verdict in
+	 * words, for every writer: "A/A control: baseline-again +0.0%
+	 * [-0.2% .. +0.3%], not marked: ..." or, when marked, that this
+	 * experiment's noise is not under control and its small verdicts
+	 * cannot be trusted.  NULL without a control.
+	 */
+	size_t aa_row;
+	int aa_marked;
+	char *aa_text;
 };
 
 struct analyze_model {
