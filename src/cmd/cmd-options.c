@@ -1,6 +1,8 @@
 /* cmd-options.c: option tables and checks that several commands share. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd-options.h"
 #include "store/experiment.h"
@@ -47,12 +49,35 @@ int parse_clock_option(const struct option *opt, const char *arg)
 	return vm_clock_parse(&o->clock, &o->icount_shift, arg);
 }
 
+int run_args_measure(struct run_args *a, struct store *st, double noise)
+{
+	if (!a->auto_runs)
+		return measure_runs(st, &a->o);
+	a->adaptive.target = noise;
+	return adaptive_runs(st, &a->o, &a->adaptive);
+}
+
 void run_args_finish(struct run_args *a, int allow_none)
 {
 	size_t i;
 
 	if (!a->workloads.nr && !allow_none)
 		usage_error("a --workload is needed (see 'kconfperf workloads')");
+	if (!strcmp(a->runs, "auto")) {
+		a->auto_runs = 1;
+		a->o.runs = a->adaptive.min_runs;
+	} else {
+		char *end;
+		long n;
+
+		errno = 0;
+		n = strtol(a->runs, &end, 10);
+		if (errno || end == a->runs || *end || n < 0 || n > 100000)
+			usage_error("--runs takes a number of rounds or 'auto', not '%s'", a->runs);
+		a->o.runs = (int)n;
+	}
+	if (a->adaptive.max_runs < a->adaptive.min_runs)
+		usage_error("--max-runs must be at least %d", a->adaptive.min_runs);
 	if (a->o.runs < 0 || a->o.warmup < 0 || a->o.smp < 0 || a->o.mem_mb < 0 ||
 	    a->o.timeout < 0)
 		usage_error("--runs, --warmup, --smp, --mem and --timeout cannot be negative");

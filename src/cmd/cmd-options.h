@@ -7,6 +7,7 @@
 
 #include "kbuild/kbuild.h"
 #include "run/measure.h"
+#include "stats/adaptive.h"
 #include "util/parse-options.h"
 #include "plan/plan.h"
 #include "plan/source.h"
@@ -63,8 +64,26 @@ struct run_args {
 	struct strvec workloads;
 	struct workload_spec *specs;
 	size_t nr_specs;
+	const char *runs;		/* --runs N or "auto" */
+	int auto_runs;			/* --runs auto: see stats/adaptive.h */
+	struct adaptive_options adaptive;
 };
-#define RUN_ARGS_INIT { .o = MEASURE_OPTIONS_INIT, .workloads = STRVEC_INIT }
+#define RUN_ARGS_INIT { .o = MEASURE_OPTIONS_INIT, .workloads = STRVEC_INIT, .runs = "10", \
+			.adaptive = ADAPTIVE_OPTIONS_INIT }
+/* sweep: rounds chosen by the precision reached. */
+#define RUN_ARGS_AUTO_INIT { .o = MEASURE_OPTIONS_INIT, .workloads = STRVEC_INIT, .runs = "auto", \
+			     .adaptive = ADAPTIVE_OPTIONS_INIT }
+
+/* run and sweep: the bound of --runs auto. */
+#define OPT_MAX_RUNS(a) \
+	OPT_INTEGER(0, "max-runs", &(a)->adaptive.max_runs, "N", \
+		    "with --runs auto, stop at N rounds (default 30)")
+
+/*
+ * Runs what is missing: measure_runs(), or adaptive_runs() under --runs
+ * auto (whose target is the noise band, noise percent).  What they return.
+ */
+int run_args_measure(struct run_args *a, struct store *st, double noise);
 
 /* For OPT_RUN_ARGS' --accel: opt->value is an enum vm_accel *. */
 int parse_accel_option(const struct option *opt, const char *arg);
@@ -74,7 +93,9 @@ int parse_clock_option(const struct option *opt, const char *arg);
 #define OPT_RUN_ARGS(a) \
 	OPT_STRING_LIST('w', "workload", &(a)->workloads, "NAME[:k=v,...]", \
 			"a guest workload (repeatable; see 'kconfperf workloads')"), \
-	OPT_INTEGER(0, "runs", &(a)->o.runs, "N", "measured rounds per workload (default 10)"), \
+	OPT_STRING(0, "runs", &(a)->runs, "N|auto", \
+		   "measured rounds per workload; auto: until every interval is within the " \
+		   "noise band (sweep's default; run's is 10)"), \
 	OPT_INTEGER(0, "warmup", &(a)->o.warmup, "N", "warm-up rounds per workload (default 1)"), \
 	OPT_CALLBACK(0, "accel", &(a)->o.accel, "auto|kvm|tcg", \
 		     "accelerator; auto probes KVM with a bounded boot (default auto)", \

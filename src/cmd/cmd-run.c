@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd-options.h"
+#include "stats/stats.h"
 #include "cmd/commands.h"
 #include "store/experiment.h"
 #include "run/measure.h"
@@ -43,6 +44,7 @@ int cmd_run(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &ra.o.dir, "DIR", "experiment directory (default kconfperf-results)"),
 		OPT_RUN_ARGS(&ra),
+		OPT_MAX_RUNS(&ra),
 		OPT_STRING(0, "print-command", &print_command, "VARIANT",
 			   "print the shell command of one of VARIANT's runs and exit"),
 		OPT_BOOL('q', "quiet", &quiet, "print no progress"),
@@ -66,7 +68,7 @@ int cmd_run(int argc, const char **argv)
 		ret = 0;
 		goto out;
 	}
-	ret = measure_runs(st, &ra.o) ? 1 : 0;
+	ret = run_args_measure(&ra, st, STATS_OPTIONS_DEFAULT_NOISE) ? 1 : 0;
 out:
 	store_close(st);
 	run_args_release(&ra);

@@ -74,6 +74,7 @@ static int screen_kernels(int argc, const char **argv)
 	double noise = 1.0, start = now_seconds();
 	int jobs = 0, start_new = 0, resume, rc, ret = 1;
 	int runs_max, runs_confirm;
+	char runs_initial[32];
 	const char *order = "given";
 	const struct workload_info *wi;
 	const struct option opts[] = {
@@ -104,7 +105,8 @@ static int screen_kernels(int argc, const char **argv)
 	};
 
 	ro.screen = (struct screen_options)SCREEN_OPTIONS_INIT;
-	ra.o.runs = (int)ro.screen.runs_initial;
+	snprintf(runs_initial, sizeof(runs_initial), "%zu", ro.screen.runs_initial);
+	ra.runs = runs_initial;
 	runs_max = (int)ro.screen.runs_max;
 	runs_confirm = (int)ro.screen.runs_confirm;
 	argc = parse_options(argc, argv, opts, screen_usage);
@@ -117,6 +119,9 @@ static int screen_kernels(int argc, const char **argv)
 	if (argc)
 		usage_error("unexpected argument '%s'", argv[0]);
 	run_args_finish(&ra, 0);
+	if (ra.auto_runs)
+		usage_error("screen adds runs to a group until it is decided: --runs auto is for "
+			    "sweep and run");
 	if (!strcmp(order, "related"))
 		ro.related_order = 1;
 	else if (strcmp(order, "given"))

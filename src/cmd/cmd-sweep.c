@@ -39,7 +39,7 @@ static const char *const sweep_usage[] = {
 int cmd_sweep(int argc, const char **argv)
 {
 	struct plan_args pa = PLAN_ARGS_AA_INIT;
-	struct run_args ra = RUN_ARGS_INIT;
+	struct run_args ra = RUN_ARGS_AUTO_INIT;
 	struct experiment_inputs e = EXPERIMENT_INPUTS_INIT;
 	struct kbuild_summary sum;
 	struct plan p = PLAN_INIT;
@@ -58,6 +58,7 @@ int cmd_sweep(int argc, const char **argv)
 		OPT_STRING(0, "cc-wrapper", &e.build.cc_wrapper, "CMD", "ccache, distcc or icecc"),
 		OPT_GROUP("how to run:"),
 		OPT_RUN_ARGS(&ra),
+		OPT_MAX_RUNS(&ra),
 		OPT_GROUP("where and how to report:"),
 		OPT_STRING(0, "dir", &dir_opt, "DIR", "experiment directory (default kconfperf-results)"),
 		OPT_BOOL(0, "new", &start_new, "start over in DIR if it holds another experiment"),
@@ -103,7 +104,7 @@ int cmd_sweep(int argc, const char **argv)
 		goto out;
 
 	/* run */
-	measured = measure_runs(st, &ra.o);
+	measured = run_args_measure(&ra, st, noise);
 	if (measured < 0)
 		goto out;
 

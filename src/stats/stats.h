@@ -48,7 +48,8 @@ struct stats_options {
 	/* 0 for times (an increase is a cost), 1 for throughputs (a gain). */
 	int higher_is_better;
 };
-#define STATS_OPTIONS_INIT { 0.95, 0.05, 1.0, 0 }
+#define STATS_OPTIONS_DEFAULT_NOISE 1.0
+#define STATS_OPTIONS_INIT { 0.95, 0.05, STATS_OPTIONS_DEFAULT_NOISE, 0 }
 
 /*
  * Per-variant summary.  sd is the sample standard deviation (n - 1); q1,

@@ -1,0 +1,57 @@
+/* adaptive.h: --runs auto: add rounds until every interval is as narrow as asked. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef ADAPTIVE_H
+#define ADAPTIVE_H
+
+struct measure_options;
+struct store;
+
+/*
+ * How many rounds an experiment needs is not known before it runs: a
+ * deterministic metric is decided in three, a layout-sensitive one needs
+ * more.  adaptive_runs() runs min_runs rounds of every workload, then adds
+ * rounds (each runs every variant once, as measure_runs() schedules them)
+ * until the 95% interval of every measured variant's change against the
+ * baseline, on each workload's deciding metric, has a half-width of at
+ * most target percent, or max_runs rounds are stored.  It stops on
+ * precision, never on significance: a rule that stops when a p-value
+ * crosses alpha makes false positives more likely, one that stops on the
+ * interval's width does not look at where the interval lies.
+ *
+ * The deciding metric of a workload is its own (the samples it reports,
+ * counted under icount by the guest clock), else its boot time; the
+ * whole-run wall time never decides, as it is host time.  A variant
+ * without values (its runs failed) does not hold the others up.
+ * Resumable: rounds already stored count, so the same command continues
+ * where an interrupted one stopped.  Progress (stderr): after each batch,
+ * the widest interval and whose it is.
+ */
+struct adaptive_options {
+	int min_runs;		/* rounds before the first look: ADAPTIVE_MIN_RUNS */
+	int max_runs;		/* never more rounds than this: --max-runs */
+	double target;		/* half-width in percent: the noise band by default */
+	double confidence;	/* of the interval: 0.95 */
+};
+#define ADAPTIVE_MIN_RUNS 3
+#define ADAPTIVE_DEFAULT_MAX_RUNS 30
+#define ADAPTIVE_OPTIONS_INIT { ADAPTIVE_MIN_RUNS, ADAPTIVE_DEFAULT_MAX_RUNS, 1.0, 0.95 }
+
+/*
+ * Runs the experiment as measure_runs() does (o->runs is set to the
+ * rounds reached) until ao's precision or ao->max_runs.  Returns what
+ * measure_runs() returns for the last batch, or 1 when a batch had failed
+ * runs; -1 on an error that stopped the experiment.
+ */
+int adaptive_runs(struct store *st, struct measure_options *o, const struct adaptive_options *ao);
+
+/*
+ * The widest half-width (percent) of the intervals adaptive_runs() judges
+ * in the stored experiment, INFINITY when one is unbounded or missing;
+ * *who gets "VARIANT on WORKLOAD METRIC" (static storage, for messages),
+ * *n the fewest values a judged row has.  -1 with a message on a store
+ * error, else 0.
+ */
+int adaptive_precision(struct store *st, double confidence, double *widest, const char **who,
+		       int *n);
+
+#endif

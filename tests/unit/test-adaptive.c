@@ -1,0 +1,54 @@
+/* test-adaptive.c: unit tests for --runs auto's judge of precision. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <string.h>
+
+#include "fixture-experiment.h"
+#include "stats/adaptive.h"
+#include "store/store.h"
+#include "test-lib.h"
+#include "util/wrapper.h"
+
+static struct store *open_fixture(void)
+{
+	char *path = xstrfmt("%s/adaptive.db", test_tmpdir());
+	struct store *st = NULL;
+
+	if (!check_int(fixture_experiment(path), ==, 0) ||
+	    !check_int(store_open(&st, path, 0), ==, 0))
+		st = NULL;
+	free(path);
+	return st;
+}
+
+/*
+ * The fixture has variants of 5 runs, one of 2 (KASAN) and one whose runs
+ * all timed out (UBSAN): the widest interval is the 2-run one's, the
+ * failed one holds nobody up, and wall time never decides.
+ */
+static void test_the_widest_interval_decides(void)
+{
+	struct store *st = open_fixture();
+	const char *who;
+	double widest, at90;
+	int n;
+
+	if (!st)
+		return;
+	check_int(adaptive_precision(st, 0.95, &widest, &who, &n), ==, 0);
+	check(isfinite(widest) && widest > 1);
+	check(strstr(who, "CONFIG_KASAN=y on hackbench:groups=2 time") == who);
+	check(!strstr(who, "UBSAN"));
+	check_int(n, ==, 2);
+	/* a lower confidence narrows it */
+	check_int(adaptive_precision(st, 0.90, &at90, &who, &n), ==, 0);
+	check(at90 < widest);
+	store_close(st);
+}
+
+int main(int argc, char **argv)
+{
+	test_init(argc, argv);
+	TEST(test_the_widest_interval_decides);
+	return test_done();
+}
