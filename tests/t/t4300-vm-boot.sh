@@ -81,7 +81,7 @@ test_expect_success '--print-command prints a shell command that does the same r
 	vm -w boot --dir cmd --print-command >command &&
 	test_grep "^qemu-system-x86_64 -accel tcg -cpu qemu64 " command &&
 	test_grep " -icount shift=0,sleep=off -rtc base=2001-01-01T00:00:00,clock=vm " command &&
-	test_grep "-append .console=ttyS0 quiet panic=-1 noapictimer .* norandmaps kcp.layout=0 kcp.workload=boot.$" command &&
+	test_grep "-append .console=ttyS0 quiet panic=-1 noapictimer .* norandmaps kcp.layout=00000000000000000000 kcp.workload=boot.$" command &&
 	! test -e cmd/results.txt &&
 	sh command &&
 	test_grep "^KCP 1 done" cmd/results.txt

@@ -47,7 +47,7 @@ static void test_tcg_argv(void)
 		  "-icount shift=0,sleep=off -rtc base=2001-01-01T00:00:00,clock=vm "
 		  "-serial file:run/console.txt -serial file:run/results.txt "
 		  "-kernel bzImage -initrd initramfs.gz "
-		  "-append 'console=ttyS0 quiet panic=-1 " VM_ICOUNT_APPEND " kcp.layout=0 "
+		  "-append 'console=ttyS0 quiet panic=-1 " VM_ICOUNT_APPEND " kcp.layout=00000000000000000000 "
 		  "kcp.workload=boot'");
 	strbuf_reset(&sb);
 
