@@ -44,7 +44,7 @@ struct store;
  */
 
 /* The A/A control's variant name and kind. */
-#define PLAN_AA_NAME "baseline-again"
+#define PLAN_AA_NAME VARIANT_AA_NAME
 
 enum plan_design {
 	PLAN_OAT = 1 << 0,

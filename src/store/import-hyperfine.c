@@ -231,7 +231,9 @@ static int store_import(struct store *st, const struct import *im, size_t base,
 		struct store_variant v = STORE_VARIANT_INIT;
 
 		v.name = c->command;
-		v.kind = (char *)(i == base ? "baseline" : "command");
+		v.kind = (char *)(i == base ? "baseline" :
+				  !strcmp(c->command, VARIANT_AA_NAME) ? VARIANT_AA_NAME :
+				  "command");
 		v.status = VARIANT_OK;
 		v.position = i == base ? 0 : pos++;
 		if (store_put_variant(st, &v))

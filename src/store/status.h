@@ -34,6 +34,13 @@ int variant_status_parse(enum variant_status *out, const char *name);
  */
 int variant_is_measured(enum variant_status s);
 
+/*
+ * The name and kind of the A/A control: the baseline kernel measured again
+ * as a variant of its own (plan.h).  An imported command of this name is
+ * one too.
+ */
+#define VARIANT_AA_NAME "baseline-again"
+
 enum build_status {
 	BUILD_OK = 0,		/* a bzImage is in the cache */
 	BUILD_FAILED,		/* make failed; the log tail says why */

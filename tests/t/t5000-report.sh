@@ -26,6 +26,14 @@ test_expect_success 'text: the mailing-list table, hyperfine means and sds' '
 	test_grep "^CONFIG_PROVE_LOCKING=y  *2\.873 s ± 0\.060 s  *(+45\.8%)  \[+" out
 '
 
+test_expect_success 'an imported baseline-again is the A/A control, and the report says what it found' '
+	kconfperf report --dir exp >aa.txt &&
+	test_grep "^A/A control: baseline-again (the baseline kernel measured again) +0.1% \[-[0-9.]*% .. +[0-9.]*%\], not marked: as it must be$" aa.txt &&
+	kconfperf report --dir exp --format json -o aa.json &&
+	jq -e ".kconfperf.tables[0].aa.marked == false" aa.json &&
+	test "$(sqlite3 exp/kconfperf.db "SELECT kind FROM variant WHERE name = \"baseline-again\"")" = baseline-again
+'
+
 test_expect_success 'PROVE_LOCKING is *, the A/A pair is not marked at all' '
 	grep "^CONFIG_PROVE_LOCKING=y " out >row &&
 	test_grep " \*$" row &&
