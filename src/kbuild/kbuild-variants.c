@@ -10,6 +10,16 @@
 #include "util/usage.h"
 #include "util/wrapper.h"
 
+/*
+ * Whether the build stage builds v: a measured variant, except the A/A
+ * control, which runs the baseline's kernel (its config hash is the
+ * baseline's, so the run stage finds that build).
+ */
+static int built_here(const struct store_variant *v)
+{
+	return variant_is_measured(v->status) && strcmp(v->kind, VARIANT_AA_NAME);
+}
+
 static const char *seed_for(const struct store_variant *v, const char *base_key,
 			    const char *all_key)
 {
@@ -90,7 +100,7 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 	for (i = 0; i < nr; i++) {
 		if ((int)strlen(v[i].name) > width)
 			width = (int)strlen(v[i].name);
-		if (!variant_is_measured(v[i].status))
+		if (!built_here(&v[i]))
 			continue;
 		total++;
 	}
@@ -107,7 +117,7 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 			int is_base = !strcmp(v[i].kind, "baseline");
 			int is_all = !strcmp(v[i].kind, "all");
 
-			if (!variant_is_measured(v[i].status) || (pass == 0) != is_base ||
+			if (!built_here(&v[i]) || (pass == 0) != is_base ||
 			    (pass == 1) != is_all)
 				continue;
 			seed = is_base ? NULL : seed_for(&v[i], base_key, *all_key ? all_key : NULL);

@@ -39,7 +39,8 @@ no_qemu_in() {
 
 plan_build() {
 	kconfperf plan --cache "$KCP_TEST_CACHE" --source "$KSRC_TARBALL" \
-		--base tinyconfig --options PROVE_LOCKING --dir "$1" -q >"$1.plan" &&
+		--base tinyconfig --options PROVE_LOCKING --no-baseline-again \
+		--dir "$1" -q >"$1.plan" &&
 	kconfperf build --dir "$1" -q >"$1.build"
 }
 

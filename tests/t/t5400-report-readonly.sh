@@ -74,7 +74,7 @@ shutil.copy(\"exp/kconfperf.db-wal\", \"walexp/kconfperf.db-wal\")
 		cp "$FIXTURES/store/v1-import.db" v1arch/kconfperf.db &&
 		cp "$FIXTURES/store/v1-import.db" v1copy/kconfperf.db &&
 		kconfperf report --dir v1copy >v1.rw &&
-		test "$(sqlite3 v1copy/kconfperf.db "PRAGMA user_version")" = 2 &&
+		test "$(sqlite3 v1copy/kconfperf.db "PRAGMA user_version")" -gt 1 &&
 		ro_run v1arch kconfperf report --dir v1arch >v1.ro &&
 		test_cmp v1.rw v1.ro &&
 		test_grep "1 of 10 runs failed (exit-failed: exit code 1)" v1.ro &&
