@@ -1,0 +1,35 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# t2000: the fast tier's plan: what Kconfig makes of each variant, read from
+# the fake kernel tree (lib-fast.sh), in a second.
+. "$(dirname "$0")/lib.sh"
+. "$SRC_DIR/tests/t/lib-fast.sh"
+
+test_expect_success 'plan: each status from the kernel tree, a row per variant' '
+	fake_plan exp DEBUG_A,NEEDS_MISSING,HIDDEN_SYM,SELECTOR,NOSUCH --design oat,all >out &&
+	cat out &&
+	test_grep "^baseline  *ok " out &&
+	test_grep "^CONFIG_DEBUG_A=y  *ok  *1  *+0 -0 ~1" out &&
+	test_grep "^CONFIG_NEEDS_MISSING=y  *no-op .*unmet-deps: depends on MISSING_DEP" out &&
+	test_grep "^CONFIG_HIDDEN_SYM=y  *no-op .*hidden: .*selected by SELECTOR" out &&
+	test_grep "^CONFIG_SELECTOR=y  *ok  *1  *+1 -0 ~1" out &&
+	test_grep "^CONFIG_NOSUCH=y  *no-op .*unknown symbol" out &&
+	test_grep "^all  *partial  *5 " out &&
+	test "$(q exp "SELECT count(*) FROM variant")" = 7
+'
+
+test_expect_success 'plan: the harness is merged into the baseline and verified' '
+	q exp "SELECT config FROM variant WHERE name = \"baseline\"" >base.config &&
+	test_grep "^CONFIG_SERIAL_8250_CONSOLE=y" base.config &&
+	test_grep "^CONFIG_VIRTIO_BLK=y" base.config &&
+	! grep "^CONFIG_DEBUG_A=y" base.config
+'
+
+test_expect_success 'plan: two options that resolve alike are built once (same-as)' '
+	fake_plan twins TWIN_A,TWIN_B -j1 >out &&
+	cat out &&
+	test_grep "^CONFIG_TWIN_A=y  *ok " out &&
+	test_grep "^CONFIG_TWIN_B=y  *same-as CONFIG_TWIN_A=y " out
+'
+
+test_done

@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# t2020: the fast tier's run stage, with the fake runner (lib-fast.sh): the
+# seeded schedule, the choice of seed, resuming after kill -9 with exact
+# counts, failed runs, in seconds.
+. "$(dirname "$0")/lib.sh"
+. "$SRC_DIR/tests/t/lib-fast.sh"
+
+# orders DIR: "round seq variant" of every run, in the order they ran.
+orders() {
+	q "$1" "SELECT r.round, r.seq, v.name FROM run r JOIN variant v ON v.id = r.variant_id
+		ORDER BY r.id"
+}
+
+# samples DIR: every sample with its run's place in the schedule.
+samples() {
+	q "$1" "SELECT v.name, r.round, s.iteration, s.value FROM sample s
+		JOIN run r ON r.id = s.run_id JOIN variant v ON v.id = r.variant_id
+		ORDER BY v.name, r.round, s.iteration"
+}
+
+test_expect_success 'setup: plan and build three variants' '
+	fake_plan exp DEBUG_A,DEBUG_B >/dev/null &&
+	kconfperf build --dir exp -q &&
+	cp -R exp ref && cp -R exp other && cp -R exp noseed
+'
+
+test_expect_success 'run: each round runs every variant once, warm-ups first' '
+	fake_run exp --runs 4 --warmup 1 --seed 7 2>err &&
+	cat err &&
+	test "$(q exp "SELECT count(*) FROM run WHERE status = \"ok\"")" = 15 &&
+	test "$(q exp "SELECT count(*) FROM sample")" = 45 &&
+	test "$(q exp "SELECT count(*) FROM run WHERE warmup = 1 AND round = -1")" = 3 &&
+	test "$(q exp "SELECT count(*) FROM (SELECT round FROM run GROUP BY round
+		HAVING count(*) = 3 AND count(DISTINCT variant_id) = 3
+		AND min(seq) = 0 AND max(seq) = 2)")" = 5 &&
+	test "$(q exp "SELECT min(id) FROM run WHERE warmup = 0")" -gt \
+	     "$(q exp "SELECT max(id) FROM run WHERE warmup = 1")" &&
+	test "$(grep -c "^kconfperf: \[[0-9]*/15\] boot .*: ok in " err)" = 15
+'
+
+test_expect_success 'run: the rounds are shuffled, and the same seed gives the same orders' '
+	orders exp >exp.orders &&
+	q exp "SELECT group_concat(v.name, \" \") FROM (SELECT * FROM run ORDER BY round, seq) r
+		JOIN variant v ON v.id = r.variant_id GROUP BY r.round" >rounds &&
+	cat rounds &&
+	test "$(sort -u rounds | wc -l)" -gt 1 &&
+	fake_run other --runs 4 --warmup 1 --seed 7 -q &&
+	orders other >other.orders &&
+	test_cmp exp.orders other.orders &&
+	samples exp >exp.samples && samples other >other.samples &&
+	test_cmp exp.samples other.samples
+'
+
+test_expect_success 'seed: the stored seed is kept, another one is refused' '
+	test "$(q exp "SELECT value FROM meta WHERE key = \"seed\"")" = 7 &&
+	fake_run exp --runs 5 --warmup 1 2>err &&
+	test_grep "3 runs of 3 variants (15 stored already), runner, .* seed 7" err &&
+	{ fake_run exp --runs 6 --warmup 1 --seed 8 2>err; rc=$?; } &&
+	cat err &&
+	test "$rc" = 1 &&
+	test_grep "holds runs ordered with --seed 7; --seed 8 would reorder the rounds" err &&
+	test "$(q exp "SELECT count(*) FROM run")" = 18
+'
+
+test_expect_success 'seed: more rounds keep the rounds already run as they were' '
+	orders exp | head -n 15 >first15 &&
+	test_cmp exp.orders first15
+'
+
+test_expect_success 'seed: without --seed a new one is drawn, stored and used again' '
+	fake_run noseed --runs 1 --warmup 0 -q &&
+	seed=$(q noseed "SELECT value FROM meta WHERE key = \"seed\"") &&
+	echo "seed $seed" &&
+	test -n "$seed" &&
+	fake_run noseed --runs 3 --warmup 0 2>err &&
+	test_grep " seed $seed$" err &&
+	test "$(q noseed "SELECT count(*) FROM run")" = 9
+'
+
+test_expect_success 'resume: kill -9 mid-way, the same command again gives exact counts' '
+	mkdir state &&
+	{ KCP_FAKE_STATE=$TRASH/state KCP_FAKE_STALL_AT=8 kconfperf run --dir ref \
+		--runner "$FAKE_RUNNER" --workload boot --runs 4 --warmup 1 --seed 7 -q & } &&
+	pid=$! &&
+	wait_for state/stalled &&
+	kill -9 $pid &&
+	wait $pid;
+	test "$(q ref "SELECT count(*) FROM run")" = 7 &&
+	gone $(cat state/runner.pid) &&
+	fake_run ref --runs 4 --warmup 1 --seed 7 2>err &&
+	cat err &&
+	test_grep "8 runs of 3 variants (7 stored already)" err &&
+	test "$(q ref "SELECT count(*) FROM run")" = 15 &&
+	test "$(q ref "SELECT count(*) FROM sample")" = 45 &&
+	test "$(q ref "SELECT count(*) FROM (SELECT DISTINCT variant_id, round FROM run)")" = 15 &&
+	orders ref | sort >ref.sorted && sort exp.orders >exp.sorted &&
+	test_cmp exp.sorted ref.sorted &&
+	samples ref >ref.samples &&
+	test_cmp exp.samples ref.samples
+'
+
+test_expect_success 'a failed run is stored with its reason, and the others go on' '
+	cp -R noseed failing &&
+	{ KCP_FAKE_FAIL_VARIANT=CONFIG_DEBUG_B=y fake_run failing --runs 4 --warmup 0 2>err; rc=$?; } &&
+	cat err &&
+	test "$rc" = 1 &&
+	test_grep "warning: \[[1-3]/3\] boot round 4/4 CONFIG_DEBUG_B=y: guest-error: guest error: the fake workload failed" err &&
+	test "$(q failing "SELECT count(*) FROM run WHERE status = \"guest-error\"")" = 1 &&
+	test "$(q failing "SELECT count(*) FROM run")" = 12 &&
+	test_grep "3 runs in .* s: 2 ok, 1 failed" err
+'
+
+test_expect_success 'a second run of the same experiment is refused, naming the first' '
+	{ sleep 30 & } &&
+	owner=$! &&
+	printf "%s 0\n" $owner >exp/run.lock &&
+	{ flock -o exp/run.lock sleep 30 & } &&
+	holder=$! &&
+	sleep 0.3 &&
+	{ fake_run exp --runs 9 2>err; rc=$?; } &&
+	kill $owner $holder; cat err &&
+	test "$rc" = 1 &&
+	test_grep "another .kconfperf run. (pid $owner) is running in .*exp" err &&
+	test "$(q exp "SELECT count(*) FROM run")" = 18
+'
+
+test_done
