@@ -310,7 +310,12 @@ static struct kconfig *requested_config(const struct plan *p, const struct plan_
 	return kc;
 }
 
-/* Runs olddefconfig for variants [first, nr), jobs at a time in reused slots. */
+/*
+ * Runs olddefconfig for variants [first, nr), jobs at a time in reused
+ * slots, then classifies them in plan order: a variant is same-as the
+ * first earlier one it equals, so it is judged only when every earlier
+ * one is resolved, whichever of the parallel runs finished first.
+ */
 static int resolve_all(struct plan *p, const struct plan_options *o, size_t first)
 {
 	int jobs = o->jobs > 0 ? o->jobs : online_cpus();
@@ -367,8 +372,6 @@ static int resolve_all(struct plan *p, const struct plan_options *o, size_t firs
 
 			if (load_slot_config(&v->effective, dirs[slot]))
 				ret = -1;
-			else
-				classify(p, v, job_of[slot]);
 		}
 		child_process_release(&cps[slot]);
 		done++;
@@ -386,6 +389,8 @@ static int resolve_all(struct plan *p, const struct plan_options *o, size_t firs
 		running[slot] = NULL;
 		child_process_release(&cps[slot]);
 	}
+	for (next = first; !ret && next < p->nr_variants; next++)
+		classify(p, &p->variants[next], next);
 	for (i = 0; i < jobs; i++) {
 		free(dirs[i]);
 		strbuf_release(&errs[i]);

@@ -32,4 +32,13 @@ test_expect_success 'plan: two options that resolve alike are built once (same-a
 	test_grep "^CONFIG_TWIN_B=y  *same-as CONFIG_TWIN_A=y " out
 '
 
+# With -j2 the slow TWIN_A resolves after TWIN_B: TWIN_B must still be
+# found equal to the earlier TWIN_A, whatever order they finish in.
+test_expect_success 'plan: parallel resolutions finishing out of order are classified in plan order' '
+	KCP_FAKE_SLOW_SYMBOL=TWIN_A fake_plan twins-j2 TWIN_A,TWIN_B -j2 >out &&
+	cat out &&
+	test_grep "^CONFIG_TWIN_A=y  *ok " out &&
+	test_grep "^CONFIG_TWIN_B=y  *same-as CONFIG_TWIN_A=y " out
+'
+
 test_done
