@@ -625,7 +625,7 @@ void vm_classify(struct vm_result *out, const struct child_process *cp,
 		strbuf_addf(&out->reason, "guest error: %s", out->proto.error);
 	} else if (out->proto.invalid) {
 		out->status = RUN_MALFORMED;
-		strbuf_addf(&out->reason, "malformed output: %s", out->proto.invalid);
+		protocol_add_invalid(&out->reason, &out->proto);
 	} else if (cp->timed_out) {
 		out->status = RUN_TIMEOUT;
 		strbuf_addf(&out->reason, "timed out after %g s (", cp->timeout);

@@ -22,7 +22,7 @@ samples() {
 test_expect_success 'setup: plan and build three variants' '
 	fake_plan exp DEBUG_A,DEBUG_B >/dev/null &&
 	kconfperf build --dir exp -q &&
-	cp -R exp ref && cp -R exp other && cp -R exp noseed
+	cp -R exp ref && cp -R exp other && cp -R exp noseed && cp -R exp built
 '
 
 test_expect_success 'run: each round runs every variant once, warm-ups first' '
@@ -123,6 +123,27 @@ test_expect_success 'a second run of the same experiment is refused, naming the 
 	test "$rc" = 1 &&
 	test_grep "another .kconfperf run. (pid $owner) is running in .*exp" err &&
 	test "$(q exp "SELECT count(*) FROM run")" = 18
+'
+
+# runner NAME BODY: a runner script in $TRASH, NAME, that runs the shell BODY.
+runner() {
+	printf '#!/bin/sh\n%s\n' "$2" >"$TRASH/$1" &&
+	chmod +x "$TRASH/$1"
+}
+
+test_expect_success 'protocol: a flood of malformed lines is one message with a count' '
+	cp -R built flood &&
+	runner flood.sh "yes \"KCP 1 junk\" | head -n 200000" &&
+	{ kconfperf run --dir flood --runner "$TRASH/flood.sh" -w boot --runs 1 --warmup 0 \
+		2>err; rc=$?; } &&
+	head -c 3000 err &&
+	test "$rc" = 1 &&
+	test "$(wc -l <err)" -lt 10 &&
+	test "$(q flood "SELECT count(*) FROM run WHERE status = \"malformed\"")" = 3 &&
+	q flood "SELECT DISTINCT error FROM run" >reasons &&
+	cat reasons &&
+	test "$(wc -l <reasons)" = 1 &&
+	test_grep "^malformed output: results.txt:1: unknown kind .junk. .* in .KCP 1 junk. (and 199999 more malformed lines)$" reasons
 '
 
 test_done
