@@ -20,7 +20,9 @@ struct workload_spec;
  * goes to <dir>/console.txt, the protocol lines to <dir>/results.txt and
  * qemu's own stdout and stderr to <dir>/qemu.txt; <dir> is the caller's and
  * must exist.  Every run is bounded by `timeout`: then qemu's process group
- * gets SIGTERM and, 2 s later, SIGKILL.
+ * gets SIGTERM and, 2 s later, SIGKILL.  Each of those files is capped at
+ * KCP_OUTPUT_MAX (64 MiB): a run that writes more is stopped the same way
+ * and fails (RUN_MALFORMED), for what was cut off may be its samples.
  *
  * With `runner` set, that command replaces qemu (a lab machine, a script):
  * it gets the run's identity in KCP_KERNEL, KCP_INITRAMFS, KCP_CMDLINE
@@ -251,12 +253,13 @@ int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir);
 
 /*
  * The classification vm_run() applies, for tests: from how the child ended
- * (cp's exit_code, signal, timed_out, start_errno, seconds, timeout), the
- * console text and the results text (protocol lines), sets out->status,
- * reason, seconds, exit_code, proto and console_tail.  qemu_log is qemu's
- * own output (its error messages), used in reasons; it may be NULL.
- * Precedence: start failure, panic, guest error, malformed, timeout, exit
- * failure, no done line.
+ * (cp's exit_code, signal, timed_out, exceeded, start_errno, seconds,
+ * timeout), the console text and the results text (protocol lines: the
+ * first KCP_OUTPUT_MAX + 1 bytes of them, so that more shows), sets
+ * out->status, reason, seconds, exit_code, proto and console_tail.
+ * qemu_log is qemu's own output (its error messages), used in reasons; it
+ * may be NULL.  Precedence: start failure, output over the cap, panic,
+ * guest error, malformed, timeout, exit failure, no done line.
  */
 void vm_classify(struct vm_result *out, const struct child_process *cp,
 		 const char *console, size_t console_len,

@@ -146,4 +146,39 @@ test_expect_success 'protocol: a flood of malformed lines is one message with a 
 	test_grep "^malformed output: results.txt:1: unknown kind .junk. .* in .KCP 1 junk. (and 199999 more malformed lines)$" reasons
 '
 
+# 64 MiB of noise between the samples and "done": reading only the end,
+# kconfperf used to lose the samples and store an ok run without them.
+test_expect_success 'output cap: a run that writes more than 64 MiB fails, saying why' '
+	cp -R built big &&
+	runner big.sh "echo \"KCP 1 sample workload=boot iter=0 metric=time unit=s better=lower value=1\"
+		yes noise | head -c 70000000
+		echo \"KCP 1 done\"" &&
+	{ kconfperf run --dir big --runner "$TRASH/big.sh" -w boot --runs 1 --warmup 0 \
+		2>err; rc=$?; } &&
+	cat err &&
+	test "$rc" = 1 &&
+	test "$(q big "SELECT count(*) FROM run WHERE status = \"ok\"")" = 0 &&
+	test "$(q big "SELECT count(*) FROM run WHERE status = \"malformed\"")" = 3 &&
+	test_grep "more output than a run may write: .results.txt. grew beyond 64 MiB" err
+'
+
+test_expect_success 'output cap: a run that writes without end is stopped, not left to fill the disk' '
+	cp -R built endless &&
+	# (200 MB and a sleep, not yes without end: a kconfperf without the cap
+	# must fail this test, not fill the disk)
+	runner endless.sh "echo \"KCP 1 ready boot_s=1\"; yes noise | head -c 200000000; sleep 60" &&
+	start=$(date +%s) &&
+	{ kconfperf run --dir endless --runner "$TRASH/endless.sh" -w boot --runs 1 --warmup 0 \
+		--timeout 20 2>err; rc=$?; } &&
+	cat err &&
+	test "$rc" = 1 &&
+	test $(( $(date +%s) - start )) -lt 15 &&
+	q endless "SELECT DISTINCT error FROM run" >reasons &&
+	test_grep "^more output than a run may write: .results.txt. grew beyond 64 MiB, so the run was stopped$" reasons &&
+	for f in endless/runs/*/boot/r0/results.txt; do
+		test $(stat -c %s $f) -lt 200000000 || exit 1
+	done &&
+	rm -r endless/runs
+'
+
 test_done

@@ -430,6 +430,48 @@ static void test_grandchildren(void)
 	strbuf_release(&out);
 }
 
+/* A child writing without end is stopped once its file passes watch_max. */
+static void test_watch(void)
+{
+	struct child_process cp;
+	struct strbuf why = STRBUF_INIT, want = STRBUF_INIT;
+	char *path = xstrfmt("%s/flood.txt", test_tmpdir());
+	struct stat st;
+	double t0;
+
+	sh(&cp, "while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done");
+	cp.out.mode = CHILD_IO_FILE;
+	cp.out.path = path;
+	strvec_push(&cp.watch, "/nonexistent/is/never/too/large");
+	strvec_push(&cp.watch, path);
+	cp.watch_max = 100000;
+	t0 = now_seconds();
+	check_int(run_command(&cp), ==, -1);
+	check(now_seconds() - t0 < 5);
+	check(!cp.timed_out);
+	check_str(cp.exceeded, path);
+	check_int(cp.signal, ==, SIGTERM);
+	check(!stat(path, &st) && st.st_size > 100000);
+	describe(&why, &cp);
+	strbuf_addf(&want, "was stopped: '%s' grew beyond 100000 bytes", path);
+	check_str(why.buf, want.buf);
+	check(test_group_gone(cp.pid));
+	child_process_release(&cp);
+
+	/* Under the cap nothing happens. */
+	sh(&cp, "echo small");
+	cp.out.mode = CHILD_IO_FILE;
+	cp.out.path = path;
+	strvec_push(&cp.watch, path);
+	cp.watch_max = 100000;
+	check_int(run_command(&cp), ==, 0);
+	check(!cp.exceeded);
+	child_process_release(&cp);
+	strbuf_release(&why);
+	strbuf_release(&want);
+	free(path);
+}
+
 static void test_signal(void)
 {
 	struct child_process cp;
@@ -641,6 +683,7 @@ int main(int argc, char **argv)
 	TEST(test_timeout_no_pidfd);
 	TEST(test_timeout_kill);
 	TEST(test_grandchildren);
+	TEST(test_watch);
 	TEST(test_signal);
 	TEST(test_env);
 	TEST(test_dir);
