@@ -404,7 +404,7 @@ static enum vm_accel probe_kvm(const struct vm_config *run_cfg)
 	cp.timeout = VM_KVM_PROBE_SECONDS;
 	cp.grace = 1;
 	cp.silent_exec_failure = 1;
-	cp.kill_on_parent_death = 1;
+	cp.contain = 1;
 	if (start_command(&cp)) {
 		note("kvm probe: cannot start '%s': %s; using tcg",
 		     cp.args.v[0], strerror(cp.start_errno));
@@ -475,8 +475,8 @@ static void prepare(struct child_process *cp, const struct vm_config *cfg,
 	/* No run fills the disk: each of its files is capped (vm_classify()). */
 	strvec_pushv(&cp->watch, (const char *[]){ console, results, qemu_log, NULL });
 	cp->watch_max = (off_t)KCP_OUTPUT_MAX;
-	/* No qemu outlives a kconfperf killed with SIGKILL. */
-	cp->kill_on_parent_death = 1;
+	/* Nothing a run starts outlives it, nor a kconfperf killed with SIGKILL. */
+	cp->contain = 1;
 }
 
 int vm_format_command(struct strbuf *out, const struct vm_config *cfg, const char *dir)

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "util/keeper.h"
 #include "util/run-command.h"
 #include "util/sigchain.h"
 #include "util/usage.h"
@@ -51,7 +52,8 @@ struct spawn_plan {
 	int parent_fd[3];	/* our ends of capture pipes, -1 if none */
 	int err_to_out;
 	int report[2];		/* exec-failure pipe */
-	pid_t parent;		/* our pid, for kill_on_parent_death */
+	pid_t parent;		/* our pid (the keeper's for contain), for kill_on_parent_death */
+	pid_t pgrp;		/* our process group, which a keeper goes back to */
 };
 
 static int running(const struct child_process *cp)
@@ -299,8 +301,10 @@ static void NORETURN run_child(const struct child_process *cp,
 			sigaction(sig, &dfl, NULL);
 	}
 
-	setpgid(0, 0);
-	if (cp->kill_on_parent_death) {
+	/* A contained child stays in the group its keeper made for it. */
+	if (!cp->contain)
+		setpgid(0, 0);
+	if (cp->kill_on_parent_death || cp->contain) {
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 			child_report(p->report[1], STAGE_EXEC);
 		/* The parent may have died before prctl() took. */
@@ -377,6 +381,10 @@ int start_command(struct child_process *cp)
 		error_errno("cannot create a pipe");
 		goto out;
 	}
+	if (cp->contain && keeper_prepare() < 0) {
+		err = errno;
+		goto out;
+	}
 	p.report[1] = above_stdio(p.report[1]);
 
 	/* No handler may run in the child before it has reset them. */
@@ -384,9 +392,18 @@ int start_command(struct child_process *cp)
 	sigprocmask(SIG_SETMASK, &all, &old);
 	cp->start_time = now_seconds();
 	p.parent = getpid();
+	p.pgrp = getpgrp();
 	cp->pid = fork();
-	if (!cp->pid)
+	if (!cp->pid) {
+		if (cp->contain) {
+			pid_t keeper = getpid();
+
+			if (keeper_fork(p.pgrp) < 0)
+				child_report(p.report[1], STAGE_EXEC);
+			p.parent = keeper;
+		}
 		run_child(cp, &p, &old);
+	}
 	err = errno;
 	if (cp->pid > 0)
 		sigchain_add_child(cp->pid);

@@ -32,7 +32,8 @@
  *	child_process_release(&cp);
  *
  * Every child runs in its own process group (pgid == pid), with stdin from
- * /dev/null unless told otherwise.  While a child runs it is registered with
+ * /dev/null unless told otherwise (a contained child's group keeps that id
+ * though its keeper is the pid: see `contain`).  While a child runs it is registered with
  * sigchain, so SIGINT/SIGTERM/SIGHUP/SIGQUIT and exit() kill its whole group.
  * When the child itself exits, anything still left in its process group is
  * sent SIGKILL before the child is reaped, so no stray grandchild outlives a
@@ -130,6 +131,18 @@ struct child_process {
 	 * exec).  For qemu: an orphan would go on using a CPU that the next
 	 * run measures.  A child whose parent is already gone exits 127. */
 	unsigned kill_on_parent_death:1;
+
+	/* Nothing the child starts outlives it: not a grandchild that left
+	 * its process group or session (setsid), not the child's children
+	 * when kconfperf is killed with SIGKILL.  The child runs under a
+	 * keeper (keeper.h), a fork of kconfperf that adopts every orphan
+	 * below it and, once the child has exited or kconfperf has died,
+	 * SIGKILLs all of them before it exits as the child did.  pid is the
+	 * keeper's and still names the child's process group, so timeouts,
+	 * describe() and the rest are as without; the child also gets
+	 * kill_on_parent_death.  For qemu and runners: a run's leftovers
+	 * would use the CPUs that the next run measures. */
+	unsigned contain:1;
 
 	/* Results, valid after finish_command() (pid after start_command()). */
 	pid_t pid;		/* also the process group id */

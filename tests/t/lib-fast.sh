@@ -43,6 +43,12 @@ fake_run() {
 	kconfperf run --dir "$_dir" --runner "$FAKE_RUNNER" --workload boot "$@"
 }
 
+# hold_lock FILE SECONDS: a background process holding flock(FILE) for
+# SECONDS, itself and no child, so that `kill $!` ends it and the lock.
+hold_lock() {
+	( flock 9 && exec sleep "$2" ) 9>>"$1" &
+}
+
 # wait_for FILE: until FILE exists (at most 20 s).
 wait_for() {
 	_i=0

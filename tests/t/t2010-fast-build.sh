@@ -110,7 +110,7 @@ test_expect_success 'lock: a build waits while a live kconfperf holds the build 
 	{ sleep 30 & } &&
 	holder=$! &&
 	printf "%s 0\n" $holder >"$lock" &&
-	{ flock -o "$lock" sleep 2 & } &&
+	hold_lock "$lock" 2 &&
 	sleep 0.5 &&
 	{ kconfperf build --dir wait >out 2>err; rc=$?; } &&
 	kill $holder; cat err &&
@@ -137,7 +137,7 @@ test_expect_success 'lock: a stale record naming an unrelated process group (sta
 	echo "an unrelated process group: $pgid" &&
 	printf "%s %s\n" $dead $pgid >"$lock" &&
 	echo "$dead $pgid" >group.test &&
-	{ flock -o "$lock" sleep 30 & } &&
+	hold_lock "$lock" 30 &&
 	echo $! >group.holder &&
 	sleep 0.5 &&
 	{ { kconfperf build --dir outsider2 >group.out 2>group.err; echo $? >group.rc; } & }
@@ -150,7 +150,7 @@ test_expect_success 'lock: a lock held by something that is not a build is an er
 	dead=$! &&
 	kill $dead && wait $dead;
 	printf "%s 0\n" $dead >"$lock" &&
-	{ flock -o "$lock" sleep 30 & } &&
+	hold_lock "$lock" 30 &&
 	holder=$! &&
 	sleep 0.5 &&
 	{ kconfperf build --dir outsider >out 2>err; rc=$?; } &&

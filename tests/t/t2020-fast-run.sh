@@ -115,7 +115,7 @@ test_expect_success 'a second run of the same experiment is refused, naming the 
 	{ sleep 30 & } &&
 	owner=$! &&
 	printf "%s 0\n" $owner >exp/run.lock &&
-	{ flock -o exp/run.lock sleep 30 & } &&
+	hold_lock exp/run.lock 30 &&
 	holder=$! &&
 	sleep 0.3 &&
 	{ fake_run exp --runs 9 2>err; rc=$?; } &&
@@ -179,6 +179,37 @@ test_expect_success 'output cap: a run that writes without end is stopped, not l
 		test $(stat -c %s $f) -lt 200000000 || exit 1
 	done &&
 	rm -r endless/runs
+'
+
+# The runner's grandchild leaves its process group and session (setsid):
+# killing the group, as run-command did, cannot reach it.
+test_expect_success 'processes: a grandchild that calls setsid does not outlive its run' '
+	cp -R built escape &&
+	runner escape.sh "setsid sh -c \"echo \\\$\\\$ >$TRASH/escaped.pid; exec sleep 300\" &
+		while [ ! -s $TRASH/escaped.pid ]; do sleep 0.05; done
+		exec $FAKE_RUNNER" &&
+	kconfperf run --dir escape --runner "$TRASH/escape.sh" -w boot --runs 1 --warmup 0 -q &&
+	escaped=$(cat escaped.pid) &&
+	test "$(cut -d" " -f6 /proc/$escaped/stat 2>/dev/null)" != "$(cut -d" " -f6 /proc/$$/stat)" &&
+	{ gone $escaped || { kill $escaped; exit 1; }; } &&
+	test "$(q escape "SELECT count(*) FROM run WHERE status = \"ok\"")" = 3
+'
+
+# PR_SET_PDEATHSIG takes the runner with kconfperf, but not its children.
+test_expect_success 'processes: kill -9 of kconfperf takes the runner and all it started' '
+	cp -R built killed &&
+	mkdir killed-state &&
+	runner killed.sh "setsid sleep 300 & echo \$! >$TRASH/killed-state/setsid.pid
+		exec $FAKE_RUNNER" &&
+	{ KCP_FAKE_STATE=$TRASH/killed-state KCP_FAKE_STALL_AT=2 kconfperf run --dir killed \
+		--runner "$TRASH/killed.sh" --workload boot --runs 1 --warmup 0 -q & } &&
+	pid=$! &&
+	wait_for killed-state/stalled &&
+	kill -9 $pid &&
+	wait $pid;
+	pids="$(cat killed-state/runner.pid killed-state/child.pid killed-state/setsid.pid)" &&
+	echo "runner, its child and a setsid child: $pids" &&
+	{ gone $pids || { kill $pids; exit 1; }; }
 '
 
 test_done
