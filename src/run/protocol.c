@@ -243,6 +243,11 @@ static int take_sample(struct protocol_result *r, const struct line *l,
 		return BAD("bad iteration number '%s'", get(l, "iter"));
 	if (parse_number(get(l, "value"), &s.value))
 		return BAD("bad number '%s' for value", get(l, "value"));
+	if (s.value < 0)
+		return BAD("negative value '%s' for a %s", get(l, "value"), get(l, "metric"));
+	if (r->workload && strcmp(get(l, "workload"), r->workload))
+		return BAD("a sample of workload '%s', but this run is of '%s'",
+			   get(l, "workload"), r->workload);
 	better = get(l, "better");
 	if (!strcmp(better, "lower"))
 		s.higher_is_better = 0;
@@ -325,7 +330,7 @@ int protocol_parse_line(struct protocol_result *r, const char *line, size_t len,
 	}
 
 	if (!strcmp(l.kind, "ready")) {
-		const char *boot = get(&l, "boot_s");
+		const char *boot = get(&l, "boot_s"), *workload = get(&l, "workload");
 		double v;
 
 		if (r->ready)
@@ -336,6 +341,9 @@ int protocol_parse_line(struct protocol_result *r, const char *line, size_t len,
 			ret = BAD("ready without 'boot_s='");
 		else if (parse_number(boot, &v) || v < 0)
 			ret = BAD("bad number '%s' for boot_s", boot);
+		else if (workload && r->workload && strcmp(workload, r->workload))
+			ret = BAD("ready for workload '%s', but this run is of '%s'", workload,
+				  r->workload);
 		else {
 			const char *cs = get(&l, "clocksource");
 

@@ -30,12 +30,14 @@
  *		time from boot to the start of init (CLOCK_BOOTTIME), seconds;
  *		clocksource is the guest kernel's current clocksource, the
  *		clock behind every time the guest measures.  Optional for a
- *		--runner; at most once, before any sample.
+ *		--runner; at most once, before any sample.  workload, when
+ *		given, is the workload the run was asked for.
  *	KCP 1 sample workload=hackbench iter=0 metric=time unit=s better=lower value=0.2345
- *		One measurement.  iter counts from 0 per run; (metric, iter)
- *		is unique within a run.  metric is "time" or "throughput",
- *		unit says what value is in ("s", "ns", "us", "MB/s"), better
- *		is "lower" or "higher".
+ *		One measurement of the workload the run was asked for (its
+ *		name, without parameters).  iter counts from 0 per run;
+ *		(metric, iter) is unique within a run.  metric is "time" or
+ *		"throughput", unit says what value is in ("s", "ns", "us",
+ *		"MB/s"), better is "lower" or "higher"; value is never negative.
  *	KCP 1 done
  *		The workload finished and every sample was written.
  *	KCP 1 error msg="cannot open '/dev/vda': No such device"
@@ -70,6 +72,12 @@ struct protocol_sample {
  * protocol_result_release() frees them.
  */
 struct protocol_result {
+	/*
+	 * The workload the run was asked for (borrowed, set by the caller
+	 * before parsing): a ready or sample line naming another is
+	 * malformed.  NULL: any.
+	 */
+	const char *workload;
 	int ready;		/* a ready line was seen */
 	double boot_seconds;	/* its boot_s */
 	char *clocksource;	/* its clocksource, or NULL */

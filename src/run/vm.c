@@ -13,6 +13,7 @@
 #include "util/usage.h"
 #include "run/vm.h"
 #include "run/workload-spec.h"
+#include "run/workload-table.h"
 #include "util/wrapper.h"
 
 /* The end of the console is enough to find a panic and show the tail. */
@@ -638,6 +639,7 @@ void vm_classify(struct vm_result *out, const struct child_process *cp,
 	strbuf_reset(&out->reason);
 	strbuf_reset(&out->console_tail);
 	protocol_result_release(&out->proto);
+	out->proto.workload = out->workload;
 	out->seconds = cp->seconds;
 	out->exit_code = cp->exit_code;
 	if (results_len)
@@ -704,6 +706,7 @@ int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir)
 	int ret = -1;
 
 	vm_result_release(out);
+	out->workload = cfg->workload ? workload_table[cfg->workload->id].name : "boot";
 	out->accel = vm_resolve_accel(cfg);
 	if (vm_effective_clock(&out->clock, &out->icount_shift, cfg, out->accel)) {
 		out->status = RUN_START_FAILED;

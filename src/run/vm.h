@@ -163,6 +163,11 @@ struct vm_result {
 	struct protocol_result proto;
 	/* Last VM_CONSOLE_TAIL_LINES lines of the console, set when not ok. */
 	struct strbuf console_tail;
+	/*
+	 * The workload's name the run was asked for (borrowed; vm_run() sets
+	 * it): protocol lines about another are malformed.  NULL: any.
+	 */
+	const char *workload;
 };
 
 #define VM_RESULT_INIT { .reason = STRBUF_INIT, .exit_code = -1, .icount_shift = -1, \

@@ -212,4 +212,36 @@ test_expect_success 'processes: kill -9 of kconfperf takes the runner and all it
 	{ gone $pids || { kill $pids; exit 1; }; }
 '
 
+test_expect_success 'protocol: a negative time is malformed output, not a sample' '
+	cp -R built negative &&
+	runner negative.sh "echo \"KCP 1 sample workload=boot iter=0 metric=time unit=s better=lower value=-0.5\"
+		echo \"KCP 1 done\"" &&
+	{ kconfperf run --dir negative --runner "$TRASH/negative.sh" -w boot --runs 1 --warmup 0 \
+		2>err; rc=$?; } &&
+	cat err &&
+	test "$rc" = 1 &&
+	test "$(q negative "SELECT count(*) FROM sample")" = 0 &&
+	test "$(q negative "SELECT count(*) FROM run WHERE status = \"malformed\"")" = 3 &&
+	test_grep "malformed output: results.txt:1: negative value .-0.5. for a time" err
+'
+
+test_expect_success 'protocol: samples of another workload than the one asked for are refused' '
+	cp -R built other-workload &&
+	runner other.sh "echo \"KCP 1 ready boot_s=0.5 workload=boot\"
+		echo \"KCP 1 sample workload=hackbench iter=0 metric=time unit=s better=lower value=0.5\"
+		echo \"KCP 1 done\"" &&
+	{ kconfperf run --dir other-workload --runner "$TRASH/other.sh" -w boot --runs 1 \
+		--warmup 0 2>err; rc=$?; } &&
+	cat err &&
+	test "$rc" = 1 &&
+	test "$(q other-workload "SELECT count(*) FROM sample")" = 0 &&
+	test_grep "results.txt:2: a sample of workload .hackbench., but this run is of .boot." err &&
+	cp -R built other-ready &&
+	runner other-ready.sh "echo \"KCP 1 ready boot_s=0.5 workload=fork\"; echo \"KCP 1 done\"" &&
+	{ kconfperf run --dir other-ready --runner "$TRASH/other-ready.sh" -w boot --runs 1 \
+		--warmup 0 2>err; rc=$?; } &&
+	test "$rc" = 1 &&
+	test_grep "results.txt:1: ready for workload .fork., but this run is of .boot." err
+'
+
 test_done

@@ -191,6 +191,43 @@ static void test_malformed(void)
 	check_malformed("KCP 1 error msg=a\"b", "quote inside a bare value");
 	check_malformed("KCP 1 error", "error without 'msg='");
 	check_malformed("KCP 1 ready boot_s=2", "a second ready line");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=-1",
+			"negative value '-1' for a time");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=throughput unit=MB/s better=higher "
+			"value=-2e3", "negative value '-2e3' for a throughput");
+}
+
+/* A run asked for one workload takes no line about another. */
+static void test_other_workload(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+
+	r.workload = "boot";
+	check_int(parse(&r, "KCP 1 ready boot_s=1 workload=boot\n"
+		"KCP 1 sample workload=boot iter=0 metric=time unit=s better=lower value=1\n"
+		"KCP 1 done\n"), ==, 0);
+	check_int(protocol_result_complete(&r, NULL), ==, 1);
+	protocol_result_release(&r);
+
+	r.workload = "boot";
+	check_int(parse(&r, "KCP 1 ready boot_s=1 workload=fork\n"), ==, -1);
+	check_str(r.invalid, "results.txt:1: ready for workload 'fork', but this run is of "
+		  "'boot' in 'KCP 1 ready boot_s=1 workload=fork'");
+	check(!r.ready);
+	protocol_result_release(&r);
+
+	r.workload = "boot";
+	check_int(parse(&r, "KCP 1 ready boot_s=1\n"
+		"KCP 1 sample workload=hackbench iter=0 metric=time unit=s better=lower value=1\n"),
+		  ==, -1);
+	check(starts_with(r.invalid, "results.txt:2: a sample of workload 'hackbench', but this "
+			  "run is of 'boot'"));
+	check_int(r.nr_samples, ==, 0);
+	protocol_result_release(&r);
+
+	/* Without a workload to expect (workloads --check-output), any goes. */
+	check_int(parse(&r, "KCP 1 ready boot_s=1 workload=fork\n"), ==, 0);
+	protocol_result_release(&r);
 }
 
 static void test_version_mismatch(void)
@@ -495,6 +532,7 @@ int main(int argc, char **argv)
 	TEST(test_guest_error);
 	TEST(test_incomplete);
 	TEST(test_malformed);
+	TEST(test_other_workload);
 	TEST(test_version_mismatch);
 	TEST(test_order);
 	TEST(test_long_and_nul_lines);
