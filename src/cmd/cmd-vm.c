@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/cmd-options.h"
 #include "cmd/commands.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
@@ -102,11 +103,14 @@ int cmd_vm(int argc, const char **argv)
 		OPT_CALLBACK(0, "layout-seed", NULL, "N",
 			     "under icount, the seed of the guest's RTC and so of its layout (default 0)",
 			     parse_layout_seed),
-		OPT_INTEGER(0, "smp", &cfg.smp, "N", "guest CPUs (default 1)"),
-		OPT_INTEGER(0, "mem", &cfg.mem_mb, "MB", "guest memory (default 512)"),
+		OPT_CALLBACK(0, "smp", &cfg.smp, "N", "guest CPUs (default 1)", parse_smp_option),
+		OPT_CALLBACK(0, "mem", &cfg.mem_mb, "MB", "guest memory, at least 64 (default 512)",
+			     parse_mem_option),
 		OPT_STRING(0, "disk", &cfg.disk, "IMAGE", "raw image attached read-only as /dev/vda"),
 		OPT_STRING(0, "append", &cfg.extra_append, "PARAMS", "more kernel parameters"),
-		OPT_DOUBLE(0, "timeout", &cfg.timeout, "SEC", "kill the run after SEC seconds (default 120)"),
+		OPT_CALLBACK(0, "timeout", &cfg.timeout, "SEC",
+			     "kill the run after SEC seconds, at most a week (default 120)",
+			     parse_timeout_option),
 		OPT_STRING(0, "qemu", &cfg.qemu, "PROGRAM", "qemu binary (default " VM_DEFAULT_QEMU ")"),
 		OPT_STRING(0, "runner", &cfg.runner, "CMD", "run CMD instead of qemu"),
 		OPT_STRING(0, "dir", &dir, "DIR", "directory for the run's files (default .)"),
@@ -119,8 +123,6 @@ int cmd_vm(int argc, const char **argv)
 		usage_error("unexpected argument '%s'", argv[0]);
 	if (!cfg.runner && (!cfg.kernel || !cfg.initramfs))
 		usage_error("vm needs --kernel and --initramfs (or --runner)");
-	if (cfg.smp < 0 || cfg.mem_mb < 0 || cfg.timeout < 0)
-		usage_error("--smp, --mem and --timeout cannot be negative");
 	if (workload_spec_parse(&spec, workload))
 		goto out;
 	cfg.workload = &spec;

@@ -101,6 +101,11 @@ void vm_rtc_base(struct strbuf *out, uint64_t layout_seed);
 #define VM_DEFAULT_MEM_MB 512
 #define VM_DEFAULT_SMP 1
 #define VM_DEFAULT_TIMEOUT 120.0
+/* What the command line takes (cmd-options.h): anything else is nonsense, not a default. */
+#define VM_MIN_MEM_MB 64
+#define VM_MAX_MEM_MB (1024 * 1024)
+#define VM_MAX_SMP 1024
+#define VM_MAX_TIMEOUT (7 * 24 * 3600.0)
 /* How long the KVM probe boot may take before KVM counts as broken. */
 #define VM_KVM_PROBE_SECONDS 5.0
 /* Lines of the console kept in vm_result.console_tail. */

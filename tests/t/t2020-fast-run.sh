@@ -244,4 +244,23 @@ test_expect_success 'protocol: samples of another workload than the one asked fo
 	test_grep "results.txt:1: ready for workload .fork., but this run is of .boot." err
 '
 
+# Each used to be taken: --timeout 0 as 120 s, 1e300 as no timeout,
+# --smp 0 as 1, --mem 1 handed to qemu.
+test_expect_success 'options: a machine that cannot be is a usage error, for run and vm' '
+	cp -R built opts &&
+	for bad in "timeout 0" "timeout -1" "timeout 1e300" "smp 0" "smp -2" "mem 1" "mem 0"; do
+		set -- $bad
+		{ fake_run opts --$1 $2 --runs 1 2>err; rc=$?; } &&
+		cat err &&
+		test "$rc" = 2 &&
+		test_grep "^kconfperf: error: --$1 takes .*, not .$2.$" err &&
+		{ kconfperf vm --runner "$FAKE_RUNNER" --$1 $2 2>err; rc=$?; } &&
+		test "$rc" = 2 &&
+		test_grep "^kconfperf: error: --$1 takes .*, not .$2.$" err || exit 1
+	done &&
+	test "$(q opts "SELECT count(*) FROM run")" = 0 &&
+	fake_run opts --timeout 604800 --smp 2 --mem 64 --runs 1 --warmup 0 -q &&
+	test "$(q opts "SELECT value FROM meta WHERE key = \"mem_mb\"")" = 64
+'
+
 test_done
