@@ -59,4 +59,18 @@ test_expect_success 'report: csv has a row per sample, json the hyperfine fields
 	done
 '
 
+# 1.5 used to be taken for a 1.5% interval (and 0.3 for a 30% one).
+test_expect_success 'report: --confidence is a level such as 0.9 or 90, nothing else' '
+	kconfperf report --dir exp --confidence 0.9 >r90 &&
+	kconfperf report --dir exp --confidence 90 >r90pct &&
+	test_cmp r90 r90pct &&
+	test_grep "90% confidence interval" r90 &&
+	for bad in 1.5 0.3 100 0 -95 150; do
+		{ kconfperf report --dir exp --confidence $bad >out 2>err; rc=$?; } &&
+		test "$rc" = 2 &&
+		test_grep "^kconfperf: error: --confidence is a level such as 0.95 or 95 .*, not $bad$" err ||
+		{ cat err; exit 1; }
+	done
+'
+
 test_done
