@@ -473,6 +473,52 @@ out:
 	return ret;
 }
 
+/*
+ * --options is a fragment file or a list of symbols.  What names a
+ * directory (or a FIFO, read once by plan_input_key() already), and a
+ * list whose items are not symbol names -- a path, or a word such as
+ * "adir" with no upper-case letter, as no Kconfig symbol has -- is a file
+ * that is not there, not CONFIG_adir=y to measure as an unknown symbol.
+ */
+static int check_options_list(const char *arg)
+{
+	const char *p = arg;
+	struct stat st;
+
+	if (!stat(arg, &st))
+		return error("--options '%s' is %s, not a fragment file or a list of options", arg,
+			     S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+	for (;;) {
+		const char *name;
+		int upper = 0, quoted = 0;
+
+		while (*p && strchr(", \t\n", *p))
+			p++;
+		if (!*p)
+			break;
+		for (name = p; (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+			       (*p >= '0' && *p <= '9') || *p == '_'; p++)
+			if (*p >= 'A' && *p <= 'Z')
+				upper = 1;
+		if (!upper || !strchr("=, \t\n", *p)) {
+			while (*p && !strchr(", \t\n", *p))
+				p++;
+			return error("--options '%s' is neither a fragment file (there is no file of "
+				     "that name, and '%.*s' is not a symbol name: those are upper "
+				     "case, such as PROVE_LOCKING) nor a list of them", arg,
+				     (int)(p - name), name);
+		}
+		/* the rest of the item: its value, perhaps a quoted string */
+		for (; *p && (quoted || !strchr(", \t\n", *p)); p++) {
+			if (quoted && *p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				quoted = !quoted;
+		}
+	}
+	return 0;
+}
+
 static int read_options(struct plan *p, const struct plan_options *o)
 {
 	struct kconfig *kc = kconfig_new();
@@ -508,7 +554,8 @@ static int read_options(struct plan *p, const struct plan_options *o)
 			goto out;
 		}
 		strbuf_release(&sb);
-	} else if (kconfig_parse_list(kc, "--options", o->options)) {
+	} else if (check_options_list(o->options) ||
+		   kconfig_parse_list(kc, "--options", o->options)) {
 		goto out;
 	}
 	if (!kconfig_count(kc)) {

@@ -41,4 +41,20 @@ test_expect_success 'plan: parallel resolutions finishing out of order are class
 	test_grep "^CONFIG_TWIN_B=y  *same-as CONFIG_TWIN_A=y " out
 '
 
+# Each used to become an option: CONFIG_adir=y, a no-op "unknown symbol".
+test_expect_success 'plan: --options naming a directory or a missing file is an error' '
+	mkdir adir &&
+	for bad in adir nosuchfile debug/options.txt opts.config "DEBUG_A,debug_b"; do
+		{ fake_plan bad "$bad" >out 2>err; rc=$?; } &&
+		cat err &&
+		test "$rc" = 1 &&
+		test_grep "^kconfperf: error: --options .$bad. is " err &&
+		test "$(q bad "SELECT count(*) FROM variant")" = 0 || exit 1
+	done &&
+	{ fake_plan bad adir 2>err; test_grep "adir. is a directory, not a fragment file" err; } &&
+	{ fake_plan bad nosuchfile 2>err; test_grep "no file of that name, and .nosuchfile. is not a symbol name" err; } &&
+	fake_plan good "DEBUG_A,CONFIG_DEBUG_B=y OPT_1=n" >out &&
+	test_grep "^CONFIG_DEBUG_B=y  *ok" out
+'
+
 test_done
