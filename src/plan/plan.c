@@ -13,6 +13,7 @@
 #include "util/run-command.h"
 #include "plan/source.h"
 #include "store/store.h"
+#include "util/escape.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
@@ -875,12 +876,22 @@ int plan_save_inputs(struct store *st, const struct kernel_source *ks,
 	       store_set_meta(st, "cache", cache) ? -1 : 0;
 }
 
+/* What the table shows of a string: escaped, since names and reasons are the user's. */
+static char *shown(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_text(&sb, s);
+	return strbuf_detach(&sb, NULL);
+}
+
 int plan_print_table(struct store *st, FILE *fp)
 {
 	struct store_variant *v;
 	size_t nr, i;
 	int wname = 7, wstatus = 6;
 	struct strbuf line = STRBUF_INIT;
+	char **names, **statuses;
 
 	if (store_get_variants(st, &v, &nr))
 		return -1;
@@ -888,38 +899,45 @@ int plan_print_table(struct store *st, FILE *fp)
 		store_variants_free(v, nr);
 		return error("%s: no plan yet (run 'kconfperf plan')", store_path(st));
 	}
+	names = xcalloc(nr, sizeof(*names));
+	statuses = xcalloc(nr, sizeof(*statuses));
 	for (i = 0; i < nr; i++) {
-		int n = (int)strlen(v[i].name);
-		int s = (int)strlen(variant_status_name(v[i].status)) +
-			(v[i].same_as ? 1 + (int)strlen(v[i].same_as) : 0);
+		struct strbuf status = STRBUF_INIT;
 
-		if (n > wname)
-			wname = n;
-		if (s > wstatus)
-			wstatus = s;
+		names[i] = shown(v[i].name);
+		strbuf_addstr(&status, variant_status_name(v[i].status));
+		if (v[i].same_as) {
+			strbuf_addch(&status, ' ');
+			strbuf_add_text(&status, v[i].same_as);
+		}
+		statuses[i] = strbuf_detach(&status, NULL);
+		if ((int)strlen(names[i]) > wname)
+			wname = (int)strlen(names[i]);
+		if ((int)strlen(statuses[i]) > wstatus)
+			wstatus = (int)strlen(statuses[i]);
 	}
 	fprintf(fp, "%-*s  %-*s  %9s  %-16s  %s\n", wname, "variant", wstatus, "status",
 		"requested", "effective", "reason");
 	for (i = 0; i < nr; i++) {
-		char status[512], eff[64];
+		char eff[64];
 		int requested = 0;
 		const char *c;
 
 		for (c = v[i].requested; c && *c; c++)
 			if (*c == '\n')
 				requested++;
-		if (v[i].same_as)
-			snprintf(status, sizeof(status), "%s %s", variant_status_name(v[i].status),
-				 v[i].same_as);
-		else
-			snprintf(status, sizeof(status), "%s", variant_status_name(v[i].status));
 		snprintf(eff, sizeof(eff), "+%d -%d ~%d", v[i].added, v[i].removed, v[i].changed);
 		strbuf_reset(&line);
-		strbuf_addf(&line, "%-*s  %-*s  %9d  %-16s  %s", wname, v[i].name, wstatus, status,
-			    requested, i ? eff : "-", v[i].reason ? v[i].reason : "");
+		strbuf_addf(&line, "%-*s  %-*s  %9d  %-16s  ", wname, names[i], wstatus, statuses[i],
+			    requested, i ? eff : "-");
+		strbuf_add_text(&line, v[i].reason);
 		strbuf_rtrim(&line);
 		fprintf(fp, "%s\n", line.buf);
+		free(names[i]);
+		free(statuses[i]);
 	}
+	free(names);
+	free(statuses);
 	store_variants_free(v, nr);
 	strbuf_release(&line);
 	return 0;

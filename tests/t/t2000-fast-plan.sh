@@ -57,4 +57,14 @@ test_expect_success 'plan: --options naming a directory or a missing file is an 
 	test_grep "^CONFIG_DEBUG_B=y  *ok" out
 '
 
+test_expect_success 'plan: the table escapes control bytes in names and reasons' '
+	fake_plan esc "$(printf "STR_X=\"\033[2J\302\233hi\"")" >out &&
+	cat out &&
+	! LC_ALL=C grep -q "$(printf "\033")" out &&
+	! LC_ALL=C grep -q "$(printf "\302\233")" out &&
+	test_grep "^CONFIG_STR_X=\"\\\\x1b\[2J\\\\xc2\\\\x9bhi\"  *no-op" out &&
+	kconfperf plan --dir esc >again &&
+	test_cmp out again
+'
+
 test_done

@@ -263,4 +263,32 @@ test_expect_success 'options: a machine that cannot be is a usage error, for run
 	test "$(q opts "SELECT value FROM meta WHERE key = \"mem_mb\"")" = 64
 '
 
+# no_control FILE: FILE holds no control byte but newline and tab (no ESC, no C1).
+no_control() {
+	if LC_ALL=C grep -q "$(printf "[\001-\010\013-\037\177]")" "$1" ||
+	   LC_ALL=C grep -q "$(printf "\302[\200-\237]")" "$1"; then
+		echo "control bytes in $1:"; od -c "$1" | grep -E "[0-9]{3}" | head; return 1
+	fi
+}
+
+# A runner (or a guest) prints an error with an escape sequence in it; the
+# experiment's names come from the user.  Neither may reach the terminal raw.
+test_expect_success 'terminal: guest text is escaped in run progress, warnings and vm' '
+	cp -R built escapes &&
+	runner esc.sh "printf \"KCP 1 ready boot_s=1\\\\nKCP 1 error msg=\\\"\\033]0;title\\007\\033[31mred \\302\\233x\\\"\\\\n\"
+		printf \"console \\033[2J\\n\" >&2" &&
+	cat esc.sh && sh esc.sh | od -c | head &&
+	{ kconfperf run --dir escapes --runner "$TRASH/esc.sh" -w boot --runs 1 --warmup 0 \
+		2>err; rc=$?; } &&
+	test "$rc" = 1 &&
+	LC_ALL=C grep -q "$(printf "\033")" escapes/runs/baseline/boot/r0/results.txt &&
+	cat err && no_control err &&
+	test_grep "guest error: \\\\x1b\]0;title\\\\x07\\\\x1b\[31mred \\\\xc2\\\\x9bx" err &&
+	{ kconfperf vm --runner "$TRASH/esc.sh" >out 2>err; rc=$?; } &&
+	test "$rc" = 1 &&
+	cat out err && no_control out && no_control err &&
+	test_grep "^reason: guest error: \\\\x1b" out &&
+	test_grep "^console \\\\x1b\[2J$" out
+'
+
 test_done

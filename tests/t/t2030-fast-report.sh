@@ -73,4 +73,29 @@ test_expect_success 'report: --confidence is a level such as 0.9 or 90, nothing 
 	done
 '
 
+# Names an importer takes as they are: a formula, an escape sequence.
+test_expect_success 'csv: formula cells are neutralized, control bytes never written' '
+	cat >hf.json <<-EOF &&
+	{"results": [
+	  {"command": "=HYPERLINK(\"http://x\")", "times": [1.0, 1.1, 0.9]},
+	  {"command": "\u001b[31mred", "times": [1.2, 1.3, 1.1]},
+	  {"command": "-sleep 1", "times": [1.0, 1.0, 1.1]},
+	  {"command": "+x", "times": [1.0, 1.0, 1.1]},
+	  {"command": "@sum", "times": [1.0, 1.0, 1.1]}]}
+	EOF
+	kconfperf import hyperfine hf.json --dir hf 2>err &&
+	cat err &&
+	! LC_ALL=C grep -q "$(printf "\033")" err &&
+	kconfperf report --dir hf --format csv >hf.csv &&
+	cat hf.csv &&
+	! LC_ALL=C grep -q "$(printf "\033")" hf.csv &&
+	! grep -q "^[-=+@]" hf.csv &&
+	! grep -q "^\"[-=+@]" hf.csv &&
+	test_grep "^\"'"'"'=HYPERLINK(\"\"http://x\"\")\"," hf.csv &&
+	test_grep "^'"'"'-sleep 1," hf.csv &&
+	test_grep "^'"'"'@sum," hf.csv &&
+	kconfperf report --dir hf >hf.txt &&
+	! LC_ALL=C grep -q "$(printf "\033")" hf.txt
+'
+
 test_done
