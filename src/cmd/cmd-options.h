@@ -31,7 +31,9 @@ struct plan_args {
 #define PLAN_ARGS_AA_INIT { .o = PLAN_OPTIONS_AA_INIT, .designs = "oat" }
 
 #define OPT_PLAN_ARGS(a) \
-	OPT_STRING(0, "source", &(a)->source, "SRC", "kernel tree or .tar.xz/.tar.gz of one"), \
+	OPT_STRING(0, "source", &(a)->source, "SRC", \
+		   "kernel tree (known by its files' sizes and mtimes, not contents) " \
+		   "or .tar.xz/.tar.gz of one"), \
 	OPT_STRING(0, "base", &(a)->o.base, "BASE", "make config target or .config file"), \
 	OPT_STRING_LIST(0, "base-add", &(a)->o.base_add, "FRAG|CONFIG_X=y", \
 			"merge a fragment or setting into the baseline"), \

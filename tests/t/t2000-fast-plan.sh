@@ -67,4 +67,31 @@ test_expect_success 'plan: the table escapes control bytes in names and reasons'
 	test_cmp out again
 '
 
+# source_id DIR: the source identity a plan recorded.
+source_id() {
+	q "$1" "SELECT value FROM meta WHERE key = \"source_id\""
+}
+
+# What the help and README say (a tree is known by sizes and mtimes, not
+# contents), checked against what kconfperf does.
+test_expect_success 'source: a tree is known by its files sizes and mtimes, as --help says' '
+	kconfperf plan -h >help &&
+	test_grep "kernel tree (known by its files. sizes and mtimes, not contents)" help &&
+	fake_plan id1 DEBUG_A >/dev/null &&
+	# the same length, the same mtime: not seen (the documented limit)
+	cp -p "$FAKE_TREE/Kconfig" kconfig.orig &&
+	sed "s/costs nothing/costs NOTHING/" kconfig.orig >"$FAKE_TREE/Kconfig" &&
+	touch -r kconfig.orig "$FAKE_TREE/Kconfig" &&
+	! cmp -s kconfig.orig "$FAKE_TREE/Kconfig" &&
+	fake_plan id2 DEBUG_A >/dev/null &&
+	test "$(source_id id1)" = "$(source_id id2)" &&
+	# a new mtime is a new tree
+	touch -d "@$(( $(stat -c %Y kconfig.orig) + 5 ))" "$FAKE_TREE/Kconfig" &&
+	fake_plan id3 DEBUG_A >/dev/null &&
+	test "$(source_id id1)" != "$(source_id id3)" &&
+	cp -p kconfig.orig "$FAKE_TREE/Kconfig" &&
+	fake_plan id4 DEBUG_A >/dev/null &&
+	test "$(source_id id1)" = "$(source_id id4)"
+'
+
 test_done
