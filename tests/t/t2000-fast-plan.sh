@@ -57,14 +57,19 @@ test_expect_success 'plan: --options naming a directory or a missing file is an 
 	test_grep "^CONFIG_DEBUG_B=y  *ok" out
 '
 
-test_expect_success 'plan: the table escapes control bytes in names and reasons' '
-	fake_plan esc "$(printf "STR_X=\"\033[2J\302\233hi\"")" >out &&
+test_expect_success 'plan: the table and --show escape control bytes in names and values' '
+	name=$(printf "CONFIG_CMDLINE_STR=\"\033[2J\302\233hi\"") &&
+	fake_plan esc "${name#CONFIG_}" >out &&
 	cat out &&
 	! LC_ALL=C grep -q "$(printf "\033")" out &&
 	! LC_ALL=C grep -q "$(printf "\302\233")" out &&
-	test_grep "^CONFIG_STR_X=\"\\\\x1b\[2J\\\\xc2\\\\x9bhi\"  *no-op" out &&
+	test_grep "^CONFIG_CMDLINE_STR=\"\\\\x1b\[2J\\\\xc2\\\\x9bhi\"  *ok" out &&
 	kconfperf plan --dir esc >again &&
-	test_cmp out again
+	test_cmp out again &&
+	kconfperf plan --dir esc --show "$name" >show &&
+	cat show &&
+	test_grep "CMDLINE_STR \"\" -> \"\\\\x1b\[2J" show &&
+	! LC_ALL=C grep -q "$(printf "\033")" show
 '
 
 # source_id DIR: the source identity a plan recorded.
