@@ -86,10 +86,10 @@ test_expect_success 'eviction: at most 8 trees are kept, the least recently used
 test_expect_success 'lock: two builds at once take turns in the object tree' '
 	fake_plan one DEBUG_FREE >/dev/null &&
 	fake_plan two OPT_7 >/dev/null &&
-	{ KCP_FAKE_BUILD_SECONDS=2 KCP_FAKE_BUILD_LOG=$TRASH/builds.log \
+	{ KCP_FAKE_BUILD_SECONDS=1.5 KCP_FAKE_BUILD_LOG=$TRASH/builds.log \
 		kconfperf build --dir one 2>one.err & } &&
 	a=$! &&
-	sleep 0.5 &&
+	sleep 0.3 &&
 	KCP_FAKE_BUILD_SECONDS=1 KCP_FAKE_BUILD_LOG=$TRASH/builds.log \
 		kconfperf build --dir two 2>two.err &&
 	wait $a &&
@@ -110,8 +110,8 @@ test_expect_success 'lock: a build waits while a live kconfperf holds the build 
 	{ sleep 30 & } &&
 	holder=$! &&
 	printf "%s 0\n" $holder >"$lock" &&
-	hold_lock "$lock" 2 &&
-	sleep 0.5 &&
+	hold_lock "$lock" 1 &&
+	sleep 0.3 &&
 	{ kconfperf build --dir wait >out 2>err; rc=$?; } &&
 	kill $holder; cat err &&
 	test "$rc" = 0 &&

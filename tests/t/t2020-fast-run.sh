@@ -19,10 +19,14 @@ samples() {
 		ORDER BY v.name, r.round, s.iteration"
 }
 
+# built: three variants to run; solo: one (NOSUCH is a no-op, not run),
+# for the tests of one run's output.
 test_expect_success 'setup: plan and build three variants' '
 	fake_plan exp DEBUG_A,DEBUG_B >/dev/null &&
 	kconfperf build --dir exp -q &&
-	cp -R exp ref && cp -R exp other && cp -R exp noseed && cp -R exp built
+	cp -R exp ref && cp -R exp other && cp -R exp noseed && cp -R exp built &&
+	fake_plan solo NOSUCH >/dev/null &&
+	kconfperf build --dir solo -q
 '
 
 test_expect_success 'run: each round runs every variant once, warm-ups first' '
@@ -132,14 +136,14 @@ runner() {
 }
 
 test_expect_success 'protocol: a flood of malformed lines is one message with a count' '
-	cp -R built flood &&
+	cp -R solo flood &&
 	runner flood.sh "yes \"KCP 1 junk\" | head -n 200000" &&
 	{ kconfperf run --dir flood --runner "$TRASH/flood.sh" -w boot --runs 1 --warmup 0 \
 		2>err; rc=$?; } &&
 	head -c 3000 err &&
 	test "$rc" = 1 &&
 	test "$(wc -l <err)" -lt 10 &&
-	test "$(q flood "SELECT count(*) FROM run WHERE status = \"malformed\"")" = 3 &&
+	test "$(q flood "SELECT count(*) FROM run WHERE status = \"malformed\"")" = 1 &&
 	q flood "SELECT DISTINCT error FROM run" >reasons &&
 	cat reasons &&
 	test "$(wc -l <reasons)" = 1 &&
@@ -149,7 +153,7 @@ test_expect_success 'protocol: a flood of malformed lines is one message with a 
 # 64 MiB of noise between the samples and "done": reading only the end,
 # kconfperf used to lose the samples and store an ok run without them.
 test_expect_success 'output cap: a run that writes more than 64 MiB fails, saying why' '
-	cp -R built big &&
+	cp -R solo big &&
 	runner big.sh "echo \"KCP 1 sample workload=boot iter=0 metric=time unit=s better=lower value=1\"
 		yes noise | head -c 70000000
 		echo \"KCP 1 done\"" &&
@@ -158,12 +162,12 @@ test_expect_success 'output cap: a run that writes more than 64 MiB fails, sayin
 	cat err &&
 	test "$rc" = 1 &&
 	test "$(q big "SELECT count(*) FROM run WHERE status = \"ok\"")" = 0 &&
-	test "$(q big "SELECT count(*) FROM run WHERE status = \"malformed\"")" = 3 &&
+	test "$(q big "SELECT count(*) FROM run WHERE status = \"malformed\"")" = 1 &&
 	test_grep "more output than a run may write: .results.txt. grew beyond 64 MiB" err
 '
 
 test_expect_success 'output cap: a run that writes without end is stopped, not left to fill the disk' '
-	cp -R built endless &&
+	cp -R solo endless &&
 	# (200 MB and a sleep, not yes without end: a kconfperf without the cap
 	# must fail this test, not fill the disk)
 	runner endless.sh "echo \"KCP 1 ready boot_s=1\"; yes noise | head -c 200000000; sleep 60" &&
@@ -184,7 +188,7 @@ test_expect_success 'output cap: a run that writes without end is stopped, not l
 # The runner's grandchild leaves its process group and session (setsid):
 # killing the group, as run-command did, cannot reach it.
 test_expect_success 'processes: a grandchild that calls setsid does not outlive its run' '
-	cp -R built escape &&
+	cp -R solo escape &&
 	runner escape.sh "setsid sh -c \"echo \\\$\\\$ >$TRASH/escaped.pid; exec sleep 300\" &
 		while [ ! -s $TRASH/escaped.pid ]; do sleep 0.05; done
 		exec $FAKE_RUNNER" &&
@@ -192,16 +196,16 @@ test_expect_success 'processes: a grandchild that calls setsid does not outlive 
 	escaped=$(cat escaped.pid) &&
 	test "$(cut -d" " -f6 /proc/$escaped/stat 2>/dev/null)" != "$(cut -d" " -f6 /proc/$$/stat)" &&
 	{ gone $escaped || { kill $escaped; exit 1; }; } &&
-	test "$(q escape "SELECT count(*) FROM run WHERE status = \"ok\"")" = 3
+	test "$(q escape "SELECT count(*) FROM run WHERE status = \"ok\"")" = 1
 '
 
 # PR_SET_PDEATHSIG takes the runner with kconfperf, but not its children.
 test_expect_success 'processes: kill -9 of kconfperf takes the runner and all it started' '
-	cp -R built killed &&
+	cp -R solo killed &&
 	mkdir killed-state &&
 	runner killed.sh "setsid sleep 300 & echo \$! >$TRASH/killed-state/setsid.pid
 		exec $FAKE_RUNNER" &&
-	{ KCP_FAKE_STATE=$TRASH/killed-state KCP_FAKE_STALL_AT=2 kconfperf run --dir killed \
+	{ KCP_FAKE_STATE=$TRASH/killed-state KCP_FAKE_STALL_AT=1 kconfperf run --dir killed \
 		--runner "$TRASH/killed.sh" --workload boot --runs 1 --warmup 0 -q & } &&
 	pid=$! &&
 	wait_for killed-state/stalled &&
@@ -213,7 +217,7 @@ test_expect_success 'processes: kill -9 of kconfperf takes the runner and all it
 '
 
 test_expect_success 'protocol: a negative time is malformed output, not a sample' '
-	cp -R built negative &&
+	cp -R solo negative &&
 	runner negative.sh "echo \"KCP 1 sample workload=boot iter=0 metric=time unit=s better=lower value=-0.5\"
 		echo \"KCP 1 done\"" &&
 	{ kconfperf run --dir negative --runner "$TRASH/negative.sh" -w boot --runs 1 --warmup 0 \
@@ -221,12 +225,12 @@ test_expect_success 'protocol: a negative time is malformed output, not a sample
 	cat err &&
 	test "$rc" = 1 &&
 	test "$(q negative "SELECT count(*) FROM sample")" = 0 &&
-	test "$(q negative "SELECT count(*) FROM run WHERE status = \"malformed\"")" = 3 &&
+	test "$(q negative "SELECT count(*) FROM run WHERE status = \"malformed\"")" = 1 &&
 	test_grep "malformed output: results.txt:1: negative value .-0.5. for a time" err
 '
 
 test_expect_success 'protocol: samples of another workload than the one asked for are refused' '
-	cp -R built other-workload &&
+	cp -R solo other-workload &&
 	runner other.sh "echo \"KCP 1 ready boot_s=0.5 workload=boot\"
 		echo \"KCP 1 sample workload=hackbench iter=0 metric=time unit=s better=lower value=0.5\"
 		echo \"KCP 1 done\"" &&
@@ -236,7 +240,7 @@ test_expect_success 'protocol: samples of another workload than the one asked fo
 	test "$rc" = 1 &&
 	test "$(q other-workload "SELECT count(*) FROM sample")" = 0 &&
 	test_grep "results.txt:2: a sample of workload .hackbench., but this run is of .boot." err &&
-	cp -R built other-ready &&
+	cp -R solo other-ready &&
 	runner other-ready.sh "echo \"KCP 1 ready boot_s=0.5 workload=fork\"; echo \"KCP 1 done\"" &&
 	{ kconfperf run --dir other-ready --runner "$TRASH/other-ready.sh" -w boot --runs 1 \
 		--warmup 0 2>err; rc=$?; } &&
@@ -274,7 +278,7 @@ no_control() {
 # A runner (or a guest) prints an error with an escape sequence in it; the
 # experiment's names come from the user.  Neither may reach the terminal raw.
 test_expect_success 'terminal: guest text is escaped in run progress, warnings and vm' '
-	cp -R built escapes &&
+	cp -R solo escapes &&
 	runner esc.sh "printf \"KCP 1 ready boot_s=1\\\\nKCP 1 error msg=\\\"\\033]0;title\\007\\033[31mred \\302\\233x\\\"\\\\n\"
 		printf \"console \\033[2J\\n\" >&2" &&
 	cat esc.sh && sh esc.sh | od -c | head &&
