@@ -3,6 +3,8 @@
 #   make               build ./kconfperf (and the guest, build/kcp-guest)
 #   make unit          run the C unit tests (seconds)
 #   make check         unit tests, then the shell integration tests in tests/t/
+#   make check-fast    unit tests and the fast tier (tests/t/t2*-fast-*.sh): the
+#                      whole pipeline on a fake kernel tree and runner, in seconds
 #   make fuzz          run the .config parser fuzzer for FUZZ_SECONDS
 #   make DEVELOPER=1   warnings are errors
 #   make SANITIZE=address,undefined [unit|check]   everything under ASan/UBSan
@@ -46,6 +48,7 @@ PROGRAM := $(B)/kconfperf
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(patsubst %.c,$(B)/%,$(filter-out tests/unit/test-lib.c,$(UNIT_SRC)))
 INTEGRATION := $(sort $(wildcard tests/t/t[0-9]*.sh))
+FAST := $(sort $(wildcard tests/t/t2*-fast-*.sh))
 
 # The guest runs as /init inside the test kernels: static, no sanitizers.
 GUEST_SRC := $(wildcard guest/*.c)
@@ -54,7 +57,7 @@ GUEST_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g $(WARNINGS) -Iguest -Isrc $(BANNE
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all unit check fuzz clean FORCE
+.PHONY: all unit check check-fast fuzz clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(PROGRAM) $(GUEST)
@@ -109,6 +112,10 @@ KCP_TEST_CACHE ?= $(abspath build/test-cache)
 check: all $(UNIT_BIN)
 	@KCP_BUILD=$(abspath $(B)) KCP_BIN=$(abspath $(PROGRAM)) KCP_TEST_CACHE=$(KCP_TEST_CACHE) \
 		tests/run-tests $(UNIT_BIN) $(INTEGRATION)
+
+check-fast: all $(UNIT_BIN)
+	@KCP_BUILD=$(abspath $(B)) KCP_BIN=$(abspath $(PROGRAM)) \
+		tests/run-tests $(UNIT_BIN) $(FAST)
 
 -include fuzz/Makefile.inc
 

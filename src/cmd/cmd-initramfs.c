@@ -7,6 +7,7 @@
 #include "cmd/commands.h"
 #include "run/initramfs.h"
 #include "util/parse-options.h"
+#include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -15,7 +16,8 @@ static const char *const initramfs_usage[] = {
 	"kconfperf initramfs -o OUT.gz [--guest PATH] [--add SRC:DEST]...",
 	"",
 	"Write the gzip'd newc initramfs that kconfperf boots: dev, dev/console,",
-	"proc, sys and tmp, the guest program as /init, and any extra files.",
+	"proc, sys and tmp, the guest program as /init (--guest, else $KCP_GUEST,",
+	"else the kcp-guest beside kconfperf, as run takes it), and any extra files.",
 	"The same arguments always give the same bytes.",
 	NULL
 };
@@ -43,12 +45,14 @@ int cmd_initramfs(int argc, const char **argv)
 {
 	const char *out = NULL, *guest = NULL;
 	struct strvec adds = STRVEC_INIT;
+	struct strbuf guest_path = STRBUF_INIT;
 	struct initramfs *ir = NULL;
 	size_t i;
 	int ret = 1;
 	const struct option opts[] = {
 		OPT_STRING('o', "output", &out, "OUT.gz", "write the archive here (atomically)"),
-		OPT_STRING(0, "guest", &guest, "PATH", "the static guest program, added as /init"),
+		OPT_STRING(0, "guest", &guest, "PATH",
+			   "the static guest program, added as /init (default: kcp-guest beside kconfperf)"),
 		OPT_STRING_LIST(0, "add", &adds, "SRC:DEST", "add host file SRC at DEST (repeatable)"),
 		OPT_END()
 	};
@@ -60,9 +64,8 @@ int cmd_initramfs(int argc, const char **argv)
 		usage_error("initramfs needs -o OUT.gz");
 
 	ir = initramfs_new();
-	if (initramfs_add_base(ir))
-		goto out;
-	if (guest && initramfs_add_file_from(ir, "init", 0755, guest))
+	if (initramfs_find_guest(&guest_path, guest) || initramfs_add_base(ir) ||
+	    initramfs_add_file_from(ir, "init", 0755, guest_path.buf))
 		goto out;
 	for (i = 0; i < adds.nr; i++)
 		if (add_spec(ir, adds.v[i]))
@@ -73,5 +76,6 @@ int cmd_initramfs(int argc, const char **argv)
 out:
 	initramfs_free(ir);
 	strvec_clear(&adds);
+	strbuf_release(&guest_path);
 	return ret;
 }

@@ -37,6 +37,50 @@ void plan_args_release(struct plan_args *a)
 	plan_options_release(&a->o);
 }
 
+/* A decimal integer in [min, max] into *out: 0, or -1 (no message). */
+static int int_in_range(int *out, const char *arg, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < min || v > max)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+int parse_smp_option(const struct option *opt, const char *arg)
+{
+	if (int_in_range(opt->value, arg, 1, VM_MAX_SMP))
+		return error("--%s takes a number of guest CPUs from 1 to %d, not '%s'",
+			     opt->long_name, VM_MAX_SMP, arg);
+	return 0;
+}
+
+int parse_mem_option(const struct option *opt, const char *arg)
+{
+	if (int_in_range(opt->value, arg, VM_MIN_MEM_MB, VM_MAX_MEM_MB))
+		return error("--%s takes the guest's memory in MB, from %d to %d, not '%s'",
+			     opt->long_name, VM_MIN_MEM_MB, VM_MAX_MEM_MB, arg);
+	return 0;
+}
+
+int parse_timeout_option(const struct option *opt, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > 0 && v <= VM_MAX_TIMEOUT))
+		return error("--%s takes seconds, more than 0 and at most %.0f (a week), not '%s'",
+			     opt->long_name, VM_MAX_TIMEOUT, arg);
+	*(double *)opt->value = v;
+	return 0;
+}
+
 int parse_accel_option(const struct option *opt, const char *arg)
 {
 	return vm_accel_parse(opt->value, arg);
@@ -78,9 +122,8 @@ void run_args_finish(struct run_args *a, int allow_none)
 	}
 	if (a->adaptive.max_runs < a->adaptive.min_runs)
 		usage_error("--max-runs must be at least %d", a->adaptive.min_runs);
-	if (a->o.runs < 0 || a->o.warmup < 0 || a->o.smp < 0 || a->o.mem_mb < 0 ||
-	    a->o.timeout < 0)
-		usage_error("--runs, --warmup, --smp, --mem and --timeout cannot be negative");
+	if (a->o.runs < 0 || a->o.warmup < 0)
+		usage_error("--runs and --warmup cannot be negative");
 	a->specs = xcalloc(a->workloads.nr ? a->workloads.nr : 1, sizeof(*a->specs));
 	for (i = 0; i < a->workloads.nr; i++) {
 		struct workload_spec blank = WORKLOAD_SPEC_INIT;

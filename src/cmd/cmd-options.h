@@ -31,7 +31,9 @@ struct plan_args {
 #define PLAN_ARGS_AA_INIT { .o = PLAN_OPTIONS_AA_INIT, .designs = "oat" }
 
 #define OPT_PLAN_ARGS(a) \
-	OPT_STRING(0, "source", &(a)->source, "SRC", "kernel tree or .tar.xz/.tar.gz of one"), \
+	OPT_STRING(0, "source", &(a)->source, "SRC", \
+		   "kernel tree (known by its files' sizes and mtimes, not contents) " \
+		   "or .tar.xz/.tar.gz of one"), \
 	OPT_STRING(0, "base", &(a)->o.base, "BASE", "make config target or .config file"), \
 	OPT_STRING_LIST(0, "base-add", &(a)->o.base_add, "FRAG|CONFIG_X=y", \
 			"merge a fragment or setting into the baseline"), \
@@ -85,6 +87,16 @@ struct run_args {
  */
 int run_args_measure(struct run_args *a, struct store *st, double noise);
 
+/*
+ * For OPT_RUN_ARGS' (and vm's) --smp, --mem (opt->value is an int *) and
+ * --timeout (a double *): a value outside what a machine can be (vm.h's
+ * VM_MAX_SMP, VM_MIN_MEM_MB .. VM_MAX_MEM_MB, 0 < SEC <= VM_MAX_TIMEOUT)
+ * is an error naming the range, never a default.
+ */
+int parse_smp_option(const struct option *opt, const char *arg);
+int parse_mem_option(const struct option *opt, const char *arg);
+int parse_timeout_option(const struct option *opt, const char *arg);
+
 /* For OPT_RUN_ARGS' --accel: opt->value is an enum vm_accel *. */
 int parse_accel_option(const struct option *opt, const char *arg);
 /* For OPT_RUN_ARGS' --clock: opt->value is the struct measure_options *. */
@@ -103,10 +115,13 @@ int parse_clock_option(const struct option *opt, const char *arg);
 	OPT_CALLBACK(0, "clock", &(a)->o, "icount[:SHIFT]|host", \
 		     "guest time: counts instructions (default under tcg: icount:0) or is host time", \
 		     parse_clock_option), \
-	OPT_INTEGER(0, "smp", &(a)->o.smp, "N", "guest CPUs (default 1: the least noise)"), \
-	OPT_INTEGER(0, "mem", &(a)->o.mem_mb, "MB", "guest memory (default 512)"), \
-	OPT_DOUBLE(0, "timeout", &(a)->o.timeout, "SEC", \
-		   "kill a run after SEC seconds and record a timeout (default 120)"), \
+	OPT_CALLBACK(0, "smp", &(a)->o.smp, "N", "guest CPUs (default 1: the least noise)", \
+		     parse_smp_option), \
+	OPT_CALLBACK(0, "mem", &(a)->o.mem_mb, "MB", "guest memory, at least 64 (default 512)", \
+		     parse_mem_option), \
+	OPT_CALLBACK(0, "timeout", &(a)->o.timeout, "SEC", \
+		     "kill a run after SEC seconds, at most a week, and record a timeout " \
+		     "(default 120)", parse_timeout_option), \
 	OPT_STRING(0, "seed", &(a)->o.seed, "N", \
 		   "seed of the run order (default: the stored one, else random)"), \
 	OPT_STRING(0, "cpu", &(a)->o.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU ")"), \

@@ -6,6 +6,7 @@
 
 #include "cmd/cmd-options.h"
 #include "cmd/commands.h"
+#include "util/escape.h"
 #include "store/experiment.h"
 #include "util/parse-options.h"
 #include "plan/plan.h"
@@ -43,6 +44,7 @@ static int check_replace(struct store *st, const char *key, const char *dir)
 
 static int show_variant(struct store *st, const char *name)
 {
+	struct strbuf diff = STRBUF_INIT;
 	struct store_variant *v;
 	size_t nr, i;
 	int ret = -1;
@@ -52,7 +54,8 @@ static int show_variant(struct store *st, const char *name)
 	for (i = 0; i < nr; i++) {
 		if (strcmp(v[i].name, name))
 			continue;
-		fputs(v[i].effective_diff, stdout);
+		strbuf_add_text_lines(&diff, v[i].effective_diff);	/* the user's values */
+		fputs(diff.buf, stdout);
 		ret = 0;
 		break;
 	}
@@ -65,6 +68,7 @@ static int show_variant(struct store *st, const char *name)
 		strbuf_release(&names);
 	}
 	store_variants_free(v, nr);
+	strbuf_release(&diff);
 	return ret;
 }
 

@@ -53,7 +53,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_DOUBLE(0, "noise", &ao.stats.noise, "PCT",
 			   "changes within +-PCT% count as no effect (default 1)"),
 		OPT_DOUBLE(0, "confidence", &confidence, "LEVEL",
-			   "confidence level of intervals (default 0.95; 95 works too)"),
+			   "confidence level of intervals, 0.5 to 1 (default 0.95; 95 works too)"),
 		OPT_END(),
 	};
 
@@ -66,10 +66,12 @@ int cmd_report(int argc, const char **argv)
 			    "svg or html)", format);
 	if (!(ao.stats.noise >= 0) || ao.stats.noise >= 100)
 		usage_error("--noise must be a percentage from 0 to 100, not %g", ao.stats.noise);
-	if (confidence > 1 && confidence < 100)
-		confidence /= 100;	/* --confidence 95 */
-	if (!(confidence > 0 && confidence < 1))
-		usage_error("--confidence must be between 0 and 1 (0.95), not %g", confidence);
+	/* 0.95 or 95; 1.5 is neither a 1.5% interval nor a 150% one, but a slip */
+	if (confidence >= 50 && confidence < 100)
+		confidence /= 100;
+	else if (!(confidence >= 0.5 && confidence < 1))
+		usage_error("--confidence is a level such as 0.95 or 95 (from 0.5 up to 1, or "
+			    "50 up to 100), not %g", confidence);
 	ao.stats.confidence = confidence;
 
 	if (experiment_open_readonly(&st, dir))

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/cmd-options.h"
 #include "cmd/commands.h"
+#include "util/escape.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -51,35 +53,51 @@ static int parse_layout_seed(const struct option *opt UNUSED, const char *arg)
 	return 0;
 }
 
+/* Everything but the numbers is the guest's, so none of it reaches the terminal raw. */
 static void print_result(const struct vm_result *res)
 {
+	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
-	printf("status: %s\n", run_status_name(res->status));
-	printf("accel: %s\n", vm_accel_name(res->accel));
+	strbuf_addf(&sb, "status: %s\n", run_status_name(res->status));
+	strbuf_addf(&sb, "accel: %s\n", vm_accel_name(res->accel));
 	if (res->clock == VM_CLOCK_ICOUNT)
-		printf("clock: icount (shift %d, 1 instruction = %d ns)\n", res->icount_shift,
-		       1 << res->icount_shift);
+		strbuf_addf(&sb, "clock: icount (shift %d, 1 instruction = %d ns)\n",
+			    res->icount_shift, 1 << res->icount_shift);
 	else
-		printf("clock: %s\n", vm_clock_name(res->clock));
-	if (res->proto.clocksource)
-		printf("clocksource: %s\n", res->proto.clocksource);
-	printf("seconds: %.3f\n", res->seconds);
+		strbuf_addf(&sb, "clock: %s\n", vm_clock_name(res->clock));
+	if (res->proto.clocksource) {
+		strbuf_addstr(&sb, "clocksource: ");
+		strbuf_add_text(&sb, res->proto.clocksource);
+		strbuf_addch(&sb, '\n');
+	}
+	strbuf_addf(&sb, "seconds: %.3f\n", res->seconds);
 	if (res->proto.ready)
-		printf("boot_s: %.3f\n", res->proto.boot_seconds);
+		strbuf_addf(&sb, "boot_s: %.3f\n", res->proto.boot_seconds);
 	for (i = 0; i < res->proto.nr_samples; i++) {
 		const struct protocol_sample *s = &res->proto.samples[i];
 
-		printf("sample: %s %s %u %.9g %s\n", s->workload, s->metric,
-		       s->iteration, s->value, s->unit);
+		strbuf_addstr(&sb, "sample: ");
+		strbuf_add_text(&sb, s->workload);
+		strbuf_addch(&sb, ' ');
+		strbuf_add_text(&sb, s->metric);
+		strbuf_addf(&sb, " %u %.9g ", s->iteration, s->value);
+		strbuf_add_text(&sb, s->unit);
+		strbuf_addch(&sb, '\n');
 	}
-	if (res->reason.len)
-		printf("reason: %s\n", res->reason.buf);
+	if (res->reason.len) {
+		strbuf_addstr(&sb, "reason: ");
+		strbuf_add_text(&sb, res->reason.buf);
+		strbuf_addch(&sb, '\n');
+	}
 	if (res->console_tail.len) {
-		printf("console:\n%s", res->console_tail.buf);
-		if (res->console_tail.buf[res->console_tail.len - 1] != '\n')
-			putchar('\n');
+		strbuf_addstr(&sb, "console:\n");
+		strbuf_add_text_lines(&sb, res->console_tail.buf);
+		if (sb.buf[sb.len - 1] != '\n')
+			strbuf_addch(&sb, '\n');
 	}
+	fputs(sb.buf, stdout);
+	strbuf_release(&sb);
 }
 
 int cmd_vm(int argc, const char **argv)
@@ -102,11 +120,14 @@ int cmd_vm(int argc, const char **argv)
 		OPT_CALLBACK(0, "layout-seed", NULL, "N",
 			     "under icount, the seed of the guest's RTC and so of its layout (default 0)",
 			     parse_layout_seed),
-		OPT_INTEGER(0, "smp", &cfg.smp, "N", "guest CPUs (default 1)"),
-		OPT_INTEGER(0, "mem", &cfg.mem_mb, "MB", "guest memory (default 512)"),
+		OPT_CALLBACK(0, "smp", &cfg.smp, "N", "guest CPUs (default 1)", parse_smp_option),
+		OPT_CALLBACK(0, "mem", &cfg.mem_mb, "MB", "guest memory, at least 64 (default 512)",
+			     parse_mem_option),
 		OPT_STRING(0, "disk", &cfg.disk, "IMAGE", "raw image attached read-only as /dev/vda"),
 		OPT_STRING(0, "append", &cfg.extra_append, "PARAMS", "more kernel parameters"),
-		OPT_DOUBLE(0, "timeout", &cfg.timeout, "SEC", "kill the run after SEC seconds (default 120)"),
+		OPT_CALLBACK(0, "timeout", &cfg.timeout, "SEC",
+			     "kill the run after SEC seconds, at most a week (default 120)",
+			     parse_timeout_option),
 		OPT_STRING(0, "qemu", &cfg.qemu, "PROGRAM", "qemu binary (default " VM_DEFAULT_QEMU ")"),
 		OPT_STRING(0, "runner", &cfg.runner, "CMD", "run CMD instead of qemu"),
 		OPT_STRING(0, "dir", &dir, "DIR", "directory for the run's files (default .)"),
@@ -119,8 +140,6 @@ int cmd_vm(int argc, const char **argv)
 		usage_error("unexpected argument '%s'", argv[0]);
 	if (!cfg.runner && (!cfg.kernel || !cfg.initramfs))
 		usage_error("vm needs --kernel and --initramfs (or --runner)");
-	if (cfg.smp < 0 || cfg.mem_mb < 0 || cfg.timeout < 0)
-		usage_error("--smp, --mem and --timeout cannot be negative");
 	if (workload_spec_parse(&spec, workload))
 		goto out;
 	cfg.workload = &spec;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd/commands.h"
+#include "util/escape.h"
 #include "util/parse-options.h"
 #include "run/protocol.h"
 #include "util/strbuf.h"
@@ -94,17 +95,24 @@ static int check_output(const char *path)
 		goto out;
 	}
 	protocol_parse_buffer(&r, buf.buf, buf.len, name);
+	strbuf_reset(&buf);
 	if (r.ready)
-		printf("ready boot_s=%.6f\n", r.boot_seconds);
+		strbuf_addf(&buf, "ready boot_s=%.6f\n", r.boot_seconds);
+	/* The output's words are the guest's: none reaches the terminal raw. */
 	for (i = 0; i < r.nr_samples; i++) {
 		const struct protocol_sample *s = &r.samples[i];
 
-		printf("sample workload=%s iter=%u %s=%.9g %s (%s is better)\n", s->workload,
-		       s->iteration, s->metric, s->value, s->unit,
-		       s->higher_is_better ? "higher" : "lower");
+		strbuf_addstr(&buf, "sample workload=");
+		strbuf_add_text(&buf, s->workload);
+		strbuf_addf(&buf, " iter=%u ", s->iteration);
+		strbuf_add_text(&buf, s->metric);
+		strbuf_addf(&buf, "=%.9g ", s->value);
+		strbuf_add_text(&buf, s->unit);
+		strbuf_addf(&buf, " (%s is better)\n", s->higher_is_better ? "higher" : "lower");
 	}
 	if (r.done)
-		printf("done\n");
+		strbuf_addstr(&buf, "done\n");
+	fputs(buf.buf, stdout);
 	if (protocol_result_complete(&r, &why))
 		ret = 0;
 	else

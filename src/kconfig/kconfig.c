@@ -1,57 +1,17 @@
-/* kconfig.c: a .config file or fragment: parse, query, edit, diff, merge, hash. */
+/* kconfig.c: a .config file or fragment: parse, query, edit, write. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kconfig/kconfig-internal.h"
 #include "kconfig/kconfig.h"
-#include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
-#define NO_SYM SIZE_MAX
 #define MAX_ERRORS 20
 #define EXCERPT 72	/* longest bit of a bad line quoted in a message */
-
-struct kconfig_line {
-	char *text;	/* without its '\n'; NULL once the line is removed */
-	size_t sym;	/* the symbol it defines, or NO_SYM */
-};
-
-struct kconfig_sym {
-	char *name;
-	size_t name_len;
-	uint64_t hash;
-	char *value;	/* NULL while no line defines it */
-	size_t line;	/* the line that gives the value */
-	size_t ndefs;	/* lines that define it */
-};
-
-struct kconfig {
-	struct kconfig_line *lines;
-	size_t nr_lines, alloc_lines;
-	/* Symbols are never removed, so table indexes stay valid. */
-	struct kconfig_sym *syms;
-	size_t nr_syms, alloc_syms;
-	/* Open addressing, linear probing: symbol index + 1, 0 when empty. */
-	uint32_t *table;
-	size_t table_size;	/* a power of two, at least twice nr_syms */
-	size_t count;		/* symbols with a value */
-	int missing_newline;	/* the last line has no '\n' */
-};
-
-/* One input line, classified before anything is changed. */
-struct parsed_line {
-	const char *text;	/* the raw line, without '\n' */
-	size_t len;
-	const char *name;	/* NULL for comments and blank lines */
-	size_t name_len;
-	const char *value;
-	size_t value_len;
-	int normalize;		/* store "CONFIG_X=v" rather than the raw text */
-	size_t lineno;
-};
 
 /* Internal parse flags, above the public ones. */
 #define LIST_ITEM (1u << 8)	/* from kconfig_parse_list(): no line numbers, no comments */
@@ -252,8 +212,8 @@ static uint64_t hash_name(const char *name, size_t len)
 }
 
 /* The slot holding name, or the empty slot where it would go. */
-static size_t find_slot(const struct kconfig *kc, const char *name, size_t len,
-			uint64_t hash)
+size_t kconfig_find_slot(const struct kconfig *kc, const char *name, size_t len,
+			 uint64_t hash)
 {
 	size_t mask = kc->table_size - 1;
 	size_t i = hash & mask;
@@ -270,13 +230,13 @@ static size_t find_slot(const struct kconfig *kc, const char *name, size_t len,
 	}
 }
 
-static size_t lookup(const struct kconfig *kc, const char *name, size_t len)
+size_t kconfig_sym_index(const struct kconfig *kc, const char *name, size_t len)
 {
 	uint32_t s;
 
 	if (!kc->table_size)
 		return NO_SYM;
-	s = kc->table[find_slot(kc, name, len, hash_name(name, len))];
+	s = kc->table[kconfig_find_slot(kc, name, len, hash_name(name, len))];
 	return s ? s - 1 : NO_SYM;
 }
 
@@ -299,7 +259,7 @@ static void reserve_syms(struct kconfig *kc, size_t more)
 		if (!old[i])
 			continue;
 		sym = &kc->syms[old[i] - 1];
-		kc->table[find_slot(kc, sym->name, sym->name_len, sym->hash)] = old[i];
+		kc->table[kconfig_find_slot(kc, sym->name, sym->name_len, sym->hash)] = old[i];
 	}
 	free(old);
 }
@@ -311,7 +271,7 @@ static size_t lookup_or_add(struct kconfig *kc, const char *name, size_t len)
 	size_t slot, idx;
 
 	reserve_syms(kc, 1);
-	slot = find_slot(kc, name, len, hash);
+	slot = kconfig_find_slot(kc, name, len, hash);
 	if (kc->table[slot])
 		return kc->table[slot] - 1;
 	/* KCONFIG_MAX_SIZE keeps nr_syms far below UINT32_MAX. */
@@ -328,7 +288,7 @@ static size_t lookup_or_add(struct kconfig *kc, const char *name, size_t len)
 }
 
 /* Appends a line (taking text); a previous missing newline is supplied. */
-static size_t add_line(struct kconfig *kc, char *text, size_t sym)
+size_t kconfig_add_line(struct kconfig *kc, char *text, size_t sym)
 {
 	ALLOC_GROW(kc->lines, kc->nr_lines + 1, kc->alloc_lines);
 	kc->lines[kc->nr_lines].text = text;
@@ -337,7 +297,7 @@ static size_t add_line(struct kconfig *kc, char *text, size_t sym)
 	return kc->nr_lines++;
 }
 
-static size_t last_live_line(const struct kconfig *kc)
+size_t kconfig_last_live_line(const struct kconfig *kc)
 {
 	size_t i = kc->nr_lines;
 
@@ -355,7 +315,7 @@ static void remove_line(struct kconfig *kc, size_t i)
 {
 	struct kconfig_line *l = &kc->lines[i];
 
-	if (kc->missing_newline && last_live_line(kc) == i)
+	if (kc->missing_newline && kconfig_last_live_line(kc) == i)
 		kc->missing_newline = 0;
 	if (l->sym != NO_SYM) {
 		struct kconfig_sym *s = &kc->syms[l->sym];
@@ -373,7 +333,7 @@ static void remove_line(struct kconfig *kc, size_t i)
 }
 
 /* Removes every line defining symbol idx except `keep` (NO_SYM: all). */
-static void remove_definitions(struct kconfig *kc, size_t idx, size_t keep)
+void kconfig_remove_definitions(struct kconfig *kc, size_t idx, size_t keep)
 {
 	struct kconfig_sym *s = &kc->syms[idx];
 	size_t i;
@@ -396,8 +356,8 @@ static char *render(const char *name, size_t name_len, const char *value, size_t
 }
 
 /* Appends a line (taking text) that defines name=value; warns about a changed value. */
-static void define(struct kconfig *kc, const struct parsed_line *pl, char *text,
-		   struct parse_ctx *ctx)
+void kconfig_define(struct kconfig *kc, const struct parsed_line *pl, char *text,
+		    struct parse_ctx *ctx)
 {
 	size_t idx = lookup_or_add(kc, pl->name, pl->name_len);
 	struct kconfig_sym *s = &kc->syms[idx];
@@ -413,7 +373,7 @@ static void define(struct kconfig *kc, const struct parsed_line *pl, char *text,
 	}
 	s->value = xstrndup(pl->value, pl->value_len);
 	s->ndefs++;
-	s->line = add_line(kc, text, idx);
+	s->line = kconfig_add_line(kc, text, idx);
 }
 
 /* For messages: the line, shortened if long. */
@@ -578,11 +538,11 @@ static int parse(struct kconfig *kc, const char *filename, const char *buf,
 			if (flags & KCONFIG_LOOSE)
 				while (skip < l->len && is_blank((unsigned char)l->text[skip]))
 					skip++;
-			add_line(kc, xstrndup(l->text + skip, l->len - skip), NO_SYM);
+			kconfig_add_line(kc, xstrndup(l->text + skip, l->len - skip), NO_SYM);
 			continue;
 		}
 		ctx.lineno = l->lineno;
-		define(kc, l, l->normalize ?
+		kconfig_define(kc, l, l->normalize ?
 		       render(l->name, l->name_len, l->value, l->value_len) :
 		       xstrndup(l->text, l->len), &ctx);
 	}
@@ -657,7 +617,7 @@ out:
 
 const char *kconfig_get(const struct kconfig *kc, const char *name)
 {
-	size_t idx = lookup(kc, name, strlen(name));
+	size_t idx = kconfig_sym_index(kc, name, strlen(name));
 
 	return idx == NO_SYM ? NULL : kc->syms[idx].value;
 }
@@ -680,12 +640,12 @@ int kconfig_set(struct kconfig *kc, const char *name, const char *value)
 	if (kconfig_value_type(value) == KCONFIG_VALUE_INVALID)
 		return error("'CONFIG_%s=%s' is not y, m, n, a number or a string", name, value);
 
-	idx = lookup(kc, name, strlen(name));
+	idx = kconfig_sym_index(kc, name, strlen(name));
 	if (idx != NO_SYM && kc->syms[idx].value) {
 		struct kconfig_sym *s = &kc->syms[idx];
 
 		if (s->ndefs > 1)
-			remove_definitions(kc, idx, s->line);
+			kconfig_remove_definitions(kc, idx, s->line);
 		if (strcmp(s->value, value)) {
 			free(kc->lines[s->line].text);
 			kc->lines[s->line].text = render(name, strlen(name), value, strlen(value));
@@ -698,17 +658,17 @@ int kconfig_set(struct kconfig *kc, const char *name, const char *value)
 	pl.name_len = strlen(name);
 	pl.value = value;
 	pl.value_len = strlen(value);
-	define(kc, &pl, render(pl.name, pl.name_len, pl.value, pl.value_len), NULL);
+	kconfig_define(kc, &pl, render(pl.name, pl.name_len, pl.value, pl.value_len), NULL);
 	return 0;
 }
 
 int kconfig_unset(struct kconfig *kc, const char *name)
 {
-	size_t idx = lookup(kc, name, strlen(name));
+	size_t idx = kconfig_sym_index(kc, name, strlen(name));
 
 	if (idx == NO_SYM || !kc->syms[idx].value)
 		return 0;
-	remove_definitions(kc, idx, NO_SYM);
+	kconfig_remove_definitions(kc, idx, NO_SYM);
 	return 1;
 }
 
@@ -738,7 +698,7 @@ int kconfig_next(const struct kconfig *kc, size_t *iter,
 
 void kconfig_write(const struct kconfig *kc, struct strbuf *out)
 {
-	size_t last = last_live_line(kc), i;
+	size_t last = kconfig_last_live_line(kc), i;
 
 	for (i = 0; i < kc->nr_lines; i++) {
 		if (!kc->lines[i].text)
@@ -758,283 +718,4 @@ int kconfig_save(const struct kconfig *kc, const char *path)
 	ret = strbuf_write_file(&sb, path);
 	strbuf_release(&sb);
 	return ret;
-}
-
-static int cmp_sym(const void *a, const void *b)
-{
-	const struct kconfig_sym *const *x = a, *const *y = b;
-
-	return strcmp((*x)->name, (*y)->name);
-}
-
-/* The present symbols sorted by name; the caller frees the array. */
-static const struct kconfig_sym **sorted_syms(const struct kconfig *kc)
-{
-	const struct kconfig_sym **v = xmalloc((kc->count + 1) * sizeof(*v));
-	size_t i, n = 0;
-
-	for (i = 0; i < kc->nr_syms; i++)
-		if (kc->syms[i].value)
-			v[n++] = &kc->syms[i];
-	qsort(v, n, sizeof(*v), cmp_sym);
-	return v;
-}
-
-/* One difference, borrowed from the two kconfigs. */
-struct sym_change {
-	const struct kconfig_sym *old, *new;	/* NULL when added, removed */
-};
-
-static int cmp_change(const void *x, const void *y)
-{
-	const struct sym_change *a = x, *b = y;
-
-	return strcmp(a->old ? a->old->name : a->new->name,
-		      b->old ? b->old->name : b->new->name);
-}
-
-/* Is symbol s of `from` present in `to`?  Returns to's symbol, or NULL. */
-static const struct kconfig_sym *counterpart(const struct kconfig *to,
-					     const struct kconfig_sym *s)
-{
-	uint32_t slot;
-
-	if (!to->table_size)
-		return NULL;
-	slot = to->table[find_slot(to, s->name, s->name_len, s->hash)];
-	return slot && to->syms[slot - 1].value ? &to->syms[slot - 1] : NULL;
-}
-
-/*
- * The differences from a to b in diffconfig's order: removed, then changed,
- * then added, each sorted by name.  Returns the number; the caller frees *out.
- * Only the changes are sorted: two 10,000-symbol configs differ in few.
- */
-static size_t collect_changes(struct sym_change **out,
-			      const struct kconfig *a, const struct kconfig *b)
-{
-	struct sym_change *v = xmalloc((a->count + b->count + 1) * sizeof(*v));
-	size_t nr = 0, removed, added, i;
-
-	for (i = 0; i < a->nr_syms; i++)
-		if (a->syms[i].value && !counterpart(b, &a->syms[i])) {
-			v[nr].old = &a->syms[i];
-			v[nr++].new = NULL;
-		}
-	removed = nr;
-	for (i = 0; i < a->nr_syms; i++) {
-		const struct kconfig_sym *other;
-
-		if (!a->syms[i].value)
-			continue;
-		other = counterpart(b, &a->syms[i]);
-		if (other && strcmp(a->syms[i].value, other->value)) {
-			v[nr].old = &a->syms[i];
-			v[nr++].new = other;
-		}
-	}
-	qsort(v, removed, sizeof(*v), cmp_change);
-	qsort(v + removed, nr - removed, sizeof(*v), cmp_change);
-	added = nr;
-	for (i = 0; i < b->nr_syms; i++)
-		if (b->syms[i].value && !counterpart(a, &b->syms[i])) {
-			v[nr].old = NULL;
-			v[nr++].new = &b->syms[i];
-		}
-	qsort(v + added, nr - added, sizeof(*v), cmp_change);
-	*out = v;
-	return nr;
-}
-
-void kconfig_diff_list(struct kconfig_changes *out,
-		       const struct kconfig *a, const struct kconfig *b)
-{
-	struct sym_change *v;
-	size_t nr = collect_changes(&v, a, b), i;
-
-	out->v = xcalloc(nr + 1, sizeof(*out->v));
-	for (i = 0; i < nr; i++) {
-		struct kconfig_change *ch = &out->v[out->nr++];
-
-		ch->name = xstrdup(v[i].old ? v[i].old->name : v[i].new->name);
-		ch->old_value = v[i].old ? xstrdup(v[i].old->value) : NULL;
-		ch->new_value = v[i].new ? xstrdup(v[i].new->value) : NULL;
-		if (!v[i].new)
-			out->removed++;
-		else if (!v[i].old)
-			out->added++;
-		else
-			out->changed++;
-	}
-	free(v);
-}
-
-void kconfig_changes_release(struct kconfig_changes *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr; i++) {
-		free(c->v[i].name);
-		free(c->v[i].old_value);
-		free(c->v[i].new_value);
-	}
-	free(c->v);
-	memset(c, 0, sizeof(*c));
-}
-
-void kconfig_diff(const struct kconfig *a, const struct kconfig *b,
-		  struct strbuf *out, int merge_style)
-{
-	struct sym_change *v;
-	size_t nr = collect_changes(&v, a, b), i;
-
-	for (i = 0; i < nr; i++) {
-		const struct kconfig_sym *old = v[i].old, *new = v[i].new;
-
-		if (merge_style) {
-			if (!new)
-				continue;
-			if (!strcmp(new->value, "n")) {
-				strbuf_addstr(out, "# CONFIG_");
-				strbuf_add(out, new->name, new->name_len);
-				strbuf_addstr(out, " is not set\n");
-			} else {
-				strbuf_addstr(out, "CONFIG_");
-				strbuf_add(out, new->name, new->name_len);
-				strbuf_addch(out, '=');
-				strbuf_addstr(out, new->value);
-				strbuf_addch(out, '\n');
-			}
-			continue;
-		}
-		strbuf_addch(out, !new ? '-' : !old ? '+' : ' ');
-		strbuf_addstr(out, old ? old->name : new->name);
-		strbuf_addch(out, ' ');
-		strbuf_addstr(out, old ? old->value : new->value);
-		if (old && new) {
-			strbuf_addstr(out, " -> ");
-			strbuf_addstr(out, new->value);
-		}
-		strbuf_addch(out, '\n');
-	}
-	free(v);
-}
-
-/* The lines of kc defining symbol idx, joined by ' ' (as merge_config.sh's echo shows them). */
-/* The length of a line without the '\r' of a CRLF line end. */
-static size_t len_without_cr(const char *text)
-{
-	size_t len = strlen(text);
-
-	while (len && text[len - 1] == '\r')
-		len--;
-	return len;
-}
-
-static void definition_lines(const struct kconfig *kc, size_t idx, struct strbuf *out)
-{
-	const struct kconfig_sym *s = &kc->syms[idx];
-	size_t i;
-
-	for (i = s->ndefs == 1 ? s->line : 0; i < kc->nr_lines; i++) {
-		const char *text = kc->lines[i].text;
-
-		if (kc->lines[i].sym != idx)
-			continue;
-		if (out->len)
-			strbuf_addch(out, ' ');
-		strbuf_add(out, text, len_without_cr(text));
-		if (s->ndefs == 1)
-			break;
-	}
-}
-
-int kconfig_merge(struct kconfig *base, const struct kconfig *frag, const char *fragname)
-{
-	struct strbuf prev = STRBUF_INIT, new = STRBUF_INIT;
-	int redefined = 0;
-	size_t i;
-
-	for (i = 0; i < frag->nr_lines; i++) {
-		size_t fidx = frag->lines[i].sym, bidx;
-		const char *name;
-
-		if (fidx == NO_SYM)
-			continue;
-		name = frag->syms[fidx].name;
-		bidx = lookup(base, name, strlen(name));
-		if (bidx == NO_SYM || !base->syms[bidx].value)
-			continue;	/* not in base, or already handled */
-		strbuf_reset(&prev);
-		strbuf_reset(&new);
-		definition_lines(base, bidx, &prev);
-		definition_lines(frag, fidx, &new);
-		if (strcmp(prev.buf, new.buf)) {
-			warning("value of CONFIG_%s is redefined by fragment %s: previous value '%s', new value '%s'",
-				name, fragname, prev.buf, new.buf);
-			redefined++;
-		}
-		remove_definitions(base, bidx, NO_SYM);
-	}
-	/* merge_config.sh's `echo >> $TMP_FILE`. */
-	if (base->missing_newline)
-		base->missing_newline = 0;
-	else
-		add_line(base, xstrdup(""), NO_SYM);
-
-	for (i = 0; i < frag->nr_lines; i++) {
-		const struct kconfig_line *l = &frag->lines[i];
-		const struct kconfig_sym *s;
-		struct parsed_line pl;
-
-		if (!l->text)
-			continue;
-		if (l->sym == NO_SYM) {
-			add_line(base, xstrndup(l->text, len_without_cr(l->text)), NO_SYM);
-			continue;
-		}
-		/*
-		 * Lines are appended in order, so the last definition leaves
-		 * frag's value; earlier ones only need to be counted.
-		 */
-		s = &frag->syms[l->sym];
-		pl.name = s->name;
-		pl.name_len = strlen(s->name);
-		pl.value = s->value;
-		pl.value_len = strlen(s->value);
-		define(base, &pl, xstrndup(l->text, len_without_cr(l->text)), NULL);
-	}
-	if (last_live_line(frag) != NO_SYM)
-		base->missing_newline = frag->missing_newline;
-	strbuf_release(&prev);
-	strbuf_release(&new);
-	return redefined;
-}
-
-void kconfig_hash(const struct kconfig *kc, char out[SHA256_HEX_SIZE])
-{
-	const struct kconfig_sym **v = sorted_syms(kc);
-	struct strbuf line = STRBUF_INIT;
-	struct sha256 c;
-	size_t i;
-
-	sha256_init(&c);
-	for (i = 0; i < kc->count; i++) {
-		strbuf_reset(&line);
-		strbuf_addf(&line, "CONFIG_%s=", v[i]->name);
-		if (v[i]->value[0] == '"') {
-			struct strbuf s = STRBUF_INIT;
-
-			kconfig_string_value(&s, v[i]->value);
-			kconfig_quote_string(&line, s.buf);
-			strbuf_release(&s);
-		} else {
-			strbuf_addstr(&line, v[i]->value);
-		}
-		strbuf_addch(&line, '\n');
-		sha256_update(&c, line.buf, line.len);
-	}
-	sha256_final_hex(&c, out);
-	strbuf_release(&line);
-	free(v);
 }

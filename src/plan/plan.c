@@ -13,6 +13,7 @@
 #include "util/run-command.h"
 #include "plan/source.h"
 #include "store/store.h"
+#include "util/escape.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
@@ -310,7 +311,12 @@ static struct kconfig *requested_config(const struct plan *p, const struct plan_
 	return kc;
 }
 
-/* Runs olddefconfig for variants [first, nr), jobs at a time in reused slots. */
+/*
+ * Runs olddefconfig for variants [first, nr), jobs at a time in reused
+ * slots, then classifies them in plan order: a variant is same-as the
+ * first earlier one it equals, so it is judged only when every earlier
+ * one is resolved, whichever of the parallel runs finished first.
+ */
 static int resolve_all(struct plan *p, const struct plan_options *o, size_t first)
 {
 	int jobs = o->jobs > 0 ? o->jobs : online_cpus();
@@ -367,8 +373,6 @@ static int resolve_all(struct plan *p, const struct plan_options *o, size_t firs
 
 			if (load_slot_config(&v->effective, dirs[slot]))
 				ret = -1;
-			else
-				classify(p, v, job_of[slot]);
 		}
 		child_process_release(&cps[slot]);
 		done++;
@@ -386,6 +390,8 @@ static int resolve_all(struct plan *p, const struct plan_options *o, size_t firs
 		running[slot] = NULL;
 		child_process_release(&cps[slot]);
 	}
+	for (next = first; !ret && next < p->nr_variants; next++)
+		classify(p, &p->variants[next], next);
 	for (i = 0; i < jobs; i++) {
 		free(dirs[i]);
 		strbuf_release(&errs[i]);
@@ -468,6 +474,52 @@ out:
 	return ret;
 }
 
+/*
+ * --options is a fragment file or a list of symbols.  What names a
+ * directory (or a FIFO, read once by plan_input_key() already), and a
+ * list whose items are not symbol names -- a path, or a word such as
+ * "adir" with no upper-case letter, as no Kconfig symbol has -- is a file
+ * that is not there, not CONFIG_adir=y to measure as an unknown symbol.
+ */
+static int check_options_list(const char *arg)
+{
+	const char *p = arg;
+	struct stat st;
+
+	if (!stat(arg, &st))
+		return error("--options '%s' is %s, not a fragment file or a list of options", arg,
+			     S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+	for (;;) {
+		const char *name;
+		int upper = 0, quoted = 0;
+
+		while (*p && strchr(", \t\n", *p))
+			p++;
+		if (!*p)
+			break;
+		for (name = p; (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+			       (*p >= '0' && *p <= '9') || *p == '_'; p++)
+			if (*p >= 'A' && *p <= 'Z')
+				upper = 1;
+		if (!upper || !strchr("=, \t\n", *p)) {
+			while (*p && !strchr(", \t\n", *p))
+				p++;
+			return error("--options '%s' is neither a fragment file (there is no file of "
+				     "that name, and '%.*s' is not a symbol name: those are upper "
+				     "case, such as PROVE_LOCKING) nor a list of them", arg,
+				     (int)(p - name), name);
+		}
+		/* the rest of the item: its value, perhaps a quoted string */
+		for (; *p && (quoted || !strchr(", \t\n", *p)); p++) {
+			if (quoted && *p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				quoted = !quoted;
+		}
+	}
+	return 0;
+}
+
 static int read_options(struct plan *p, const struct plan_options *o)
 {
 	struct kconfig *kc = kconfig_new();
@@ -503,7 +555,8 @@ static int read_options(struct plan *p, const struct plan_options *o)
 			goto out;
 		}
 		strbuf_release(&sb);
-	} else if (kconfig_parse_list(kc, "--options", o->options)) {
+	} else if (check_options_list(o->options) ||
+		   kconfig_parse_list(kc, "--options", o->options)) {
 		goto out;
 	}
 	if (!kconfig_count(kc)) {
@@ -823,12 +876,22 @@ int plan_save_inputs(struct store *st, const struct kernel_source *ks,
 	       store_set_meta(st, "cache", cache) ? -1 : 0;
 }
 
+/* What the table shows of a string: escaped, since names and reasons are the user's. */
+static char *shown(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_text(&sb, s);
+	return strbuf_detach(&sb, NULL);
+}
+
 int plan_print_table(struct store *st, FILE *fp)
 {
 	struct store_variant *v;
 	size_t nr, i;
 	int wname = 7, wstatus = 6;
 	struct strbuf line = STRBUF_INIT;
+	char **names, **statuses;
 
 	if (store_get_variants(st, &v, &nr))
 		return -1;
@@ -836,38 +899,45 @@ int plan_print_table(struct store *st, FILE *fp)
 		store_variants_free(v, nr);
 		return error("%s: no plan yet (run 'kconfperf plan')", store_path(st));
 	}
+	names = xcalloc(nr, sizeof(*names));
+	statuses = xcalloc(nr, sizeof(*statuses));
 	for (i = 0; i < nr; i++) {
-		int n = (int)strlen(v[i].name);
-		int s = (int)strlen(variant_status_name(v[i].status)) +
-			(v[i].same_as ? 1 + (int)strlen(v[i].same_as) : 0);
+		struct strbuf status = STRBUF_INIT;
 
-		if (n > wname)
-			wname = n;
-		if (s > wstatus)
-			wstatus = s;
+		names[i] = shown(v[i].name);
+		strbuf_addstr(&status, variant_status_name(v[i].status));
+		if (v[i].same_as) {
+			strbuf_addch(&status, ' ');
+			strbuf_add_text(&status, v[i].same_as);
+		}
+		statuses[i] = strbuf_detach(&status, NULL);
+		if ((int)strlen(names[i]) > wname)
+			wname = (int)strlen(names[i]);
+		if ((int)strlen(statuses[i]) > wstatus)
+			wstatus = (int)strlen(statuses[i]);
 	}
 	fprintf(fp, "%-*s  %-*s  %9s  %-16s  %s\n", wname, "variant", wstatus, "status",
 		"requested", "effective", "reason");
 	for (i = 0; i < nr; i++) {
-		char status[512], eff[64];
+		char eff[64];
 		int requested = 0;
 		const char *c;
 
 		for (c = v[i].requested; c && *c; c++)
 			if (*c == '\n')
 				requested++;
-		if (v[i].same_as)
-			snprintf(status, sizeof(status), "%s %s", variant_status_name(v[i].status),
-				 v[i].same_as);
-		else
-			snprintf(status, sizeof(status), "%s", variant_status_name(v[i].status));
 		snprintf(eff, sizeof(eff), "+%d -%d ~%d", v[i].added, v[i].removed, v[i].changed);
 		strbuf_reset(&line);
-		strbuf_addf(&line, "%-*s  %-*s  %9d  %-16s  %s", wname, v[i].name, wstatus, status,
-			    requested, i ? eff : "-", v[i].reason ? v[i].reason : "");
+		strbuf_addf(&line, "%-*s  %-*s  %9d  %-16s  ", wname, names[i], wstatus, statuses[i],
+			    requested, i ? eff : "-");
+		strbuf_add_text(&line, v[i].reason);
 		strbuf_rtrim(&line);
 		fprintf(fp, "%s\n", line.buf);
+		free(names[i]);
+		free(statuses[i]);
 	}
+	free(names);
+	free(statuses);
 	store_variants_free(v, nr);
 	strbuf_release(&line);
 	return 0;

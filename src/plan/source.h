@@ -12,7 +12,11 @@
  *   "tar:<sha256 of the archive>" for an archive;
  *   "dir:<sha256 of every file's relative path, size and mtime>" for a
  *   directory (content hashing 70,000 files would take longer than the
- *   olddefconfig runs it guards; an edit changes size or mtime).
+ *   olddefconfig runs it guards).  So a directory's identity is not its
+ *   content: an edit that keeps a file's size and its mtime, which is in
+ *   whole seconds (touch -r, cp -p, two edits of one length within a
+ *   second), is not seen, and the old tree's builds are reused.  README and
+ *   --source's help say so.
  * Build outputs inside a directory tree (.config, *.o, .tmp*, include/config,
  * include/generated) and .git are left out of the identity.
  */

@@ -192,6 +192,30 @@ int initramfs_add_chardev(struct initramfs *ir, const char *path, unsigned int m
 	return add_entry(ir, path, S_IFCHR, mode, NULL, 0, major, minor);
 }
 
+int initramfs_find_guest(struct strbuf *out, const char *guest)
+{
+	const char *env = getenv("KCP_GUEST");
+	char *self, *slash;
+
+	if (guest || (env && *env)) {
+		strbuf_addstr(out, guest ? guest : env);
+		if (access(out->buf, R_OK))
+			return error_errno("cannot read the guest program '%s'", out->buf);
+		return 0;
+	}
+	self = realpath("/proc/self/exe", NULL);
+	if (!self)
+		return error_errno("cannot find this executable (/proc/self/exe)");
+	slash = strrchr(self, '/');
+	strbuf_add(out, self, (size_t)(slash - self));
+	strbuf_addstr(out, "/kcp-guest");
+	free(self);
+	if (access(out->buf, R_OK))
+		return error("no guest program '%s' beside kconfperf (build it with make, "
+			     "or set KCP_GUEST)", out->buf);
+	return 0;
+}
+
 int initramfs_add_base(struct initramfs *ir)
 {
 	if (initramfs_add_dir(ir, "dev", 0755) ||

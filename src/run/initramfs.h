@@ -52,6 +52,15 @@ int initramfs_add_chardev(struct initramfs *ir, const char *path, unsigned int m
 int initramfs_add_base(struct initramfs *ir);
 
 /*
+ * The guest program that is /init: guest when not NULL, else $KCP_GUEST,
+ * else kcp-guest beside this executable (where make puts it).  Appends its
+ * path to out; 0, or -1 with an error when it cannot be read.  run and
+ * `kconfperf initramfs` both take it so, so that no archive lacks /init
+ * (the kernel would panic "unable to mount root fs").
+ */
+int initramfs_find_guest(struct strbuf *out, const char *guest);
+
+/*
  * Appends the uncompressed archive, with its TRAILER!!! entry, to out.
  * The archive itself is unchanged and can still grow.
  */

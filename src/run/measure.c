@@ -123,30 +123,6 @@ static int lock_experiment(struct state *s)
 	return error("another 'kconfperf run' is running in '%s'", s->dir);
 }
 
-static int find_guest(struct strbuf *out, const struct measure_options *o)
-{
-	const char *env = getenv("KCP_GUEST");
-	char *self, *slash;
-
-	if (o->guest || (env && *env)) {
-		strbuf_addstr(out, o->guest ? o->guest : env);
-		if (access(out->buf, R_OK))
-			return error_errno("cannot read the guest program '%s'", out->buf);
-		return 0;
-	}
-	self = realpath("/proc/self/exe", NULL);
-	if (!self)
-		return error_errno("cannot find this executable (/proc/self/exe)");
-	slash = strrchr(self, '/');
-	strbuf_add(out, self, (size_t)(slash - self));
-	strbuf_addstr(out, "/kcp-guest");
-	free(self);
-	if (access(out->buf, R_OK))
-		return error("no guest program '%s' beside kconfperf (build it with make, "
-			     "or set KCP_GUEST)", out->buf);
-	return 0;
-}
-
 /*
  * The guest has no shell and no libraries: a script or a dynamically linked
  * program could only fail inside it, so say why here.
@@ -221,7 +197,7 @@ static int make_initramfs(struct state *s)
 	}
 	if (o->workload_exec && check_static(o->workload_exec))
 		goto out;
-	if (find_guest(&guest, o))
+	if (initramfs_find_guest(&guest, o->guest))
 		goto out;
 	s->initramfs = experiment_path(s->dir, "initramfs.gz");
 	ir = initramfs_new();

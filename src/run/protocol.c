@@ -191,7 +191,7 @@ static int parse_uint(const char *s, unsigned *out)
 }
 
 /*
- * Reports a malformed line: prints it and keeps the first message in
+ * Reports a malformed line: counts it and keeps the first one's message in
  * r->invalid.  Returns -1.
  */
 static int malformed(struct protocol_result *r, const char *origin, unsigned lineno,
@@ -205,6 +205,8 @@ static int malformed(struct protocol_result *r, const char *origin, unsigned lin
 	va_list ap;
 	size_t i;
 
+	if (r->nr_invalid++)
+		return -1;
 	strbuf_addf(&msg, "%s:%u: ", origin, lineno);
 	va_start(ap, fmt);
 	strbuf_vaddf(&msg, fmt, ap);
@@ -213,10 +215,7 @@ static int malformed(struct protocol_result *r, const char *origin, unsigned lin
 	for (i = 0; i < len && i < EXCERPT_MAX; i++)
 		strbuf_addch(&msg, (unsigned char)line[i] < ' ' ? '?' : line[i]);
 	strbuf_addstr(&msg, i < len ? "...'" : "'");
-	error("%s", msg.buf);
-	if (!r->invalid)
-		r->invalid = strbuf_detach(&msg, NULL);
-	strbuf_release(&msg);
+	r->invalid = strbuf_detach(&msg, NULL);
 	return -1;
 }
 
@@ -244,6 +243,11 @@ static int take_sample(struct protocol_result *r, const struct line *l,
 		return BAD("bad iteration number '%s'", get(l, "iter"));
 	if (parse_number(get(l, "value"), &s.value))
 		return BAD("bad number '%s' for value", get(l, "value"));
+	if (s.value < 0)
+		return BAD("negative value '%s' for a %s", get(l, "value"), get(l, "metric"));
+	if (r->workload && strcmp(get(l, "workload"), r->workload))
+		return BAD("a sample of workload '%s', but this run is of '%s'",
+			   get(l, "workload"), r->workload);
 	better = get(l, "better");
 	if (!strcmp(better, "lower"))
 		s.higher_is_better = 0;
@@ -326,7 +330,7 @@ int protocol_parse_line(struct protocol_result *r, const char *line, size_t len,
 	}
 
 	if (!strcmp(l.kind, "ready")) {
-		const char *boot = get(&l, "boot_s");
+		const char *boot = get(&l, "boot_s"), *workload = get(&l, "workload");
 		double v;
 
 		if (r->ready)
@@ -337,6 +341,9 @@ int protocol_parse_line(struct protocol_result *r, const char *line, size_t len,
 			ret = BAD("ready without 'boot_s='");
 		else if (parse_number(boot, &v) || v < 0)
 			ret = BAD("bad number '%s' for boot_s", boot);
+		else if (workload && r->workload && strcmp(workload, r->workload))
+			ret = BAD("ready for workload '%s', but this run is of '%s'", workload,
+				  r->workload);
 		else {
 			const char *cs = get(&l, "clocksource");
 
@@ -391,7 +398,7 @@ int protocol_result_complete(const struct protocol_result *r, struct strbuf *why
 	if (r->error)
 		strbuf_addf(why, "guest error: %s", r->error);
 	else if (r->invalid)
-		strbuf_addf(why, "malformed output: %s", r->invalid);
+		protocol_add_invalid(why, r);
 	else if (r->nr_samples)
 		strbuf_addf(why, "no 'done' line (last sample iter=%u)",
 			    r->samples[r->nr_samples - 1].iteration);
@@ -400,6 +407,16 @@ int protocol_result_complete(const struct protocol_result *r, struct strbuf *why
 	else
 		strbuf_addstr(why, "no output");
 	return 0;
+}
+
+void protocol_add_invalid(struct strbuf *sb, const struct protocol_result *r)
+{
+	if (!r->invalid)
+		return;
+	strbuf_addf(sb, "malformed output: %s", r->invalid);
+	if (r->nr_invalid > 1)
+		strbuf_addf(sb, " (and %u more malformed line%s)", r->nr_invalid - 1,
+			    r->nr_invalid == 2 ? "" : "s");
 }
 
 void protocol_quote(struct strbuf *sb, const char *msg)

@@ -30,12 +30,14 @@
  *		time from boot to the start of init (CLOCK_BOOTTIME), seconds;
  *		clocksource is the guest kernel's current clocksource, the
  *		clock behind every time the guest measures.  Optional for a
- *		--runner; at most once, before any sample.
+ *		--runner; at most once, before any sample.  workload, when
+ *		given, is the workload the run was asked for.
  *	KCP 1 sample workload=hackbench iter=0 metric=time unit=s better=lower value=0.2345
- *		One measurement.  iter counts from 0 per run; (metric, iter)
- *		is unique within a run.  metric is "time" or "throughput",
- *		unit says what value is in ("s", "ns", "us", "MB/s"), better
- *		is "lower" or "higher".
+ *		One measurement of the workload the run was asked for (its
+ *		name, without parameters).  iter counts from 0 per run;
+ *		(metric, iter) is unique within a run.  metric is "time" or
+ *		"throughput", unit says what value is in ("s", "ns", "us",
+ *		"MB/s"), better is "lower" or "higher"; value is never negative.
  *	KCP 1 done
  *		The workload finished and every sample was written.
  *	KCP 1 error msg="cannot open '/dev/vda': No such device"
@@ -70,6 +72,12 @@ struct protocol_sample {
  * protocol_result_release() frees them.
  */
 struct protocol_result {
+	/*
+	 * The workload the run was asked for (borrowed, set by the caller
+	 * before parsing): a ready or sample line naming another is
+	 * malformed.  NULL: any.
+	 */
+	const char *workload;
 	int ready;		/* a ready line was seen */
 	double boot_seconds;	/* its boot_s */
 	char *clocksource;	/* its clocksource, or NULL */
@@ -78,6 +86,7 @@ struct protocol_result {
 	int done;		/* a done line was seen */
 	char *error;		/* the run's own error message (first error line), or NULL */
 	char *invalid;		/* the first malformed line's message, or NULL */
+	unsigned nr_invalid;	/* how many lines were malformed */
 	unsigned lines;		/* lines read so far (numbering for messages) */
 };
 #define PROTOCOL_RESULT_INIT { 0 }
@@ -90,9 +99,11 @@ void protocol_result_release(struct protocol_result *r);
  * origin and lineno name the line in messages ("results.txt:12: ...").
  * Returns 1 for a KCP line that was taken in, 0 for a line that is not part
  * of the protocol, and -1 for a malformed KCP line (bad syntax, version
- * mismatch, a bad number, a missing key, a line out of order): the error
- * is printed with error(), and the first such message is also kept in
- * r->invalid.  A malformed line changes nothing else in r.
+ * mismatch, a bad number, a missing key, a line out of order).  Nothing is
+ * printed: a run's output is the runner's to get wrong, as often as it
+ * likes, so the first malformed line's message is kept in r->invalid and
+ * the rest are counted in r->nr_invalid (protocol_add_invalid() says
+ * both).  A malformed line changes nothing else in r.
  */
 int protocol_parse_line(struct protocol_result *r, const char *line, size_t len,
 			const char *origin, unsigned lineno);
@@ -101,7 +112,7 @@ int protocol_parse_line(struct protocol_result *r, const char *line, size_t len,
  * Parses every line of buf (the last one need not end in "\n"), numbering
  * them after the r->lines already read, so a stream can be fed in whole
  * lines over several calls.  Returns 0, or -1 when any line was malformed
- * (each one printed; parsing goes on after them).
+ * (parsing goes on after them).
  */
 int protocol_parse_buffer(struct protocol_result *r, const char *buf, size_t len,
 			  const char *origin);
@@ -113,6 +124,13 @@ int protocol_parse_buffer(struct protocol_result *r, const char *buf, size_t len
  * (last sample iter=1)", "no output").
  */
 int protocol_result_complete(const struct protocol_result *r, struct strbuf *why);
+
+/*
+ * Appends "malformed output: <the first malformed line's message>" and,
+ * when there were more, " (and N more malformed lines)" to sb.  Nothing
+ * when r has no malformed line.
+ */
+void protocol_add_invalid(struct strbuf *sb, const struct protocol_result *r);
 
 /*
  * Appends msg quoted as a protocol value ("..." with '"' and '\' escaped,

@@ -13,12 +13,11 @@
 #include "util/usage.h"
 #include "run/vm.h"
 #include "run/workload-spec.h"
+#include "run/workload-table.h"
 #include "util/wrapper.h"
 
 /* The end of the console is enough to find a panic and show the tail. */
 #define CONSOLE_READ_MAX ((size_t)1 << 20)
-/* The results port: as much as the protocol parser takes. */
-#define RESULTS_READ_MAX KCP_OUTPUT_MAX
 #define QEMU_LOG_READ_MAX ((size_t)64 << 10)
 
 static const char *const accel_names[] = {
@@ -406,7 +405,7 @@ static enum vm_accel probe_kvm(const struct vm_config *run_cfg)
 	cp.timeout = VM_KVM_PROBE_SECONDS;
 	cp.grace = 1;
 	cp.silent_exec_failure = 1;
-	cp.kill_on_parent_death = 1;
+	cp.contain = 1;
 	if (start_command(&cp)) {
 		note("kvm probe: cannot start '%s': %s; using tcg",
 		     cp.args.v[0], strerror(cp.start_errno));
@@ -474,8 +473,11 @@ static void prepare(struct child_process *cp, const struct vm_config *cfg,
 	}
 	cp->in.mode = CHILD_IO_NULL;
 	cp->timeout = cfg_timeout(cfg);
-	/* No qemu outlives a kconfperf killed with SIGKILL. */
-	cp->kill_on_parent_death = 1;
+	/* No run fills the disk: each of its files is capped (vm_classify()). */
+	strvec_pushv(&cp->watch, (const char *[]){ console, results, qemu_log, NULL });
+	cp->watch_max = (off_t)KCP_OUTPUT_MAX;
+	/* Nothing a run starts outlives it, nor a kconfperf killed with SIGKILL. */
+	cp->contain = 1;
 }
 
 int vm_format_command(struct strbuf *out, const struct vm_config *cfg, const char *dir)
@@ -519,6 +521,34 @@ static void read_tail(struct strbuf *sb, const char *path, size_t max)
 		warning("cannot read '%s': %s", path, strerror(errno));
 	if (sb->len > max)
 		strbuf_setlen(sb, max);
+	close(fd);
+}
+
+/*
+ * Reads the first max + 1 bytes of path at most, so that more than max
+ * shows; a missing file reads as empty.
+ */
+static void read_head(struct strbuf *sb, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	while (sb->len <= max) {
+		size_t room = max + 1 - sb->len;
+		ssize_t n;
+
+		strbuf_grow(sb, room < 65536 ? room : 65536);
+		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1 < room ?
+			 sb->alloc - sb->len - 1 : room);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			warning("cannot read '%s': %s", path, strerror(errno));
+		if (n <= 0)
+			break;
+		strbuf_setlen(sb, sb->len + (size_t)n);
+	}
 	close(fd);
 }
 
@@ -609,15 +639,26 @@ void vm_classify(struct vm_result *out, const struct child_process *cp,
 	strbuf_reset(&out->reason);
 	strbuf_reset(&out->console_tail);
 	protocol_result_release(&out->proto);
+	out->proto.workload = out->workload;
 	out->seconds = cp->seconds;
 	out->exit_code = cp->exit_code;
 	if (results_len)
-		protocol_parse_buffer(&out->proto, results, results_len, "results.txt");
+		protocol_parse_buffer(&out->proto, results,
+				      results_len < KCP_OUTPUT_MAX ? results_len : KCP_OUTPUT_MAX,
+				      "results.txt");
 
 	if (cp->start_errno) {
 		out->status = RUN_START_FAILED;
 		strbuf_addf(&out->reason, "cannot start %s '%s': %s", who,
 			    cp->args.nr ? cp->args.v[0] : "", strerror(cp->start_errno));
+	} else if (cp->exceeded || results_len > KCP_OUTPUT_MAX) {
+		/* What was cut off may be the samples: the run is lost, not short. */
+		const char *file = cp->exceeded ? strrchr(cp->exceeded, '/') : NULL;
+
+		out->status = RUN_MALFORMED;
+		strbuf_addf(&out->reason, "more output than a run may write: '%s' grew beyond "
+			    "%zu MiB%s", file ? file + 1 : cp->exceeded ? cp->exceeded : "results.txt",
+			    KCP_OUTPUT_MAX >> 20, cp->exceeded ? ", so the run was stopped" : "");
 	} else if (find_panic(&out->reason, console, console_len)) {
 		out->status = RUN_PANIC;
 	} else if (out->proto.error) {
@@ -625,7 +666,7 @@ void vm_classify(struct vm_result *out, const struct child_process *cp,
 		strbuf_addf(&out->reason, "guest error: %s", out->proto.error);
 	} else if (out->proto.invalid) {
 		out->status = RUN_MALFORMED;
-		strbuf_addf(&out->reason, "malformed output: %s", out->proto.invalid);
+		protocol_add_invalid(&out->reason, &out->proto);
 	} else if (cp->timed_out) {
 		out->status = RUN_TIMEOUT;
 		strbuf_addf(&out->reason, "timed out after %g s (", cp->timeout);
@@ -665,6 +706,7 @@ int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir)
 	int ret = -1;
 
 	vm_result_release(out);
+	out->workload = cfg->workload ? workload_table[cfg->workload->id].name : "boot";
 	out->accel = vm_resolve_accel(cfg);
 	if (vm_effective_clock(&out->clock, &out->icount_shift, cfg, out->accel)) {
 		out->status = RUN_START_FAILED;
@@ -688,7 +730,7 @@ int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir)
 	if (!start_command(&cp))
 		finish_command(&cp);
 	read_tail(&console, console_path, CONSOLE_READ_MAX);
-	read_tail(&results, results_path, RESULTS_READ_MAX);
+	read_head(&results, results_path, KCP_OUTPUT_MAX);
 	read_tail(&qemu_log, qemu_log_path, QEMU_LOG_READ_MAX);
 	/* A runner's stderr is its console: its last line explains an exit. */
 	vm_classify(out, &cp, console.buf, console.len, results.buf, results.len,

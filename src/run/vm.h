@@ -20,7 +20,9 @@ struct workload_spec;
  * goes to <dir>/console.txt, the protocol lines to <dir>/results.txt and
  * qemu's own stdout and stderr to <dir>/qemu.txt; <dir> is the caller's and
  * must exist.  Every run is bounded by `timeout`: then qemu's process group
- * gets SIGTERM and, 2 s later, SIGKILL.
+ * gets SIGTERM and, 2 s later, SIGKILL.  Each of those files is capped at
+ * KCP_OUTPUT_MAX (64 MiB): a run that writes more is stopped the same way
+ * and fails (RUN_MALFORMED), for what was cut off may be its samples.
  *
  * With `runner` set, that command replaces qemu (a lab machine, a script):
  * it gets the run's identity in KCP_KERNEL, KCP_INITRAMFS, KCP_CMDLINE
@@ -99,6 +101,11 @@ void vm_rtc_base(struct strbuf *out, uint64_t layout_seed);
 #define VM_DEFAULT_MEM_MB 512
 #define VM_DEFAULT_SMP 1
 #define VM_DEFAULT_TIMEOUT 120.0
+/* What the command line takes (cmd-options.h): anything else is nonsense, not a default. */
+#define VM_MIN_MEM_MB 64
+#define VM_MAX_MEM_MB (1024 * 1024)
+#define VM_MAX_SMP 1024
+#define VM_MAX_TIMEOUT (7 * 24 * 3600.0)
 /* How long the KVM probe boot may take before KVM counts as broken. */
 #define VM_KVM_PROBE_SECONDS 5.0
 /* Lines of the console kept in vm_result.console_tail. */
@@ -161,6 +168,11 @@ struct vm_result {
 	struct protocol_result proto;
 	/* Last VM_CONSOLE_TAIL_LINES lines of the console, set when not ok. */
 	struct strbuf console_tail;
+	/*
+	 * The workload's name the run was asked for (borrowed; vm_run() sets
+	 * it): protocol lines about another are malformed.  NULL: any.
+	 */
+	const char *workload;
 };
 
 #define VM_RESULT_INIT { .reason = STRBUF_INIT, .exit_code = -1, .icount_shift = -1, \
@@ -251,12 +263,13 @@ int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir);
 
 /*
  * The classification vm_run() applies, for tests: from how the child ended
- * (cp's exit_code, signal, timed_out, start_errno, seconds, timeout), the
- * console text and the results text (protocol lines), sets out->status,
- * reason, seconds, exit_code, proto and console_tail.  qemu_log is qemu's
- * own output (its error messages), used in reasons; it may be NULL.
- * Precedence: start failure, panic, guest error, malformed, timeout, exit
- * failure, no done line.
+ * (cp's exit_code, signal, timed_out, exceeded, start_errno, seconds,
+ * timeout), the console text and the results text (protocol lines: the
+ * first KCP_OUTPUT_MAX + 1 bytes of them, so that more shows), sets
+ * out->status, reason, seconds, exit_code, proto and console_tail.
+ * qemu_log is qemu's own output (its error messages), used in reasons; it
+ * may be NULL.  Precedence: start failure, output over the cap, panic,
+ * guest error, malformed, timeout, exit failure, no done line.
  */
 void vm_classify(struct vm_result *out, const struct child_process *cp,
 		 const char *console, size_t console_len,

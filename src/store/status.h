@@ -61,7 +61,7 @@ enum run_status {
 	RUN_TIMEOUT,		/* killed after the run's timeout */
 	RUN_PANIC,		/* "Kernel panic - not syncing" on the console */
 	RUN_GUEST_ERROR,	/* the guest reported an error line */
-	RUN_MALFORMED,		/* a malformed protocol line */
+	RUN_MALFORMED,		/* a malformed protocol line, or more output than a run may write */
 	RUN_NO_DONE,		/* qemu exited 0 but the guest never said done */
 	RUN_START_FAILED,	/* qemu (or the runner) could not be started */
 	RUN_EXIT_FAILED,	/* qemu, the runner or an imported command exited nonzero or was killed */

@@ -112,41 +112,45 @@ void strbuf_add_xml(struct strbuf *sb, const char *s)
 	}
 }
 
-/* Appends s with invalid UTF-8 replaced, nothing else changed. */
-static void add_valid_utf8(struct strbuf *sb, const char *s, size_t len)
+/* A C0 control other than tab, CR and LF, DEL, or a C1 control. */
+static int is_csv_control(unsigned cp)
+{
+	return (cp < 0x20 && cp != '\t' && cp != '\r' && cp != '\n') ||
+	       (cp >= 0x7f && cp <= 0x9f);
+}
+
+/* s[0..len) with invalid UTF-8 and controls replaced, quotes doubled when quoted. */
+static void add_csv_chars(struct strbuf *sb, const char *s, size_t len, int quoted)
 {
 	size_t i = 0, n;
 	unsigned cp;
 
 	while ((n = next_char(s + i, len - i, &cp))) {
-		if (cp == 0xFFFD)
-			utf8_encode(sb, cp);
+		if (cp == 0xFFFD || is_csv_control(cp))
+			utf8_encode(sb, 0xFFFD);
 		else
 			strbuf_add(sb, s + i, n);
+		if (quoted && cp == '"')
+			strbuf_addch(sb, '"');
 		i += n;
 	}
 }
 
 void strbuf_add_csv(struct strbuf *sb, const char *s)
 {
-	size_t len = s ? strlen(s) : 0, i, start;
+	size_t len = s ? strlen(s) : 0;
+	int quoted;
 
 	if (!len)
 		return;
-	if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && s[len - 1] != ' ') {
-		add_valid_utf8(sb, s, len);
-		return;
-	}
-	strbuf_addch(sb, '"');
-	for (i = start = 0; i < len; i++) {
-		if (s[i] != '"')
-			continue;
-		add_valid_utf8(sb, s + start, i + 1 - start);
+	quoted = strpbrk(s, ",\"\r\n") || s[0] == ' ' || s[len - 1] == ' ';
+	if (quoted)
 		strbuf_addch(sb, '"');
-		start = i + 1;
-	}
-	add_valid_utf8(sb, s + start, len - start);
-	strbuf_addch(sb, '"');
+	if (strchr("=+-@\t\r", s[0]))
+		strbuf_addch(sb, '\'');
+	add_csv_chars(sb, s, len, quoted);
+	if (quoted)
+		strbuf_addch(sb, '"');
 }
 
 static int is_word(int c)
@@ -178,21 +182,73 @@ void strbuf_add_markdown(struct strbuf *sb, const char *s)
 	}
 }
 
-void strbuf_add_text(struct strbuf *sb, const char *s)
+/*
+ * How many bytes of s[0..len) the next character takes, and whether a
+ * terminal must see them escaped (*unsafe): an invalid byte, a C0 or C1
+ * control or DEL; with keep_lines, newline and tab are safe.
+ */
+static size_t next_text_char(const char *s, size_t len, int keep_lines, int *unsafe)
 {
-	size_t len = s ? strlen(s) : 0, i = 0, n;
 	unsigned cp;
+	size_t n = utf8_decode(s, len, &cp);
+
+	*unsafe = !n || ((cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) &&
+			 !(keep_lines && (cp == '\n' || cp == '\t')));
+	return n ? n : 1;
+}
+
+static void add_text(struct strbuf *sb, const char *s, int keep_lines)
+{
+	size_t len = s ? strlen(s) : 0, i = 0, k, n;
+	int unsafe;
 
 	while (i < len) {
-		n = utf8_decode(s + i, len - i, &cp);
-		if (!n || cp < 0x20 || cp == 0x7f) {
-			strbuf_addf(sb, "\\x%02x", (unsigned char)s[i]);
-			i++;
-			continue;
-		}
-		strbuf_add(sb, s + i, n);
+		n = next_text_char(s + i, len - i, keep_lines, &unsafe);
+		if (unsafe)
+			for (k = 0; k < n; k++)
+				strbuf_addf(sb, "\\x%02x", (unsigned char)s[i + k]);
+		else
+			strbuf_add(sb, s + i, n);
 		i += n;
 	}
+}
+
+void strbuf_add_text(struct strbuf *sb, const char *s)
+{
+	add_text(sb, s, 0);
+}
+
+void strbuf_add_text_lines(struct strbuf *sb, const char *s)
+{
+	add_text(sb, s, 1);
+}
+
+size_t text_escape_lines(char *out, size_t size, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t len = s ? strlen(s) : 0, i = 0, o = 0, k, n;
+	int unsafe;
+
+	while (i < len) {
+		n = next_text_char(s + i, len - i, 1, &unsafe);
+		if (o + (unsafe ? 4 * n : n) >= size)
+			break;
+		for (k = 0; k < n; k++) {
+			unsigned char c = (unsigned char)s[i + k];
+
+			if (!unsafe) {
+				out[o++] = (char)c;
+				continue;
+			}
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[c >> 4];
+			out[o++] = hex[c & 15];
+		}
+		i += n;
+	}
+	out[o] = '\0';
+	return o;
 }
 
 size_t text_width(const char *s, size_t len)

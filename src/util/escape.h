@@ -35,6 +35,10 @@ void strbuf_add_xml(struct strbuf *sb, const char *s);
 /*
  * One CSV field (RFC 4180): quoted when it holds a comma, a double quote,
  * CR or LF, or starts or ends with a space; quotes inside are doubled.
+ * Control characters other than tab, CR and LF (ESC included) become
+ * U+FFFD.  A field that starts with = + - @, tab or CR is a formula to a
+ * spreadsheet (CSV injection): it gets a leading ' (as OWASP advises), so
+ * a spreadsheet shows it as text and a reader can strip the one quote.
  */
 void strbuf_add_csv(struct strbuf *sb, const char *s);
 
@@ -49,11 +53,21 @@ void strbuf_add_csv(struct strbuf *sb, const char *s);
 void strbuf_add_markdown(struct strbuf *sb, const char *s);
 
 /*
- * Plain text for a terminal or an email: control characters (ESC
- * included, so no terminal escape sequence gets through) and invalid bytes
- * are written as \xNN; everything else as is.
+ * Plain text for a terminal or an email: control characters (ESC and the
+ * C1 controls U+0080-U+009F included, so no terminal escape sequence gets
+ * through) and invalid bytes are written as \xNN, a byte at a time;
+ * everything else as is.
  */
 void strbuf_add_text(struct strbuf *sb, const char *s);
+/* strbuf_add_text() for text of many lines: newlines and tabs are kept. */
+void strbuf_add_text_lines(struct strbuf *sb, const char *s);
+/*
+ * strbuf_add_text_lines() into out[0..size) (size > 0), for callers that
+ * must not allocate (usage.c's messages): always NUL-terminated, cut short
+ * (never inside an escape or a character) when out is full.  Returns the
+ * length written.
+ */
+size_t text_escape_lines(char *out, size_t size, const char *s);
 
 /* Display width of UTF-8 text: its number of code points (no wide characters). */
 size_t text_width(const char *s, size_t len);

@@ -5,6 +5,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "util/escape.h"
 #include "util/progress.h"
 #include "util/sigchain.h"
 #include "util/strbuf.h"
@@ -77,7 +78,8 @@ void progress_show(struct progress *p, const char *what, double per_item)
 	if (per_item <= 0 && p->done)
 		per_item = p->done_seconds / (double)p->done;
 	progress_add_count(p, &sb, p->done + 1);
-	strbuf_addf(&sb, "%s (elapsed ", what);
+	strbuf_add_text(&sb, what);	/* names are the user's, and so not safe */
+	strbuf_addstr(&sb, " (elapsed ");
 	progress_add_duration(&sb, now_seconds() - p->start);
 	if (per_item > 0 && p->total > p->done) {
 		strbuf_addstr(&sb, ", about ");

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
+#include "util/keeper.h"
 #include "util/run-command.h"
 #include "util/sigchain.h"
 #include "util/usage.h"
@@ -51,7 +52,8 @@ struct spawn_plan {
 	int parent_fd[3];	/* our ends of capture pipes, -1 if none */
 	int err_to_out;
 	int report[2];		/* exec-failure pipe */
-	pid_t parent;		/* our pid, for kill_on_parent_death */
+	pid_t parent;		/* our pid (the keeper's for contain), for kill_on_parent_death */
+	pid_t pgrp;		/* our process group, which a keeper goes back to */
 };
 
 static int running(const struct child_process *cp)
@@ -61,7 +63,8 @@ static int running(const struct child_process *cp)
 
 static int succeeded(const struct child_process *cp)
 {
-	return !cp->start_errno && !cp->timed_out && !cp->signal && !cp->exit_code;
+	return !cp->start_errno && !cp->timed_out && !cp->exceeded && !cp->signal &&
+	       !cp->exit_code;
 }
 
 void child_process_init(struct child_process *cp)
@@ -77,6 +80,7 @@ void child_process_release(struct child_process *cp)
 		return;
 	strvec_clear(&cp->args);
 	strvec_clear(&cp->env);
+	strvec_clear(&cp->watch);
 	child_process_init(cp);
 }
 
@@ -297,8 +301,10 @@ static void NORETURN run_child(const struct child_process *cp,
 			sigaction(sig, &dfl, NULL);
 	}
 
-	setpgid(0, 0);
-	if (cp->kill_on_parent_death) {
+	/* A contained child stays in the group its keeper made for it. */
+	if (!cp->contain)
+		setpgid(0, 0);
+	if (cp->kill_on_parent_death || cp->contain) {
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 			child_report(p->report[1], STAGE_EXEC);
 		/* The parent may have died before prctl() took. */
@@ -342,7 +348,8 @@ int start_command(struct child_process *cp)
 	cp->pid = -1;
 	cp->exit_code = -1;
 	cp->signal = cp->timed_out = cp->start_errno = 0;
-	cp->seconds = cp->term_time = 0;
+	cp->exceeded = NULL;
+	cp->seconds = cp->term_time = cp->watch_time = 0;
 	cp->pidfd = -1;
 	for (i = 0; i < 3; i++) {
 		streams[i]->fd = -1;
@@ -374,6 +381,10 @@ int start_command(struct child_process *cp)
 		error_errno("cannot create a pipe");
 		goto out;
 	}
+	if (cp->contain && keeper_prepare() < 0) {
+		err = errno;
+		goto out;
+	}
 	p.report[1] = above_stdio(p.report[1]);
 
 	/* No handler may run in the child before it has reset them. */
@@ -381,9 +392,18 @@ int start_command(struct child_process *cp)
 	sigprocmask(SIG_SETMASK, &all, &old);
 	cp->start_time = now_seconds();
 	p.parent = getpid();
+	p.pgrp = getpgrp();
 	cp->pid = fork();
-	if (!cp->pid)
+	if (!cp->pid) {
+		if (cp->contain) {
+			pid_t keeper = getpid();
+
+			if (keeper_fork(p.pgrp) < 0)
+				child_report(p.report[1], STAGE_EXEC);
+			p.parent = keeper;
+		}
 		run_child(cp, &p, &old);
+	}
 	err = errno;
 	if (cp->pid > 0)
 		sigchain_add_child(cp->pid);
@@ -478,21 +498,61 @@ static void signal_group(struct child_process *cp, int sig)
 		kill(-cp->pid, SIGCONT);
 }
 
-/* Sends TERM or KILL when due; returns seconds until the next action, or -1 for none. */
-static double enforce_timeout(struct child_process *cp, double now)
+static void stop_group(struct child_process *cp, double now)
 {
-	double due;
+	signal_group(cp, SIGTERM);
+	cp->term_time = now;
+	cp->state = CP_TERMED;
+}
 
-	if (cp->timeout <= 0)
-		return -1;
-	if (cp->state == CP_RUNNING) {
+/* The first watched file larger than watch_max, or NULL. */
+static const char *over_watch_max(const struct child_process *cp)
+{
+	size_t i;
+
+	for (i = 0; i < cp->watch.nr; i++) {
+		struct stat st;
+
+		if (!stat(cp->watch.v[i], &st) && st.st_size > cp->watch_max)
+			return cp->watch.v[i];
+	}
+	return NULL;
+}
+
+static double sooner(double a, double b)
+{
+	return a < 0 || (b >= 0 && b < a) ? b : a;
+}
+
+/*
+ * Sends TERM when the timeout is due or a watched file is too large, KILL
+ * when the grace after TERM is over; returns seconds until the next thing
+ * to look at, or -1 for none.
+ */
+static double enforce_limits(struct child_process *cp, double now)
+{
+	double due, next = -1;
+
+	if (cp->state == CP_RUNNING && cp->timeout > 0) {
 		due = cp->start_time + cp->timeout;
-		if (now < due)
-			return due - now;
-		signal_group(cp, SIGTERM);
-		cp->timed_out = 1;
-		cp->term_time = now;
-		cp->state = CP_TERMED;
+		if (now < due) {
+			next = due - now;
+		} else {
+			stop_group(cp, now);
+			cp->timed_out = 1;
+		}
+	}
+	if (cp->state == CP_RUNNING && cp->watch.nr) {
+		due = cp->watch_time + CHILD_WATCH_SECONDS;
+		if (now >= due) {
+			cp->watch_time = now;
+			cp->exceeded = over_watch_max(cp);
+			if (cp->exceeded)
+				stop_group(cp, now);
+			due = now + CHILD_WATCH_SECONDS;
+		}
+		if (cp->state == CP_RUNNING)
+			next = sooner(next, due - now);
 	}
 	if (cp->state == CP_TERMED) {
 		due = cp->term_time + (cp->grace > 0 ? cp->grace : 0);
@@ -501,7 +561,7 @@ static double enforce_timeout(struct child_process *cp, double now)
 		signal_group(cp, SIGKILL);
 		cp->state = CP_KILLED;
 	}
-	return -1;
+	return next;
 }
 
 static int has_exited(const struct child_process *cp)
@@ -551,7 +611,7 @@ static int wait_for_exit(struct child_process **cps, size_t nr)
 				ret = i;
 				goto out;
 			}
-			next = enforce_timeout(cp, now);
+			next = enforce_limits(cp, now);
 			if (next >= 0 && (wait < 0 || next < wait))
 				wait = next;
 			if (cp->pidfd < 0 && (wait < 0 || wait > POLL_FALLBACK_MS / 1000.0))
@@ -734,6 +794,9 @@ void child_process_describe(struct strbuf *out, const struct child_process *cp)
 		strbuf_addf(out, "could not be started: %s", strerror(cp->start_errno));
 	else if (cp->timed_out)
 		strbuf_addf(out, "timed out after %g s", cp->timeout);
+	else if (cp->exceeded)
+		strbuf_addf(out, "was stopped: '%s' grew beyond %lld bytes", cp->exceeded,
+			    (long long)cp->watch_max);
 	else if (cp->signal)
 		strbuf_addf(out, "killed by signal %d (%s)", cp->signal, strsignal(cp->signal));
 	else if (cp->state != CP_DONE)

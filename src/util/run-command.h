@@ -32,7 +32,8 @@
  *	child_process_release(&cp);
  *
  * Every child runs in its own process group (pgid == pid), with stdin from
- * /dev/null unless told otherwise.  While a child runs it is registered with
+ * /dev/null unless told otherwise (a contained child's group keeps that id
+ * though its keeper is the pid: see `contain`).  While a child runs it is registered with
  * sigchain, so SIGINT/SIGTERM/SIGHUP/SIGQUIT and exit() kill its whole group.
  * When the child itself exits, anything still left in its process group is
  * sent SIGKILL before the child is reaped, so no stray grandchild outlives a
@@ -87,6 +88,8 @@ struct child_stream {
 };
 
 #define CHILD_PROCESS_DEFAULT_GRACE 2.0
+/* How often a child's watched files are looked at (see watch below). */
+#define CHILD_WATCH_SECONDS 0.1
 
 struct child_process {
 	/* argv; args.v[0] is looked up in PATH (the child's PATH when env
@@ -109,6 +112,16 @@ struct child_process {
 	double timeout;
 	double grace;
 
+	/* Files the child writes (qemu's -serial file:, a runner's stdout)
+	 * that may not grow beyond watch_max bytes, a cap on what it may put
+	 * on disk: while it runs each is looked at every CHILD_WATCH_SECONDS,
+	 * and the first one found larger stops the child as a timeout would
+	 * (SIGTERM, SIGKILL after grace) and is named in `exceeded`.  A
+	 * check, not a bound: the file may have grown a little further
+	 * meanwhile.  Owned; freed by release. */
+	struct strvec watch;
+	off_t watch_max;
+
 	/* Do not print an error when the program cannot be started (for
 	 * probes such as "is ccache installed"); errno still says why. */
 	unsigned silent_exec_failure:1;
@@ -119,11 +132,24 @@ struct child_process {
 	 * run measures.  A child whose parent is already gone exits 127. */
 	unsigned kill_on_parent_death:1;
 
+	/* Nothing the child starts outlives it: not a grandchild that left
+	 * its process group or session (setsid), not the child's children
+	 * when kconfperf is killed with SIGKILL.  The child runs under a
+	 * keeper (keeper.h), a fork of kconfperf that adopts every orphan
+	 * below it and, once the child has exited or kconfperf has died,
+	 * SIGKILLs all of them before it exits as the child did.  pid is the
+	 * keeper's and still names the child's process group, so timeouts,
+	 * describe() and the rest are as without; the child also gets
+	 * kill_on_parent_death.  For qemu and runners: a run's leftovers
+	 * would use the CPUs that the next run measures. */
+	unsigned contain:1;
+
 	/* Results, valid after finish_command() (pid after start_command()). */
 	pid_t pid;		/* also the process group id */
 	int exit_code;		/* exit status, or -1 if not exited normally */
 	int signal;		/* terminating signal, or 0 */
 	int timed_out;		/* killed because of timeout (even if it then exited 0) */
+	const char *exceeded;	/* the watched file that grew beyond watch_max, or NULL */
 	int start_errno;	/* nonzero when the program could not be started */
 	double seconds;		/* wall time, monotonic clock, start to reap */
 
@@ -132,11 +158,13 @@ struct child_process {
 	int pidfd;
 	double start_time;
 	double term_time;
+	double watch_time;
 };
 
 #define CHILD_PROCESS_INIT { \
 	.args = STRVEC_INIT, \
 	.env = STRVEC_INIT, \
+	.watch = STRVEC_INIT, \
 	.in = { .fd = -1 }, \
 	.out = { .fd = -1 }, \
 	.err = { .fd = -1 }, \
@@ -206,7 +234,8 @@ int run_commands_parallel(struct child_process *cmds, size_t nr, int max_paralle
 /*
  * Appends a human description of how a finished child ended to out:
  * "exited with status 2", "killed by signal 9 (Killed)", "timed out after
- * 30 s", "could not be started: No such file or directory".
+ * 30 s", "could not be started: No such file or directory", "was stopped:
+ * 'out.txt' grew beyond 1048576 bytes".
  */
 void child_process_describe(struct strbuf *out, const struct child_process *cp);
 

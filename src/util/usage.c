@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/escape.h"
 #include "util/usage.h"
 
 int quiet;
@@ -38,17 +39,24 @@ int finish_stdout(int status)
 	return 1;
 }
 
+/*
+ * Messages name what users and guests wrote (variant names, a runner's
+ * error line): no control character of theirs reaches the terminal raw
+ * (escape.h), only the lines and tabs of a message.  No malloc here: this
+ * is how an allocation failure is said.
+ */
 static void report(const char *kind, const char *fmt, va_list ap, int err)
 {
-	char msg[4096];
-	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	char raw[4096], msg[4 * sizeof(raw)];
+	int n = vsnprintf(raw, sizeof(raw), fmt, ap);
 
 	if (n < 0)
-		msg[0] = '\0';
+		raw[0] = '\0';
 	if (err) {
-		size_t len = strlen(msg);
-		snprintf(msg + len, sizeof(msg) - len, ": %s", strerror(err));
+		size_t len = strlen(raw);
+		snprintf(raw + len, sizeof(raw) - len, ": %s", strerror(err));
 	}
+	text_escape_lines(msg, sizeof(msg), raw);
 	if (sink) {
 		sink(kind, msg, sink_data);
 		return;

@@ -101,59 +101,7 @@ test_expect_success 'an interrupted build is never taken for a finished one' '
 	test "$(sqlite3 bad/kconfperf.db "SELECT count(*) FROM build WHERE status = \"ok\"")" = 0
 '
 
-test_expect_success 'a build waits while a live kconfperf holds the build lock' '
-	lock=$KCP_TEST_CACHE/build.lock &&
-	{ sleep 30 & } &&
-	holder=$! &&
-	printf "%s 0\n" $holder >"$lock" &&
-	{ flock -o "$lock" sleep 4 & } &&
-	sleep 1 &&
-	{ kconfperf build --dir bad --make-var KCFLAGS=-DKCP_INTERRUPTED --timeout 5 >out 2>err; rc=$?; } &&
-	kill $holder; cat err &&
-	test "$rc" = 1 &&
-	test_grep "waiting for another kconfperf build in .* (pid $holder)" err &&
-	test_grep "timed out after 5" err
-'
-
-test_expect_success 'a lock held by something that is not a build is an error, not a hang' '
-	lock=$KCP_TEST_CACHE/build.lock &&
-	{ sleep 60 & } &&
-	dead=$! &&
-	kill $dead && wait $dead;
-	printf "%s 0\n" $dead >"$lock" &&
-	{ flock -o "$lock" sleep 30 & } &&
-	sleep 1 &&
-	{ kconfperf build --dir bad --make-var KCFLAGS=-DKCP_INTERRUPTED >out 2>err; rc=$?; } &&
-	pkill -f "flock -o $lock" ; cat err &&
-	test "$rc" = 1 &&
-	test_grep "build.lock. is held by a process that outlived kconfperf (pid $dead) and is not a build" err
-'
-
-# A dead kconfperf's record names a process group by its id; group ids are
-# reused, so a group that merely has that id must never be signalled
-# (a record naming group 1 would have signalled everything).
-test_expect_success 'a stale lock record naming an unrelated process group leaves it alone' '
-	lock=$KCP_TEST_CACHE/build.lock &&
-	{ sleep 60 & } &&
-	dead=$! &&
-	kill $dead && wait $dead;
-	{ setsid sleep 600 & } &&
-	victim=$! &&
-	sleep 0.5 &&
-	pgid=$(cut -d" " -f5 /proc/$victim/stat) &&
-	echo "an unrelated process group: $pgid" &&
-	printf "%s %s\n" $dead $pgid >"$lock" &&
-	{ flock -o "$lock" sleep 30 & } &&
-	holder=$! &&
-	sleep 1 &&
-	{ kconfperf build --dir bad --make-var KCFLAGS=-DKCP_INTERRUPTED >out 2>err; rc=$?; } &&
-	{ kill -s 0 -- -$pgid 2>/dev/null; alive=$?; } &&
-	kill -- -$pgid 2>/dev/null; kill $holder; cat err &&
-	test "$alive" = 0 &&
-	test "$rc" = 1 &&
-	! grep "stopping the build" err &&
-	test_grep "build.lock. is held by a process that outlived kconfperf (pid $dead) and is not a build" err
-'
+# The build lock's waits and outsiders: t2010-fast-build.sh, in a scratch cache.
 
 test_expect_failure_code 1 'build without a plan is a clear error' '
 	mkdir empty && kconfperf build --dir empty 2>err; rc=$?; cat err;

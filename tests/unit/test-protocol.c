@@ -8,6 +8,7 @@
 #include "test-lib.h"
 #include "run/workload-spec.h"
 #include "run/workload-table.h"
+#include "util/wrapper.h"
 
 static int parse(struct protocol_result *r, const char *text)
 {
@@ -141,10 +142,13 @@ static void check_malformed(const char *line, const char *what)
 	test_capture_start();
 	strbuf_addf(&text, "noise\nKCP 1 ready boot_s=1\n%s\n", line);
 	check_int(parse(&r, text.buf), ==, -1);
-	if (!check(strstr(test_messages.buf, "error: results.txt:3: ") == test_messages.buf) ||
-	    !check(strstr(test_messages.buf, what) != NULL))
-		fprintf(stderr, "#   line: %s\n#   message: %s", line, test_messages.buf);
-	check(r.invalid && strstr(r.invalid, what));
+	if (!check(r.invalid && starts_with(r.invalid, "results.txt:3: ")) ||
+	    !check(r.invalid && strstr(r.invalid, what)))
+		fprintf(stderr, "#   line: %s\n#   message: %s\n", line,
+			r.invalid ? r.invalid : "(none)");
+	/* the run's output is a result: nothing is printed for it */
+	check_str(test_messages.buf, "");
+	check_int(r.nr_invalid, ==, 1);
 	check_int(r.nr_samples, ==, 0);
 	check_int(protocol_result_complete(&r, &why), ==, 0);
 	check(!strncmp(why.buf, "malformed output: ", 18));
@@ -187,6 +191,43 @@ static void test_malformed(void)
 	check_malformed("KCP 1 error msg=a\"b", "quote inside a bare value");
 	check_malformed("KCP 1 error", "error without 'msg='");
 	check_malformed("KCP 1 ready boot_s=2", "a second ready line");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=-1",
+			"negative value '-1' for a time");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=throughput unit=MB/s better=higher "
+			"value=-2e3", "negative value '-2e3' for a throughput");
+}
+
+/* A run asked for one workload takes no line about another. */
+static void test_other_workload(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+
+	r.workload = "boot";
+	check_int(parse(&r, "KCP 1 ready boot_s=1 workload=boot\n"
+		"KCP 1 sample workload=boot iter=0 metric=time unit=s better=lower value=1\n"
+		"KCP 1 done\n"), ==, 0);
+	check_int(protocol_result_complete(&r, NULL), ==, 1);
+	protocol_result_release(&r);
+
+	r.workload = "boot";
+	check_int(parse(&r, "KCP 1 ready boot_s=1 workload=fork\n"), ==, -1);
+	check_str(r.invalid, "results.txt:1: ready for workload 'fork', but this run is of "
+		  "'boot' in 'KCP 1 ready boot_s=1 workload=fork'");
+	check(!r.ready);
+	protocol_result_release(&r);
+
+	r.workload = "boot";
+	check_int(parse(&r, "KCP 1 ready boot_s=1\n"
+		"KCP 1 sample workload=hackbench iter=0 metric=time unit=s better=lower value=1\n"),
+		  ==, -1);
+	check(starts_with(r.invalid, "results.txt:2: a sample of workload 'hackbench', but this "
+			  "run is of 'boot'"));
+	check_int(r.nr_samples, ==, 0);
+	protocol_result_release(&r);
+
+	/* Without a workload to expect (workloads --check-output), any goes. */
+	check_int(parse(&r, "KCP 1 ready boot_s=1 workload=fork\n"), ==, 0);
+	protocol_result_release(&r);
 }
 
 static void test_version_mismatch(void)
@@ -195,8 +236,8 @@ static void test_version_mismatch(void)
 
 	test_capture_start();
 	check_int(parse(&r, "KCP 2 ready boot_s=1\nKCP 1 done\n"), ==, -1);
-	check(strstr(test_messages.buf, "results.txt:1: protocol version 2, but this kconfperf "
-		     "reads version 1 in 'KCP 2 ready boot_s=1'") != NULL);
+	check_str(r.invalid, "results.txt:1: protocol version 2, but this kconfperf "
+		  "reads version 1 in 'KCP 2 ready boot_s=1'");
 	check(!r.ready);
 	check(r.done);	/* parsing goes on after a bad line */
 	check_int(protocol_result_complete(&r, NULL), ==, 0);
@@ -216,13 +257,22 @@ static void test_order(void)
 		"KCP 1 done\n"
 		"KCP 1 sample workload=x iter=1 metric=time unit=s better=lower value=1\n"),
 		  ==, -1);
-	check(strstr(test_messages.buf,
-		     "results.txt:2: a second sample for metric 'time' iter=0") != NULL);
-	check(strstr(test_messages.buf, "results.txt:3: ready after samples") != NULL);
-	check(strstr(test_messages.buf,
-		     "results.txt:5: 'sample' after the run's 'done' line") != NULL);
+	check(starts_with(r.invalid, "results.txt:2: a second sample for metric 'time' iter=0"));
+	check_int(r.nr_invalid, ==, 3);
 	check_int(r.nr_samples, ==, 1);
 	check_double(r.samples[0].value, 1, 0);
+	protocol_result_release(&r);
+
+	check_int(parse(&r,
+		"KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=1\n"
+		"KCP 1 ready boot_s=1\n"), ==, -1);
+	check(starts_with(r.invalid, "results.txt:2: ready after samples"));
+	protocol_result_release(&r);
+
+	check_int(parse(&r, "KCP 1 done\n"
+		"KCP 1 sample workload=x iter=1 metric=time unit=s better=lower value=1\n"), ==, -1);
+	check(starts_with(r.invalid, "results.txt:2: 'sample' after the run's 'done' line"));
+	check_str(test_messages.buf, "");
 	protocol_result_release(&r);
 	test_capture_stop();
 }
@@ -237,16 +287,50 @@ static void test_long_and_nul_lines(void)
 	strbuf_addstr(&line, "KCP 1 error msg=");
 	strbuf_addchars(&line, 'x', KCP_LINE_MAX);
 	check_int(protocol_parse_line(&r, line.buf, line.len, "out", 7), ==, -1);
-	check(strstr(test_messages.buf, "out:7: line longer than") != NULL);
+	check(starts_with(r.invalid, "out:7: line longer than"));
 	/* the excerpt in the message is cut short */
-	check(strlen(test_messages.buf) < 400);
+	check(strlen(r.invalid) < 400);
 	check_int(protocol_parse_line(&r, nul_line, sizeof(nul_line) - 1, "out", 8), ==, -1);
-	check(strstr(test_messages.buf, "out:8: NUL byte") != NULL);
+	check(starts_with(r.invalid, "out:7: "));
+	check_int(r.nr_invalid, ==, 2);
 	check(!r.done);
 	check_int(protocol_parse_line(&r, "hello", 5, "out", 9), ==, 0);
 	check_int(protocol_parse_line(&r, "KCP 1 done", 10, "out", 10), ==, 1);
 	protocol_result_release(&r);
+	check_int(protocol_parse_line(&r, nul_line, sizeof(nul_line) - 1, "out", 8), ==, -1);
+	check(starts_with(r.invalid, "out:8: NUL byte"));
+	protocol_result_release(&r);
 	strbuf_release(&line);
+	test_capture_stop();
+}
+
+/* A runner printing `yes "KCP 1 junk"`: one message, and a count. */
+static void test_malformed_flood(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
+	int i;
+
+	test_capture_start();
+	strbuf_addstr(&text, "KCP 1 ready boot_s=1\n");
+	for (i = 0; i < 100000; i++)
+		strbuf_addstr(&text, "KCP 1 junk\n");
+	strbuf_addstr(&text, "KCP 1 done\n");
+	check_int(parse(&r, text.buf), ==, -1);
+	check_str(test_messages.buf, "");
+	check_int(r.nr_invalid, ==, 100000);
+	check(r.done);
+	check_int(protocol_result_complete(&r, &why), ==, 0);
+	check_str(why.buf, "malformed output: results.txt:2: unknown kind 'junk' (ready, sample, "
+		  "done or error) in 'KCP 1 junk' (and 99999 more malformed lines)");
+	protocol_result_release(&r);
+	check_int(parse(&r, "KCP 1 junk\nKCP 1 junk\n"), ==, -1);
+	strbuf_reset(&why);
+	protocol_add_invalid(&why, &r);
+	check(ends_with(why.buf, "'KCP 1 junk' (and 1 more malformed line)"));
+	protocol_result_release(&r);
+	strbuf_release(&text);
+	strbuf_release(&why);
 	test_capture_stop();
 }
 
@@ -448,9 +532,11 @@ int main(int argc, char **argv)
 	TEST(test_guest_error);
 	TEST(test_incomplete);
 	TEST(test_malformed);
+	TEST(test_other_workload);
 	TEST(test_version_mismatch);
 	TEST(test_order);
 	TEST(test_long_and_nul_lines);
+	TEST(test_malformed_flood);
 	TEST(test_quote_round_trip);
 	TEST(test_table);
 	TEST(test_param_values);

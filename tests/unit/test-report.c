@@ -392,6 +392,22 @@ static void test_escape_csv(void)
 	strbuf_addch(&sb, '|');
 	strbuf_add_csv(&sb, "");
 	check_str(sb.buf, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"|\" padded\"|");
+
+	/* No control byte gets through; a formula is text to a spreadsheet. */
+	strbuf_reset(&sb);
+	strbuf_add_csv(&sb, "\x1b[31mred\x07\xc2\x9b\ttab");
+	strbuf_addch(&sb, '|');
+	strbuf_add_csv(&sb, "=HYPERLINK(\"http://x\")");
+	strbuf_addch(&sb, '|');
+	strbuf_add_csv(&sb, "-2+3");
+	strbuf_addch(&sb, '|');
+	strbuf_add_csv(&sb, "+x");
+	strbuf_addch(&sb, '|');
+	strbuf_add_csv(&sb, "@sum");
+	strbuf_addch(&sb, '|');
+	strbuf_add_csv(&sb, "a=b-c");
+	check_str(sb.buf, "\xEF\xBF\xBD[31mred\xEF\xBF\xBD\xEF\xBF\xBD\ttab|"
+		  "\"'=HYPERLINK(\"\"http://x\"\")\"|'-2+3|'+x|'@sum|a=b-c");
 	strbuf_release(&sb);
 }
 
@@ -412,7 +428,28 @@ static void test_escape_text(void)
 	strbuf_add_text(&sb, "ok \xc3\xa9 \x1b[31mred\x1b[0m\ttab\xff");
 	check_str(sb.buf, "ok \xc3\xa9 \\x1b[31mred\\x1b[0m\\x09tab\\xff");
 	check_int(text_width("\xc3\xa9t\xc3\xa9", 5), ==, 3);
+	/* a C1 control (here CSI, U+009B) is a terminal escape too; DEL as well */
+	strbuf_reset(&sb);
+	strbuf_add_text(&sb, "a\xc2\x9b" "2Jb\x7f\xc2\xa0");
+	check_str(sb.buf, "a\\xc2\\x9b2Jb\\x7f\xc2\xa0");
+	/* for many lines: newlines and tabs stay */
+	strbuf_reset(&sb);
+	strbuf_add_text_lines(&sb, "one\n\ttwo\x1b[2J\r\n");
+	check_str(sb.buf, "one\n\ttwo\\x1b[2J\\x0d\n");
 	strbuf_release(&sb);
+}
+
+static void test_escape_text_into_a_buffer(void)
+{
+	char out[16];
+
+	check_int(text_escape_lines(out, sizeof(out), "a\x1b\nb"), ==, 7);
+	check_str(out, "a\\x1b\nb");
+	/* cut short at a whole escape, never inside one */
+	check_int(text_escape_lines(out, 8, "abc\x1b\x1b"), ==, 7);
+	check_str(out, "abc\\x1b");
+	check_int(text_escape_lines(out, 1, "abc"), ==, 0);
+	check_str(out, "");
 }
 
 static void test_utf8_decode(void)
@@ -468,6 +505,7 @@ int main(int argc, char **argv)
 	TEST(test_escape_csv);
 	TEST(test_escape_markdown);
 	TEST(test_escape_text);
+	TEST(test_escape_text_into_a_buffer);
 	TEST(test_utf8_decode);
 	TEST(test_no_runs);
 	free(fixture_db);

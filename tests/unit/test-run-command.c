@@ -430,6 +430,48 @@ static void test_grandchildren(void)
 	strbuf_release(&out);
 }
 
+/* A child writing without end is stopped once its file passes watch_max. */
+static void test_watch(void)
+{
+	struct child_process cp;
+	struct strbuf why = STRBUF_INIT, want = STRBUF_INIT;
+	char *path = xstrfmt("%s/flood.txt", test_tmpdir());
+	struct stat st;
+	double t0;
+
+	sh(&cp, "while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done");
+	cp.out.mode = CHILD_IO_FILE;
+	cp.out.path = path;
+	strvec_push(&cp.watch, "/nonexistent/is/never/too/large");
+	strvec_push(&cp.watch, path);
+	cp.watch_max = 100000;
+	t0 = now_seconds();
+	check_int(run_command(&cp), ==, -1);
+	check(now_seconds() - t0 < 5);
+	check(!cp.timed_out);
+	check_str(cp.exceeded, path);
+	check_int(cp.signal, ==, SIGTERM);
+	check(!stat(path, &st) && st.st_size > 100000);
+	describe(&why, &cp);
+	strbuf_addf(&want, "was stopped: '%s' grew beyond 100000 bytes", path);
+	check_str(why.buf, want.buf);
+	check(test_group_gone(cp.pid));
+	child_process_release(&cp);
+
+	/* Under the cap nothing happens. */
+	sh(&cp, "echo small");
+	cp.out.mode = CHILD_IO_FILE;
+	cp.out.path = path;
+	strvec_push(&cp.watch, path);
+	cp.watch_max = 100000;
+	check_int(run_command(&cp), ==, 0);
+	check(!cp.exceeded);
+	child_process_release(&cp);
+	strbuf_release(&why);
+	strbuf_release(&want);
+	free(path);
+}
+
 static void test_signal(void)
 {
 	struct child_process cp;
@@ -626,6 +668,145 @@ static void test_kill_on_parent_death(void)
 	check_int(orphan_fate(1), ==, SIGKILL);
 }
 
+/* Whether pid is gone (or a zombie) within seconds. */
+static int pid_gone_within(pid_t pid, double seconds)
+{
+	double deadline = now_seconds() + seconds;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	while (now_seconds() < deadline) {
+		struct strbuf stat = STRBUF_INIT;
+		const char *paren;
+		int zombie;
+
+		waitpid(pid, NULL, WNOHANG);
+		if (strbuf_read_file(&stat, path, 0) < 0)
+			return 1;
+		paren = strrchr(stat.buf, ')');
+		zombie = paren && paren[1] == ' ' && paren[2] == 'Z';
+		strbuf_release(&stat);
+		if (zombie)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+static int pid_gone(pid_t pid)
+{
+	return pid_gone_within(pid, 3);
+}
+
+/* Runs `sh -c script` (contained or not); returns the pid it printed first. */
+static pid_t run_printing_pid(const char *script, int contain, struct child_process *cp)
+{
+	struct strbuf out = STRBUF_INIT;
+	pid_t pid;
+
+	sh(cp, script);
+	cp->contain = contain;
+	cp->out.mode = CHILD_IO_CAPTURE;
+	cp->out.buf = &out;
+	run_command(cp);
+	pid = (pid_t)strtol(out.buf, NULL, 10);
+	strbuf_release(&out);
+	return pid;
+}
+
+static void test_contain(void)
+{
+	struct child_process cp;
+	struct strbuf why = STRBUF_INIT;
+	pid_t escaped;
+
+	/* Without it, a grandchild in a session of its own lives on... */
+	/* (the sleep lets setsid() happen before the group is killed) */
+	escaped = run_printing_pid("setsid sleep 100 >/dev/null & echo $!; sleep 0.2", 0, &cp);
+	check(escaped > 0 && !pid_gone_within(escaped, 0.3));
+	if (escaped > 0)
+		kill(escaped, SIGKILL);
+	child_process_release(&cp);
+	/* ... with it, not. */
+	escaped = run_printing_pid("setsid sleep 100 & echo $!; sleep 0.2", 1, &cp);
+	check_int(cp.exit_code, ==, 0);
+	check(escaped > 0 && pid_gone(escaped));
+	child_process_release(&cp);
+
+	/* The keeper ends as the child did. */
+	sh(&cp, "exit 3");
+	cp.contain = 1;
+	check_int(run_command(&cp), ==, -1);
+	check_int(cp.exit_code, ==, 3);
+	check(test_group_gone(cp.pid));
+	child_process_release(&cp);
+	sh(&cp, "kill -SEGV $$");
+	cp.contain = 1;
+	check_int(run_command(&cp), ==, -1);
+	check_int(cp.signal, ==, SIGSEGV);
+	child_process_release(&cp);
+
+	/* Timeouts reach the child through its group. */
+	sh(&cp, "setsid sleep 100 & sleep 100");
+	cp.contain = 1;
+	cp.timeout = 0.3;
+	check_int(run_command(&cp), ==, -1);
+	check_int(cp.timed_out, ==, 1);
+	check_int(cp.signal, ==, SIGTERM);
+	check(cp.seconds < 2);
+	describe(&why, &cp);
+	check_str(why.buf, "timed out after 0.3 s");
+	child_process_release(&cp);
+
+	/* A program that cannot be executed is a failed start, as without. */
+	cmd(&cp, "/dev/null", NULL, NULL);
+	cp.contain = 1;
+	cp.silent_exec_failure = 1;
+	check_int(start_command(&cp), ==, -1);
+	check_int(cp.start_errno, ==, EACCES);
+	child_process_release(&cp);
+	strbuf_release(&why);
+}
+
+/*
+ * A middle process runs a contained child that starts two sleeps, one in
+ * a session of its own, and dies of SIGKILL: the child and both sleeps
+ * must go with it, though only the child had PR_SET_PDEATHSIG.
+ */
+static void test_contain_parent_death(void)
+{
+	char *file = xstrfmt("%s/pids", test_tmpdir());
+	char *script = xstrfmt("setsid sleep 100 & a=$!; sleep 100 & echo $a $! $$ >%s.tmp; "
+			       "mv %s.tmp %s; wait", file, file, file);
+	struct strbuf pids = STRBUF_INIT;
+	long a = 0, b = 0, c = 0;
+	pid_t middle;
+	int i;
+
+	middle = fork();
+	if (!middle) {
+		struct child_process cp;
+
+		sh(&cp, script);
+		cp.contain = 1;
+		if (start_command(&cp))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	for (i = 0; i < 300 && strbuf_read_file(&pids, file, 0) < 0; i++)
+		usleep(10000);
+	check(sscanf(pids.buf, "%ld %ld %ld", &a, &b, &c) == 3);
+	kill(middle, SIGKILL);
+	waitpid(middle, NULL, 0);
+	check(a > 0 && pid_gone((pid_t)a));
+	check(b > 0 && pid_gone((pid_t)b));
+	check(c > 0 && pid_gone((pid_t)c));
+	strbuf_release(&pids);
+	free(script);
+	free(file);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -641,12 +822,15 @@ int main(int argc, char **argv)
 	TEST(test_timeout_no_pidfd);
 	TEST(test_timeout_kill);
 	TEST(test_grandchildren);
+	TEST(test_watch);
 	TEST(test_signal);
 	TEST(test_env);
 	TEST(test_dir);
 	TEST(test_parallel);
 	TEST(test_wait_any);
 	TEST(test_kill_on_parent_death);
+	TEST(test_contain);
+	TEST(test_contain_parent_death);
 	strbuf_release(&test_messages);
 	return test_done();
 }

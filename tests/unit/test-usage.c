@@ -23,6 +23,17 @@ static void test_error_returns_minus_one(void)
 	check_str(test_messages.buf, "error: cannot open 'f'\nwarning: w 2\n");
 }
 
+/* A message names what users and guests wrote: their control bytes are escaped. */
+static void test_messages_are_safe_for_a_terminal(void)
+{
+	test_capture_start();
+	error("run failed: %s", "\x1b]0;title\x07\x1b[31mred\xc2\x9b");
+	warning("two\n\tlines");
+	test_capture_stop();
+	check_str(test_messages.buf, "error: run failed: \\x1b]0;title\\x07\\x1b[31mred"
+		  "\\xc2\\x9b\nwarning: two\n\tlines\n");
+}
+
 /* Runs BUG() in a child whose stderr is a pipe; returns its wait status. */
 static int run_bug(struct strbuf *err)
 {
@@ -134,6 +145,7 @@ int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_error_returns_minus_one);
+	TEST(test_messages_are_safe_for_a_terminal);
 	TEST(test_bug_prints_where_and_aborts);
 	TEST(test_full_stdout_is_said_once);
 	return test_done();

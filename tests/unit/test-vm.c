@@ -1,6 +1,7 @@
 /* test-vm.c: unit tests for qemu's argv, quoting, result classification and the error paths of vm_run(). */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +293,25 @@ static void test_classify_panic_even_when_qemu_exits_0(void)
 	vm_result_release(&res);
 }
 
+/* A run stopped for writing too much fails, even with a done line. */
+static void test_classify_output_over_cap(void)
+{
+	struct vm_result res = VM_RESULT_INIT;
+	struct child_process cp = CHILD_PROCESS_INIT;
+
+	strvec_push(&cp.args, "runner");
+	strvec_push(&cp.watch, "/runs/baseline/boot/r0/results.txt");
+	cp.exceeded = cp.watch.v[0];
+	cp.signal = SIGTERM;
+	vm_classify(&res, &cp, "", 0, ok_results, strlen(ok_results), "");
+	check_int(res.status, ==, RUN_MALFORMED);
+	check_str(res.reason.buf, "more output than a run may write: 'results.txt' grew "
+		  "beyond 64 MiB, so the run was stopped");
+	check_int(res.proto.nr_samples, ==, 1);
+	vm_result_release(&res);
+	child_process_release(&cp);
+}
+
 static void test_classify_missing_done(void)
 {
 	struct vm_result res = VM_RESULT_INIT;
@@ -524,6 +544,7 @@ int main(int argc, char **argv)
 	TEST(test_runner_command_and_environment);
 	TEST(test_classify_ok);
 	TEST(test_classify_panic_even_when_qemu_exits_0);
+	TEST(test_classify_output_over_cap);
 	TEST(test_classify_missing_done);
 	TEST(test_classify_guest_error_and_malformed);
 	TEST(test_classify_timeout_and_exit);
