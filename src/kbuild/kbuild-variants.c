@@ -7,6 +7,7 @@
 #include "kbuild/kbuild-variants.h"
 #include "store/store.h"
 #include "util/progress.h"
+#include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
@@ -28,17 +29,33 @@ static const char *seed_for(const struct store_variant *v, const char *base_key,
 	return base_key;
 }
 
+/* "gcc -j2", "ccache -j2, 12/15 hits (80%)", "distcc -j8": how it was compiled. */
+static void add_compiler(struct strbuf *sb, const struct kbuild_result *r)
+{
+	strbuf_addf(sb, "%s", r->wrapper ? r->wrapper : "gcc");
+	if (r->jobs > 0)
+		strbuf_addf(sb, " -j%d", r->jobs);
+	if (r->has_cache_stats) {
+		strbuf_addstr(sb, ", ");
+		farm_format_stats(sb, &r->cache_stats);
+	}
+}
+
 static void print_row(FILE *fp, const struct store_variant *v, const struct kbuild_result *r,
 		      int64_t base_size, int width)
 {
+	struct strbuf how = STRBUF_INIT;
 	char delta[32] = "";
 
 	if (r->ok && base_size > 0 && strcmp(v->kind, "baseline"))
 		snprintf(delta, sizeof(delta), "%+lld", (long long)(r->bzimage_size - base_size));
-	fprintf(fp, "%-*s  %-7s  %8.1f s  %10lld  %9s  %s\n", width, v->name,
+	if (r->ok)
+		add_compiler(&how, r);
+	fprintf(fp, "%-*s  %-7s  %8.1f s  %10lld  %9s  %-11s  %s\n", width, v->name,
 	       !r->ok ? "failed" : r->cached ? "cached" : "built", r->seconds,
 	       (long long)(r->ok ? r->bzimage_size : 0), delta,
-	       r->seeded_from ? "incremental" : "");
+	       r->seeded_from ? "incremental" : "scratch", how.buf);
+	strbuf_release(&how);
 }
 
 static int record(struct store *st, const struct store_variant *v, const struct kbuild_result *r)
@@ -105,8 +122,8 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 		total++;
 	}
 	if (table)
-		fprintf(table, "%-*s  %-7s  %10s  %10s  %9s\n", width, "variant", "build", "time",
-			"bzImage", "delta");
+		fprintf(table, "%-*s  %-7s  %10s  %10s  %9s  %-11s  %s\n", width, "variant", "build",
+			"time", "bzImage", "delta", "from", "compiler");
 	progress_start(&progress, PROGRESS_LINES, (size_t)total);
 	/* The baseline first, then all (it seeds loo), then the rest in plan order. */
 	for (pass = 0; pass < 3; pass++) {

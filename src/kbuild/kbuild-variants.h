@@ -36,7 +36,9 @@ int kbuild_variant(const struct kbuild_options *o, struct store *st,
  * whose companions are cheap), then the others in plan order, showing
  * progress (progress.h: a note per build).  Records each result in the
  * store's build table and, when table is not NULL, prints a row per
- * variant (build, time, bzImage size and delta to the baseline).  Counts
+ * variant (build, time, bzImage size and delta to the baseline, from
+ * scratch or incremental, and the compiler: the wrapper, make -j and, for
+ * ccache, its hits; a cached build shows how it was first built).  Counts
  * go to *sum.  Returns 0, or -1 for errors that stop the whole stage (see
  * kbuild_build()); failed builds are results.
  */

@@ -57,14 +57,10 @@ static char *version_line(const char *prog)
 int kbuild_prepare(struct kbuild_options *o)
 {
 	remove_stale_tmp(o);
-	if (o->cc_wrapper) {
-		char *v = version_line(o->cc_wrapper);
-
-		if (!v)
-			return error("compiler wrapper '%s' cannot be run (is it installed?)",
-				     o->cc_wrapper);
-		free(v);
-	}
+	farm_free(o->farm);
+	o->farm = NULL;
+	if (o->cc_wrapper && farm_open(&o->farm, o->cc_wrapper, compiler(o), o->cache_dir))
+		return -1;
 	free(o->compiler_version);
 	o->compiler_version = version_line(compiler(o));
 	if (!o->compiler_version)
@@ -77,6 +73,8 @@ void kbuild_options_release(struct kbuild_options *o)
 	strvec_clear(&o->make_vars);
 	free(o->compiler_version);
 	o->compiler_version = NULL;
+	farm_free(o->farm);
+	o->farm = NULL;
 }
 
 void kbuild_key(const struct kbuild_options *o, const char *config_text,
@@ -104,6 +102,7 @@ void kbuild_result_release(struct kbuild_result *r)
 	free(r->log_path);
 	free(r->log_tail);
 	free(r->seeded_from);
+	free(r->wrapper);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -348,30 +347,45 @@ static int read_meta(const char *dir, struct kbuild_result *out)
 			out->vmlinux_size = strtoll(v, NULL, 10);
 		else if (!strcmp(line, "seeded_from") && *v)
 			out->seeded_from = xstrdup(v);
+		else if (!strcmp(line, "jobs"))
+			out->jobs = (int)strtol(v, NULL, 10);
+		else if (!strcmp(line, "wrapper") && *v && !out->wrapper)
+			out->wrapper = xstrdup(v);
+		else if (!strcmp(line, "ccache_hits")) {
+			out->cache_stats.hits = strtol(v, NULL, 10);
+			out->has_cache_stats = 1;
+		} else if (!strcmp(line, "ccache_misses"))
+			out->cache_stats.misses = strtol(v, NULL, 10);
+		else if (!strcmp(line, "ccache_uncacheable"))
+			out->cache_stats.uncacheable = strtol(v, NULL, 10);
 	}
 	fclose(fp);
 	return 0;
 }
 
+/*
+ * The build's make command: CC stays "gcc" whatever the wrapper (farm.h),
+ * and nothing in it depends on who built it or when.
+ */
 static int make_bzimage(const struct kbuild_options *o, const char *objdir,
-			const char *log_path, struct lockfile *lk, struct child_process *cp)
+			const char *log_path, const char *stats_log, struct lockfile *lk,
+			struct child_process *cp)
 {
-	int jobs = o->jobs > 0 ? o->jobs : online_cpus();
-
 	strvec_push(&cp->args, "make");
 	strvec_pushf(&cp->args, "O=%s", objdir);
-	strvec_pushf(&cp->args, "-j%d", jobs);
-	if (o->cc_wrapper)
-		strvec_pushf(&cp->args, "CC=%s %s", o->cc_wrapper, compiler(o));
-	else if (o->cc)
+	strvec_pushf(&cp->args, "-j%d", farm_jobs(o->farm, o->jobs, online_cpus()));
+	if (o->cc)
 		strvec_pushf(&cp->args, "CC=%s", o->cc);
 	strvec_pushv(&cp->args, o->make_vars.v);
 	strvec_push(&cp->args, "bzImage");
 	strvec_push(&cp->env, "LC_ALL=C");
-	/* A build must not depend on who built it or when. */
 	strvec_push(&cp->env, "KBUILD_BUILD_USER=kconfperf");
 	strvec_push(&cp->env, "KBUILD_BUILD_HOST=kconfperf");
 	strvec_push(&cp->env, "KBUILD_BUILD_TIMESTAMP=1970-01-01");
+	/* not the seed tree's count of builds (.version), which a seed chain sets */
+	strvec_push(&cp->env, "KBUILD_BUILD_VERSION=1");
+	if (o->farm)
+		farm_env(o->farm, &cp->env, stats_log);
 	cp->dir = o->source->tree;
 	cp->out.mode = CHILD_IO_FILE;
 	cp->out.path = log_path;
@@ -620,17 +634,30 @@ static int run_make(const struct kbuild_options *o, const struct build_paths *bp
 		    const char *name, struct lockfile *lock, struct kbuild_result *out)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, how = STRBUF_INIT;
+	char *stats_log = xstrfmt("%s/.kconfperf-ccache-stats", bp->objtree);
 	int ret = 0;
 
-	if (o->log_dir && mkdir_p(o->log_dir, 0755))
-		return -1;
+	if (o->log_dir && mkdir_p(o->log_dir, 0755)) {
+		ret = -1;
+		goto out;
+	}
 	out->log_path = o->log_dir ? xstrfmt("%s/build-%s.log", o->log_dir, name)
 				   : xstrfmt("%s.log", bp->objtree);
-	note("building %s (%.12s%s%.12s)", name, out->key, out->seeded_from ? ", seeded from " : "",
-	     out->seeded_from ? out->seeded_from : "");
-	if (!make_bzimage(o, bp->objtree, out->log_path, lock, &cp))
+	out->jobs = farm_jobs(o->farm, o->jobs, online_cpus());
+	if (o->farm) {
+		out->wrapper = xstrdup(farm_kind_name(o->farm->kind));
+		strbuf_addf(&how, ", %s -j%d", out->wrapper, out->jobs);
+		unlink(stats_log);
+	}
+	note("building %s (%.12s%s%.12s%s)", name, out->key, out->seeded_from ? ", seeded from " : "",
+	     out->seeded_from ? out->seeded_from : "", how.buf);
+	ret = make_bzimage(o, bp->objtree, out->log_path, stats_log, lock, &cp);
+	if (o->farm && o->farm->kind == FARM_CCACHE)
+		out->has_cache_stats = !farm_read_stats(&out->cache_stats, stats_log);
+	if (!ret)
 		goto out;
+	ret = 0;
 	if (cp.start_errno) {
 		ret = error("cannot run make for %s", name);
 	} else if (log_says_no_space(out->log_path)) {
@@ -645,7 +672,49 @@ static int run_make(const struct kbuild_options *o, const struct build_paths *bp
 out:
 	out->seconds = cp.seconds;
 	strbuf_release(&why);
+	strbuf_release(&how);
+	free(stats_log);
 	child_process_release(&cp);
+	return ret;
+}
+
+/*
+ * Whether make built the config it was given: kbuild's syncconfig
+ * rewrites .config when what it computes differs, and a compiler that
+ * names itself differently (CONFIG_CC_VERSION_TEXT) would give another
+ * kernel under this key.  0, or -1 with the symbols that changed.
+ */
+static int check_config(const struct kbuild_options *o, const struct build_paths *bp,
+			const char *config_text, const char *name)
+{
+	struct kconfig *want = kconfig_new(), *got = NULL;
+	char want_hash[SHA256_HEX_SIZE], got_hash[SHA256_HEX_SIZE];
+	struct strbuf diff = STRBUF_INIT;
+	int ret = 0;
+
+	if (kconfig_parse(want, "config", config_text, strlen(config_text), 0) ||
+	    kconfig_load(&got, bp->config, 0)) {
+		ret = -1;
+		goto out;
+	}
+	kconfig_hash(want, want_hash);
+	kconfig_hash(got, got_hash);
+	if (strcmp(want_hash, got_hash)) {
+		kconfig_diff(want, got, &diff, 0);
+		strbuf_rtrim(&diff);
+		char *through = o->farm ? xstrfmt(" (through %s)", farm_kind_name(o->farm->kind))
+					: xstrdup("");
+
+		kconfig_diff(want, got, &diff, 0);
+		strbuf_rtrim(&diff);
+		ret = error("building %s: make changed the config it was given%s, so the kernel "
+			    "would not be the one planned:\n%s", name, through, diff.buf);
+		free(through);
+	}
+out:
+	strbuf_release(&diff);
+	kconfig_free(want);
+	kconfig_free(got);
 	return ret;
 }
 
@@ -669,10 +738,17 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 	    copy_file(bp->config, config) || copy_file(out->log_path, log))
 		goto out;
 	strbuf_addf(&sb, "key=%s\nname=%s\nseconds=%.3f\nbzimage_size=%lld\nvmlinux_size=%lld\n"
-		    "seeded_from=%s\nsource=%s\ncompiler=%s\n", out->key, name, out->seconds,
+		    "seeded_from=%s\nsource=%s\ncompiler=%s\njobs=%d\n", out->key, name, out->seconds,
 		    (long long)out->bzimage_size, (long long)out->vmlinux_size,
 		    out->seeded_from ? out->seeded_from : "", o->source->id,
-		    o->compiler_version ? o->compiler_version : "");
+		    o->compiler_version ? o->compiler_version : "", out->jobs);
+	if (out->wrapper)
+		strbuf_addf(&sb, "wrapper=%s\nwrapper_version=%s\n", out->wrapper,
+			    o->farm && o->farm->version ? o->farm->version : "");
+	if (out->has_cache_stats)
+		strbuf_addf(&sb, "ccache_hits=%ld\nccache_misses=%ld\nccache_uncacheable=%ld\n",
+			    out->cache_stats.hits, out->cache_stats.misses,
+			    out->cache_stats.uncacheable);
 	if (strbuf_write_file(&sb, meta) || mkdir_cache(o, "builds"))
 		goto out;
 	if (rename(bp->entry, bp->final)) {
@@ -745,6 +821,8 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 		error("make succeeded for %s but left no '%s'", name, bp.bzimage);
 		goto fail;
 	}
+	if (check_config(o, &bp, config_text, name))
+		goto fail;
 	if (store_entry(o, &bp, name, out) || keep_tree(o, &bp))
 		goto fail;
 	out->ok = 1;

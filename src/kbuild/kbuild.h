@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kbuild/farm.h"
 #include "util/sha256.h"
 #include "util/strvec.h"
 
@@ -20,7 +21,10 @@ struct strbuf;
  *   CACHE/tmp/objtree     the build in progress (one at a time: CACHE/build.lock)
  *
  * key = sha256 of (source identity, effective .config, compiler version,
- * make variables).  A build runs in CACHE/tmp/ and its result is renamed
+ * make variables), never of the compiler wrapper (farm.h): the same config
+ * built with or without ccache, distcc or icecc is the same kernel, byte
+ * for byte (KBUILD_BUILD_USER, _HOST, _TIMESTAMP and _VERSION are pinned),
+ * so its key means the same bytes wherever it was built.  A build runs in CACHE/tmp/ and its result is renamed
  * into builds/ only when complete, so an interrupted or failed build is
  * never taken for a finished one and the next attempt starts clean.
  *
@@ -41,17 +45,21 @@ struct strbuf;
 struct kbuild_options {
 	const struct kernel_source *source;
 	const char *cache_dir;
-	int jobs;		/* make -j; <= 0: online CPUs */
-	const char *cc;		/* compiler; NULL: "gcc" */
-	const char *cc_wrapper;	/* "ccache", "distcc", "icecc" or NULL */
+	int jobs;		/* make -j; <= 0: the farm's slots or the CPUs (farm.h) */
+	const char *cc;		/* compiler (a name); NULL: "gcc" */
+	const char *cc_wrapper;	/* "ccache", "distcc", "icecc" (or a path to one), or NULL */
 	struct strvec make_vars;	/* extra "VAR=value" for make; owned */
 	double timeout;		/* seconds per build; 0: none */
 	const char *log_dir;	/* where per-build logs are written */
 	char *compiler_version;	/* set by kbuild_prepare(); owned */
+	struct farm *farm;	/* cc_wrapper's, set by kbuild_prepare(); owned */
 };
 #define KBUILD_OPTIONS_INIT { .make_vars = STRVEC_INIT }
 
-/* Checks the wrapper and reads the compiler version; 0 or -1 with a message. */
+/*
+ * Reads the compiler version and opens cc_wrapper's farm (farm_open());
+ * 0 or -1 with a message.
+ */
 int kbuild_prepare(struct kbuild_options *o);
 void kbuild_options_release(struct kbuild_options *o);
 
@@ -70,6 +78,11 @@ struct kbuild_result {
 	char *log_path;
 	char *log_tail;		/* last lines of the log when the build failed */
 	char *seeded_from;	/* key of the seed tree, or NULL */
+	/* How it was built (the original build's, when cached): */
+	int jobs;		/* make -j */
+	char *wrapper;		/* "ccache", "distcc", "icecc", or NULL */
+	int has_cache_stats;	/* built through ccache: what it found in its cache */
+	struct farm_stats cache_stats;
 };
 void kbuild_result_release(struct kbuild_result *r);
 

@@ -99,13 +99,15 @@ static void test_tree_distance(void)
 /*
  * A "kernel tree" whose make bzImage copies .config to the image (and
  * counts its builds in the object tree), or fails like a compiler when the
- * config sets CONFIG_BROKEN.
+ * config sets CONFIG_BROKEN, or changes the config as syncconfig would
+ * when it sets CONFIG_SYNC.
  */
 static const char fake_makefile[] =
 	"bzImage:\n"
 	"\t@test -f $(O)/.config\n"
 	"\t@if grep -q '^CONFIG_BROKEN=y' $(O)/.config; then "
 	"echo 'broken.c:1:1: error: broken on purpose' >&2; exit 2; fi\n"
+	"\t@if grep -q '^CONFIG_SYNC=y' $(O)/.config; then echo CONFIG_SYNCED=y >>$(O)/.config; fi\n"
 	"\t@echo built >>$(O)/built-count\n"
 	"\t@mkdir -p $(O)/arch/x86/boot\n"
 	"\t@cat $(O)/.config $(O)/.config >$(O)/vmlinux\n"
@@ -266,6 +268,28 @@ static void test_a_failed_build_is_a_result(void)
 	fake_kernel_release(&ks, &o);
 }
 
+/*
+ * A build whose make changed the config (a wrapper that renames the
+ * compiler would change CONFIG_CC_VERSION_TEXT) is not the planned kernel:
+ * an error, and nothing is cached under the key.
+ */
+static void test_a_changed_config_is_an_error(void)
+{
+	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct kbuild_options o = KBUILD_OPTIONS_INIT;
+	struct kbuild_result r;
+
+	fake_kernel(&ks, &o, "sync");
+	test_capture_start();
+	check_int(kbuild_build(&o, "CONFIG_SYNC=y\n", "synced", NULL, &r), ==, -1);
+	test_capture_stop();
+	check(strstr(test_messages.buf, "error: building synced: make changed the config it was "
+		     "given, so the kernel would not be the one planned:\n+SYNCED y") != NULL);
+	check(!kbuild_is_cached(&o, r.key) && !kbuild_has_tree(&o, r.key));
+	kbuild_result_release(&r);
+	fake_kernel_release(&ks, &o);
+}
+
 /* At most KBUILD_KEEP_TREES trees are kept; the finished builds all stay. */
 static void test_trees_are_evicted(void)
 {
@@ -303,6 +327,7 @@ int main(int argc, char **argv)
 	TEST(test_tree_distance);
 	TEST(test_build_seed_and_cache);
 	TEST(test_a_failed_build_is_a_result);
+	TEST(test_a_changed_config_is_an_error);
 	TEST(test_trees_are_evicted);
 	return test_done();
 }
