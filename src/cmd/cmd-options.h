@@ -41,7 +41,8 @@ struct plan_args {
 		   "candidate options: a fragment file or A,B=m,..."), \
 	OPT_STRING(0, "options-from-diff", &(a)->o.diff_old, "OLD NEW", \
 		   "every symbol NEW.config sets differently from OLD.config"), \
-	OPT_STRING(0, "design", &(a)->designs, "D,...", "oat, all, loo (default oat)"), \
+	OPT_STRING(0, "design", &(a)->designs, "D,...", \
+		   "oat, all, loo, cumulative (default oat)"), \
 	OPT_BOOL(0, "with-deps", &(a)->o.with_deps, \
 		 "also enable visible symbols that meet unmet dependencies"), \
 	OPT_BOOL(0, "baseline-again", &(a)->o.aa, \

@@ -18,7 +18,7 @@
 static const char *const plan_usage[] = {
 	"kconfperf plan --source SRC --base BASE [--base-add FRAG|CONFIG_X=y]...\n"
 	"                      (--options FILE|LIST | --options-from-diff OLD NEW)\n"
-	"                      [--design oat,all,loo] [--with-deps] [-j N] [--dir DIR]",
+	"                      [--design oat,all,loo,cumulative] [--with-deps] [-j N] [--dir DIR]",
 	"kconfperf plan [--dir DIR]                 (print the stored plan)",
 	"kconfperf plan --show VARIANT [--dir DIR]  (its effective diff, diffconfig style)",
 	"",

@@ -23,7 +23,7 @@
 static const char *const sweep_usage[] = {
 	"kconfperf sweep --source SRC --base BASE [--base-add FRAG|CONFIG_X=y]...\n"
 	"                       (--options FILE|LIST | --options-from-diff OLD NEW)\n"
-	"                       [--design oat,all,loo] --workload NAME[:k=v,...]...\n"
+	"                       [--design oat,all,loo,cumulative] --workload NAME[:k=v,...]...\n"
 	"                       [--runs N] [--warmup N] [--accel auto|kvm|tcg] [--smp N] [--mem MB]\n"
 	"                       [--timeout SEC] [--seed N] [-j N] [--cc-wrapper CMD] [--dir DIR]",
 	"",

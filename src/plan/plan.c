@@ -34,14 +34,17 @@ int plan_parse_designs(unsigned *out, const char *spec)
 			*out |= PLAN_ALL;
 		else if (!strcmp(parts.v[i], "loo"))
 			*out |= PLAN_LOO;
+		else if (!strcmp(parts.v[i], "cumulative"))
+			*out |= PLAN_CUMULATIVE;
 		else if (!strcmp(parts.v[i], "screen"))
 			ret = error("the screen design chooses its variants as it measures: "
 				    "run 'kconfperf screen' with the same inputs");
 		else
-			ret = error("unknown design '%s' (expected oat, all or loo)", parts.v[i]);
+			ret = error("unknown design '%s' (expected oat, all, loo or cumulative)",
+				    parts.v[i]);
 	}
 	if (!ret && !*out)
-		ret = error("no design given (expected oat, all or loo)");
+		ret = error("no design given (expected oat, all, loo or cumulative)");
 	strvec_clear(&parts);
 	return ret;
 }
@@ -70,13 +73,7 @@ void plan_release(struct plan *p)
 	for (i = 0; i < p->nr_variants; i++)
 		variant_release(&p->variants[i]);
 	free(p->variants);
-	for (i = 0; i < p->nr_options; i++) {
-		free(p->options[i].name);
-		free(p->options[i].value);
-		free(p->options[i].label);
-		strvec_clear(&p->options[i].deps);
-	}
-	free(p->options);
+	plan_option_list_free(p->options, p->nr_options);
 	kconfig_free(p->baseline);
 	kconfig_index_free(p->index);
 	strbuf_release(&p->harness);
@@ -474,110 +471,9 @@ out:
 	return ret;
 }
 
-/*
- * --options is a fragment file or a list of symbols.  What names a
- * directory (or a FIFO, read once by plan_input_key() already), and a
- * list whose items are not symbol names -- a path, or a word such as
- * "adir" with no upper-case letter, as no Kconfig symbol has -- is a file
- * that is not there, not CONFIG_adir=y to measure as an unknown symbol.
- */
-static int check_options_list(const char *arg)
-{
-	const char *p = arg;
-	struct stat st;
-
-	if (!stat(arg, &st))
-		return error("--options '%s' is %s, not a fragment file or a list of options", arg,
-			     S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
-	for (;;) {
-		const char *name;
-		int upper = 0, quoted = 0;
-
-		while (*p && strchr(", \t\n", *p))
-			p++;
-		if (!*p)
-			break;
-		for (name = p; (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
-			       (*p >= '0' && *p <= '9') || *p == '_'; p++)
-			if (*p >= 'A' && *p <= 'Z')
-				upper = 1;
-		if (!upper || !strchr("=, \t\n", *p)) {
-			while (*p && !strchr(", \t\n", *p))
-				p++;
-			return error("--options '%s' is neither a fragment file (there is no file of "
-				     "that name, and '%.*s' is not a symbol name: those are upper "
-				     "case, such as PROVE_LOCKING) nor a list of them", arg,
-				     (int)(p - name), name);
-		}
-		/* the rest of the item: its value, perhaps a quoted string */
-		for (; *p && (quoted || !strchr(", \t\n", *p)); p++) {
-			if (quoted && *p == '\\' && p[1])
-				p++;
-			else if (*p == '"')
-				quoted = !quoted;
-		}
-	}
-	return 0;
-}
-
 static int read_options(struct plan *p, const struct plan_options *o)
 {
-	struct kconfig *kc = kconfig_new();
-	size_t iter = 0, alloc = 0;
-	const char *name, *value;
-	int ret = -1;
-
-	if (o->diff_old) {
-		struct kconfig *a = NULL, *b = NULL;
-		struct kconfig_changes ch = KCONFIG_CHANGES_INIT;
-		size_t i;
-
-		if (kconfig_load(&a, o->diff_old, 0) || kconfig_load(&b, o->diff_new, 0)) {
-			kconfig_free(a);
-			kconfig_free(b);
-			goto out;
-		}
-		kconfig_diff_list(&ch, a, b);
-		/* Every symbol NEW sets differently; one that NEW lacks is left alone. */
-		for (i = 0; i < ch.nr; i++)
-			if (ch.v[i].new_value && kconfig_set(kc, ch.v[i].name, ch.v[i].new_value))
-				BUG("cannot set CONFIG_%s=%s read from '%s'", ch.v[i].name,
-				    ch.v[i].new_value, o->diff_new);
-		kconfig_changes_release(&ch);
-		kconfig_free(a);
-		kconfig_free(b);
-	} else if (is_config_file(o->options)) {
-		struct strbuf sb = STRBUF_INIT;
-
-		if (strbuf_read_file_max(&sb, o->options, KCONFIG_MAX_SIZE) < 0 ||
-		    kconfig_parse(kc, o->options, sb.buf, sb.len, KCONFIG_LOOSE)) {
-			strbuf_release(&sb);
-			goto out;
-		}
-		strbuf_release(&sb);
-	} else if (check_options_list(o->options) ||
-		   kconfig_parse_list(kc, "--options", o->options)) {
-		goto out;
-	}
-	if (!kconfig_count(kc)) {
-		error("no options to measure in '%s'", o->diff_old ? o->diff_new : o->options);
-		goto out;
-	}
-	while (kconfig_next(kc, &iter, &name, &value)) {
-		struct plan_option *opt;
-
-		ALLOC_GROW(p->options, p->nr_options + 1, alloc);
-		opt = &p->options[p->nr_options++];
-		memset(opt, 0, sizeof(*opt));
-		opt->name = xstrdup(name);
-		opt->value = xstrdup(value);
-		opt->label = xstrfmt("CONFIG_%s=%s", name, value);
-		strvec_init(&opt->deps);
-	}
-	ret = 0;
-out:
-	kconfig_free(kc);
-	return ret;
+	return plan_read_options(&p->options, &p->nr_options, o);
 }
 
 /* --with-deps: the visible symbols that meet each option's unmet dependencies. */
@@ -587,31 +483,41 @@ static void add_deps(struct plan *p)
 
 	for (i = 0; i < p->nr_options; i++) {
 		struct plan_option *opt = &p->options[i];
-		struct strbuf why = STRBUF_INIT;
-		enum kconfig_explain what;
+		size_t iter = 0;
+		const char *name, *value;
 
-		if (same_value(opt->value, "n"))
-			continue;
-		what = kconfig_index_explain(&why, p->index, opt->name, kconfig_lookup, p->baseline);
-		strbuf_reset(&why);
-		if (what == KCONFIG_EXPLAIN_UNMET_DEPS &&
-		    kconfig_index_deps_to_enable(&opt->deps, p->index, opt->name, kconfig_lookup,
-						 p->baseline, &why))
-			warning("--with-deps: cannot meet the dependencies of %s: %s",
-				opt->label, why.buf);
-		strbuf_release(&why);
+		/* every setting of a group, as for an option alone */
+		while (kconfig_next(opt->settings, &iter, &name, &value)) {
+			struct strbuf why = STRBUF_INIT;
+			enum kconfig_explain what;
+
+			if (same_value(value, "n"))
+				continue;
+			what = kconfig_index_explain(&why, p->index, name, kconfig_lookup,
+						     p->baseline);
+			strbuf_reset(&why);
+			if (what == KCONFIG_EXPLAIN_UNMET_DEPS &&
+			    kconfig_index_deps_to_enable(&opt->deps, p->index, name, kconfig_lookup,
+							 p->baseline, &why))
+				warning("--with-deps: cannot meet the dependencies of CONFIG_%s=%s%s%s: %s",
+					name, value, opt->is_group ? " in group " : "",
+					opt->is_group ? opt->label : "", why.buf);
+			strbuf_release(&why);
+		}
 	}
 }
 
 static void add_option_settings(struct kconfig *kc, const struct plan_option *opt)
 {
-	size_t i;
+	size_t i, iter = 0;
+	const char *name, *value;
 
 	for (i = 0; i < opt->deps.nr; i++)
 		if (kconfig_set(kc, opt->deps.v[i], "y"))
 			BUG("cannot set the Kconfig symbol CONFIG_%s=y", opt->deps.v[i]);
-	if (kconfig_set(kc, opt->name, opt->value))
-		BUG("cannot set the parsed option %s", opt->label);
+	while (kconfig_next(opt->settings, &iter, &name, &value))
+		if (kconfig_set(kc, name, value))
+			BUG("cannot set the parsed option CONFIG_%s=%s of %s", name, value, opt->label);
 }
 
 static struct plan_variant *new_variant(struct plan *p, size_t *alloc, const char *name,
@@ -631,7 +537,7 @@ static struct plan_variant *new_variant(struct plan *p, size_t *alloc, const cha
 	return v;
 }
 
-static void make_variants(struct plan *p, unsigned designs, int aa)
+void plan_make_variants(struct plan *p, unsigned designs, int aa)
 {
 	size_t *alloc = &p->alloc_variants, i, j;
 	struct plan_variant *v;
@@ -667,6 +573,19 @@ static void make_variants(struct plan *p, unsigned designs, int aa)
 			}
 		}
 	}
+	/* Last, so that the first step is same-as its oat variant and the last same-as all. */
+	if (designs & PLAN_CUMULATIVE && p->nr_options > 1) {
+		for (i = 0; i < p->nr_options; i++) {
+			char *name = xstrfmt("+%s", p->options[i].label);
+
+			v = new_variant(p, alloc, name, "cumulative");
+			free(name);
+			for (j = 0; j <= i; j++) {
+				add_option_settings(v->requested, &p->options[j]);
+				strvec_push(&v->options, p->options[j].label);
+			}
+		}
+	}
 }
 
 static void hash_file_or_text(struct sha256 *c, const char *item)
@@ -693,8 +612,17 @@ static void plan_key(struct plan *p, const struct plan_options *o)
 	hash_file_or_text(&c, o->base);
 	for (i = 0; i < o->base_add.nr; i++)
 		hash_file_or_text(&c, o->base_add.v[i]);
-	for (i = 0; i < p->nr_options; i++)
+	for (i = 0; i < p->nr_options; i++) {
 		sha256_update(&c, p->options[i].label, strlen(p->options[i].label) + 1);
+		/* a group is its members too (an option's label says all it sets) */
+		if (p->options[i].is_group) {
+			struct strbuf sb = STRBUF_INIT;
+
+			plan_option_settings_text(&sb, &p->options[i]);
+			sha256_update(&c, sb.buf, sb.len + 1);
+			strbuf_release(&sb);
+		}
+	}
 	snprintf(designs, sizeof(designs), "%u/%d", o->designs, o->with_deps);
 	sha256_update(&c, designs, strlen(designs) + 1);
 	if (o->aa)
@@ -739,7 +667,7 @@ int plan_make(struct plan *out, const struct plan_options *o)
 	if (o->with_deps)
 		add_deps(out);
 	plan_key(out, o);
-	make_variants(out, o->designs, o->aa);
+	plan_make_variants(out, o->designs, o->aa);
 	out->variants[0].effective = kconfig_dup(out->baseline);
 	classify(out, &out->variants[0], 0);
 	out->variants[0].status = VARIANT_OK;
@@ -823,6 +751,32 @@ long plan_add_variant(struct plan *p, const struct plan_options *o, const char *
 	return (long)(p->nr_variants - 1);
 }
 
+void plan_groups_text(struct strbuf *out, const struct plan *p)
+{
+	size_t i, iter;
+	const char *name, *value;
+
+	for (i = 0; i < p->nr_options; i++) {
+		if (!p->options[i].is_group)
+			continue;
+		iter = 0;
+		while (kconfig_next(p->options[i].settings, &iter, &name, &value))
+			strbuf_addf(out, "%s CONFIG_%s=%s\n", p->options[i].label, name, value);
+	}
+}
+
+/* The groups' members, for reports (meta "groups", plan.h). */
+static int save_groups(const struct plan *p, struct store *st)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	plan_groups_text(&sb, p);
+	ret = store_set_meta(st, "groups", sb.buf);
+	strbuf_release(&sb);
+	return ret;
+}
+
 int plan_save(const struct plan *p, struct store *st)
 {
 	size_t i;
@@ -841,7 +795,7 @@ int plan_save(const struct plan *p, struct store *st)
 		if (ret)
 			goto fail;
 	}
-	if (store_set_meta(st, "plan_key", p->key))
+	if (store_set_meta(st, "plan_key", p->key) || save_groups(p, st))
 		goto fail;
 	return store_commit(st);
 fail:
@@ -883,6 +837,42 @@ static char *shown(const char *s)
 
 	strbuf_add_text(&sb, s);
 	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * Under the table: what each named group holds, and how to read the
+ * steps of the cumulative design.
+ */
+static void print_footer(struct store *st, const struct store_variant *v, size_t nr, FILE *fp)
+{
+	char *groups = store_get_meta(st, "groups");
+	const char *line, *next;
+	size_t i, steps = 0, glen = 0;
+	const char *group = NULL;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(v[i].kind, "cumulative"))
+			steps++;
+	if (steps)
+		fprintf(fp, "\ncumulative: %zu steps, each +OPTION adds it to the step before "
+			"(the first to the baseline)\n", steps);
+	for (line = groups ? groups : ""; *line; line = next) {
+		size_t len = strcspn(line, "\n"), name = strcspn(line, " ");
+
+		next = line + len + (line[len] == '\n');
+		if (name >= len)
+			continue;
+		if (!group || glen != name || strncmp(group, line, name)) {
+			fputs(group ? "\n" : "\ngroups (each one variant):\n", fp);
+			fprintf(fp, "  %.*s:", (int)name, line);
+			group = line;
+			glen = name;
+		}
+		fprintf(fp, " %.*s", (int)(len - name - 1), line + name + 1);
+	}
+	if (group)
+		fputc('\n', fp);
+	free(groups);
 }
 
 int plan_print_table(struct store *st, FILE *fp)
@@ -938,6 +928,7 @@ int plan_print_table(struct store *st, FILE *fp)
 	}
 	free(names);
 	free(statuses);
+	print_footer(st, v, nr, fp);
 	store_variants_free(v, nr);
 	strbuf_release(&line);
 	return 0;

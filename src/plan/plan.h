@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "plan/options-file.h"
 #include "store/status.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
@@ -29,6 +30,10 @@ struct store;
  *   CONFIG_X=y ...       (design oat) baseline + one option
  *   all                  (design all) baseline + every option
  *   all-CONFIG_X=y ...   (design loo) all minus one option
+ *   +CONFIG_X=y ...      (design cumulative) the step before + one option:
+ *                        the first step is the baseline + the first
+ *                        option, the last one is all; options (and named
+ *                        groups, options-file.h) in the order given
  *
  * so that when two variants resolve alike, the simpler one is measured and
  * the other is same-as it.
@@ -50,8 +55,9 @@ enum plan_design {
 	PLAN_OAT = 1 << 0,
 	PLAN_ALL = 1 << 1,
 	PLAN_LOO = 1 << 2,
+	PLAN_CUMULATIVE = 1 << 3,
 };
-/* Parses "oat,all,loo" (any subset, comma separated); 0 or -1 with an error. */
+/* Parses "oat,all,loo,cumulative" (any subset, comma separated); 0 or -1 with an error. */
 int plan_parse_designs(unsigned *out, const char *spec);
 
 struct plan_options {
@@ -74,17 +80,9 @@ struct plan_options {
 			       .aa = 1 }
 void plan_options_release(struct plan_options *o);
 
-/* One candidate option: a setting, plus what --with-deps added for it. */
-struct plan_option {
-	char *name;			/* without CONFIG_ */
-	char *value;			/* as written: y, m, n, 64, "str" */
-	char *label;			/* "CONFIG_X=y" */
-	struct strvec deps;		/* --with-deps: more symbols set =y */
-};
-
 struct plan_variant {
 	char *name;
-	const char *kind;		/* baseline, oat, all, loo */
+	const char *kind;		/* baseline, oat, all, loo, cumulative */
 	struct strvec options;		/* labels of the options it holds */
 	struct kconfig *requested;	/* the settings asked for on top of the baseline */
 	struct kconfig *effective;	/* what olddefconfig made of them */
@@ -123,6 +121,14 @@ const char *plan_arch(const struct plan_options *o);
 int plan_make(struct plan *out, const struct plan_options *o);
 
 /*
+ * The step of plan_make() that adds the variants of the designs (the list
+ * above; with aa, baseline-again after the baseline) to a plan that has its
+ * options, each with its requested settings and option labels; nothing is
+ * resolved.
+ */
+void plan_make_variants(struct plan *p, unsigned designs, int aa);
+
+/*
  * The identity of a plan's inputs (source, baseline, --base-add, options,
  * designs, --with-deps), as plan_make() would store it, without resolving
  * anything: sweep uses it to tell a resumed experiment from a changed one.
@@ -146,7 +152,14 @@ struct store_variant;
 /* A plan variant as a store row at position (its strings copied). */
 void plan_store_variant(const struct plan_variant *pv, int position, struct store_variant *out);
 
-/* Stores the plan's variants (replacing any earlier plan) and its key. */
+/*
+ * The members of the plan's named groups (options-file.h), one
+ * "GROUP CONFIG_X=value" line each, in plan order: what the store keeps as
+ * the fact "groups", for the plan table and the reports.
+ */
+void plan_groups_text(struct strbuf *out, const struct plan *p);
+
+/* Stores the plan's variants (replacing any earlier plan), its key and its groups. */
 int plan_save(const struct plan *p, struct store *st);
 
 /*

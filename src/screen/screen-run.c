@@ -232,11 +232,10 @@ static int setup(struct driver *d, int resume)
 			continue;
 		for (j = 0; j < p->nr_options; j++) {
 			const struct plan_option *oj = &p->options[j];
-			const char *have = kconfig_get(vi->effective, oj->name);
-			const char *before = kconfig_get(base->effective, oj->name);
 
-			if (i == j || screen_excluded(d->s, j) || !have || strcmp(have, oj->value) ||
-			    (before && !strcmp(before, oj->value)))
+			if (i == j || screen_excluded(d->s, j) ||
+			    !plan_option_holds(oj, vi->effective) ||
+			    plan_option_holds(oj, base->effective))
 				continue;
 			screen_after(d->s, i, j);
 		}
