@@ -10,14 +10,18 @@
 #include "report/report-writers.h"
 #include "util/strbuf.h"
 #include "util/version.h"
+#include "util/wrapper.h"
 
 /*
  * One file that opens anywhere, offline: inline CSS, inline SVG charts, no
  * scripts, no fonts or images fetched.  Per workload and metric a summary
  * table (a same-as variant's row with a badge naming the twin whose runs
- * it shares) and its chart (report_svg_chart()), the multiplicativity
- * check and notes; then every variant's effective config diff in a
- * collapsible <details> with its image size against the baseline's, the
+ * it shares, a group's with a badge naming its members; with cumulative
+ * steps two more columns, each step against the step before it and its
+ * marker) and its chart (report_svg_chart()), the multiplicativity check
+ * and notes; then the named groups and what they hold, every variant's
+ * effective config diff in a collapsible <details> with its image size
+ * against the baseline's (and the groups among its options), the
  * variants not measured and why, the environment (every experiment fact)
  * and the raw data, one row per run.  All data goes through
  * strbuf_add_xml().
@@ -59,6 +63,7 @@ static const char css[] =
 	"background:#edf2f7;color:var(--muted);margin-left:6px}"
 	".badge.no-op,.badge.same-as{background:#fefcbf;color:#744210}"
 	".badge.failed{background:#fed7d7;color:#822727}"
+	".badge.group{background:#e9e3fb;color:#44337a;white-space:normal}"
 	"pre{font-size:12.5px;line-height:1.4;background:#f7fafc;padding:8px 10px;"
 	"border-radius:6px;overflow-x:auto;margin:8px 0}"
 	"pre .add{color:var(--gain)}pre .del{color:var(--cost)}pre .chg{color:#2b6cb0}"
@@ -93,6 +98,33 @@ static const char *effect_class(const struct analyze_row *r)
 	if (r->cmp.marker == '~')
 		return "noise";
 	return "";
+}
+
+static const char *step_class(const struct analyze_row *r)
+{
+	if (r->step_cmp.marker == '*')
+		return r->step_cmp.cost > 0 ? "cost" : "gain";
+	if (r->step_cmp.marker == '~')
+		return "noise";
+	return "";
+}
+
+/* A group's variant: a badge with the group's members. */
+static void group_badge(struct strbuf *out, const struct analyze_model *m,
+			const struct analyze_variant *av)
+{
+	const struct analyze_group *g = strcmp(av->v.kind, "oat") ? NULL :
+		analyze_group(m, av->v.name);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!g)
+		return;
+	strbuf_addstr(&sb, "group: ");
+	report_add_members(&sb, g);
+	strbuf_addstr(out, "<span class=\"badge group\">");
+	esc_buf(out, &sb);
+	strbuf_addstr(out, "</span>");
+	strbuf_release(&sb);
 }
 
 static void header(struct strbuf *out, const struct analyze_model *m)
@@ -141,6 +173,7 @@ static void summary_row(struct strbuf *out, const struct analyze_model *m,
 
 	strbuf_addf(out, "<tr%s><td class=\"name\">", r->is_baseline ? " class=\"base\"" : "");
 	esc(out, av->v.name);
+	group_badge(out, m, av);
 	report_add_same_as(&sb, m, r);
 	if (sb.len) {
 		strbuf_addstr(out, "<span class=\"badge same-as\">");
@@ -174,6 +207,15 @@ static void summary_row(struct strbuf *out, const struct analyze_model *m,
 	} else {
 		strbuf_addstr(out, "<td class=\"n\"></td><td class=\"n\"></td>"
 			      "<td class=\"n\"></td><td></td>");
+	}
+	if (t->nr_steps) {
+		const char *scls = r->step == ANALYZE_STEP_COMPARED ? step_class(r) : "";
+
+		report_add_step(&sb, r);
+		td_num(out, &sb, scls);
+		strbuf_addf(out, "<td class=\"mark %s\">", scls);
+		esc(out, report_step_marker(r));
+		strbuf_addstr(out, "</td>");
 	}
 	if (r->is_baseline && av->has_build && av->build.bzimage_size > 0)
 		report_add_bytes(&sb, (double)av->build.bzimage_size, 0);
@@ -320,9 +362,11 @@ static void table_section(struct strbuf *out, const struct analyze_model *m,
 	esc_buf(out, &sb);
 	strbuf_addstr(out, "</th><th class=\"n\">sd</th><th class=\"n\">median</th>"
 		      "<th class=\"n\">change</th>");
-	strbuf_addf(out, "<th class=\"n\">%g%% CI</th><th class=\"n\">q (BH)</th><th></th>"
-		    "<th class=\"n\">bzImage</th></tr></thead>\n"
-		    "<tbody>\n", m->opts.stats.confidence * 100);
+	strbuf_addf(out, "<th class=\"n\">%g%% CI</th><th class=\"n\">q (BH)</th><th></th>",
+		    m->opts.stats.confidence * 100);
+	if (t->nr_steps)
+		strbuf_addstr(out, "<th class=\"n\">against the step before</th><th></th>");
+	strbuf_addstr(out, "<th class=\"n\">bzImage</th></tr></thead>\n<tbody>\n");
 	for (i = 0; i < t->nr_order; i++)
 		summary_row(out, m, t, t->order[i], decimals);
 	strbuf_addstr(out, "</tbody></table></div>\n");
@@ -330,8 +374,11 @@ static void table_section(struct strbuf *out, const struct analyze_model *m,
 		    "%g) and the interval lies outside \xC2\xB1%g%%; ~ significant but the "
 		    "interval reaches into that noise band; none if not significant or the "
 		    "interval lies wholly inside it; ? too few runs or the tests disagree. "
-		    "bzImage: size "
-		    "against the baseline&#39;s.</p>\n", m->opts.stats.alpha, m->opts.stats.noise);
+		    "%sbzImage: size "
+		    "against the baseline&#39;s.</p>\n", m->opts.stats.alpha, m->opts.stats.noise,
+		    t->nr_steps ? "A +step of the cumulative design adds its option to the step "
+		    "before it; its increment is against that step (the first step&#39;s against "
+		    "the baseline), with its own marker. " : "");
 	if (t->aa_text) {
 		strbuf_addstr(out, t->aa_marked ? "<p class=\"aa warn\">" : "<p class=\"aa\">");
 		esc(out, t->aa_text);
@@ -380,6 +427,58 @@ static const char *badge_class(const struct analyze_variant *av)
 	}
 }
 
+/* Under a variant: the group it is, or the groups among the options it holds. */
+static void group_members(struct strbuf *out, const struct analyze_model *m,
+			  const struct analyze_variant *av)
+{
+	const char *p = av->v.options ? av->v.options : "", *nl;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		char *label;
+		const struct analyze_group *g;
+
+		nl = strchr(p, '\n');
+		label = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+		g = analyze_group(m, label);
+		free(label);
+		if (!g)
+			continue;
+		strbuf_addstr(out, "<p class=\"notes\">group <code>");
+		esc(out, g->name);
+		strbuf_addstr(out, "</code>: ");
+		report_add_members(&sb, g);
+		esc_buf(out, &sb);
+		strbuf_addstr(out, "</p>\n");
+	}
+	strbuf_release(&sb);
+}
+
+static void groups(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, k;
+
+	if (!m->nr_groups)
+		return;
+	strbuf_addstr(out, "<section id=\"groups\">\n<h2>Groups</h2>\n<p class=\"lead\">"
+		      "Options measured together, as one variant.</p>\n<div class=\"card\">"
+		      "<table><thead><tr><th>group</th><th>options</th></tr></thead><tbody>\n");
+	for (i = 0; i < m->nr_groups; i++) {
+		strbuf_addstr(out, "<tr><td class=\"name\">");
+		esc(out, m->groups[i].name);
+		strbuf_addstr(out, "</td><td class=\"name\">");
+		for (k = 0; k < m->groups[i].members.nr; k++) {
+			strbuf_addstr(&sb, m->groups[i].members.v[k]);
+			strbuf_addstr(out, k ? "<br>" : "");
+			esc_buf(out, &sb);
+		}
+		strbuf_addstr(out, "</td></tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
+	strbuf_release(&sb);
+}
+
 static void variants(struct strbuf *out, const struct analyze_model *m)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -414,6 +513,7 @@ static void variants(struct strbuf *out, const struct analyze_model *m)
 		}
 		esc_buf(out, &sb);
 		strbuf_addstr(out, "</span></summary>\n");
+		group_members(out, m, av);
 		if (av->why || (v->reason && *v->reason)) {
 			strbuf_addstr(out, "<p class=\"notes\">");
 			esc(out, av->why ? av->why : v->reason);
@@ -544,6 +644,7 @@ void report_html(struct strbuf *out, const struct analyze_model *m)
 		strbuf_addstr(out, "<p>No measured runs yet.</p>\n");
 	for (i = 0; i < m->nr_tables; i++)
 		table_section(out, m, &m->tables[i], i + 1);
+	groups(out, m);
 	variants(out, m);
 	not_measured(out, m);
 	environment(out, m);

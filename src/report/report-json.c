@@ -14,8 +14,8 @@
 /*
  * {"results": [{"command", "mean", "stddev", "median", "min", "max",
  *               "times": [...], "kconfperf": {...}}, ...],
- *  "kconfperf": {"experiment": {...}, "options": {...}, "tables": [...],
- *                "not_measured": [...]}}
+ *  "kconfperf": {"experiment": {...}, "options": {...}, "groups": [...],
+ *                "tables": [...], "not_measured": [...]}}
  *
  * One entry of results per variant with values, per workload and metric,
  * in display order, so tools written for hyperfine (plot_whisker.py, say)
@@ -24,7 +24,10 @@
  * boot).  A same-as variant's entry repeats the runs of the variant
  * measured for it, named in kconfperf.same_as (null in other entries).
  * kconfperf's own fields sit in a "kconfperf" object in each entry and at
- * the top.  Statistics that are not defined are null.
+ * the top.  Statistics that are not defined are null.  A cumulative
+ * step's entry has kconfperf.step (its number, the option it adds, the
+ * step it is compared with, and that comparison), a group's kconfperf.group (its name and
+ * members); both are null in other entries.
  */
 
 static void diff_lines(struct json_writer *jw, const char *diff)
@@ -86,6 +89,69 @@ static const char *ci_state(const struct analyze_row *r)
 	}
 }
 
+/* "group": its name and members, or null when the variant is no group's. */
+static void group_field(struct json_writer *jw, const struct analyze_model *m,
+			const struct analyze_variant *av)
+{
+	const struct analyze_group *g = strcmp(av->v.kind, "oat") ? NULL :
+		analyze_group(m, av->v.name);
+	size_t k;
+
+	if (!g) {
+		jw_object_null(jw, "group");
+		return;
+	}
+	jw_object_inline_begin_object(jw, "group");
+	jw_object_string(jw, "name", g->name);
+	jw_object_inline_begin_array(jw, "members");
+	for (k = 0; k < g->members.nr; k++)
+		jw_array_string(jw, g->members.v[k]);
+	jw_end(jw);
+	jw_end(jw);
+}
+
+/* The option a step adds: the last of the options it holds. */
+static const char *step_adds(const struct analyze_variant *av, struct strbuf *sb)
+{
+	const char *opts = av->v.options ? av->v.options : "", *end = opts + strlen(opts);
+	const char *start;
+
+	while (end > opts && end[-1] == '\n')
+		end--;
+	for (start = end; start > opts && start[-1] != '\n'; start--)
+		;
+	strbuf_add(sb, start, (size_t)(end - start));
+	return sb->len ? sb->buf : NULL;
+}
+
+/* "step": a cumulative step against the step before it, or null. */
+static void step_field(struct json_writer *jw, const struct analyze_model *m,
+		       const struct analyze_table *t, const struct analyze_row *r)
+{
+	int cmp = r->step == ANALYZE_STEP_COMPARED;
+	struct strbuf adds = STRBUF_INIT;
+
+	if (!r->step_number) {
+		jw_object_null(jw, "step");
+		return;
+	}
+	jw_object_inline_begin_object(jw, "step");
+	jw_object_intmax(jw, "number", (intmax_t)r->step_number);
+	jw_object_string(jw, "adds", step_adds(analyze_row_variant(m, r), &adds));
+	jw_object_string(jw, "against", r->step_prev == SIZE_MAX ? NULL :
+			 report_step_before(m, t, r));
+	jw_object_bool(jw, "same_kernel", r->step == ANALYZE_STEP_SAME);
+	jw_object_double(jw, "change_pct", cmp ? r->step_cmp.change :
+			 r->step == ANALYZE_STEP_SAME ? 0 : NAN);
+	jw_object_double(jw, "ci_low_pct", cmp ? r->step_cmp.change_lo : NAN);
+	jw_object_double(jw, "ci_high_pct", cmp ? r->step_cmp.change_hi : NAN);
+	jw_object_double(jw, "p_welch", cmp ? r->step_cmp.welch.p : NAN);
+	jw_object_double(jw, "q_bh", cmp ? r->step_cmp.q : NAN);
+	jw_object_string(jw, "marker", report_step_marker(r));
+	jw_end(jw);
+	strbuf_release(&adds);
+}
+
 static void result(struct json_writer *jw, const struct analyze_model *m,
 		   const struct analyze_table *t, size_t i)
 {
@@ -137,6 +203,8 @@ static void result(struct json_writer *jw, const struct analyze_model *m,
 	jw_object_double(jw, "q_bh", r->compared ? r->cmp.q : NAN);
 	jw_object_double(jw, "p_mannwhitney", r->compared ? r->cmp.mw.p : NAN);
 	jw_object_string(jw, "marker", report_marker(t, i));
+	step_field(jw, m, t, r);
+	group_field(jw, m, av);
 	jw_object_string(jw, "status", variant_status_name(av->v.status));
 	jw_object_string(jw, "reason", av->v.reason && *av->v.reason ? av->v.reason : NULL);
 	diff_lines(jw, av->v.effective_diff);
@@ -249,6 +317,17 @@ void report_json(struct strbuf *out, const struct analyze_model *m)
 	jw_object_double(&jw, "confidence", m->opts.stats.confidence);
 	jw_object_double(&jw, "alpha", m->opts.stats.alpha);
 	jw_object_double(&jw, "noise_pct", m->opts.stats.noise);
+	jw_end(&jw);
+	jw_object_inline_begin_array(&jw, "groups");
+	for (i = 0; i < m->nr_groups; i++) {
+		jw_array_inline_begin_object(&jw);
+		jw_object_string(&jw, "name", m->groups[i].name);
+		jw_object_inline_begin_array(&jw, "members");
+		for (j = 0; j < m->groups[i].members.nr; j++)
+			jw_array_string(&jw, m->groups[i].members.v[j]);
+		jw_end(&jw);
+		jw_end(&jw);
+	}
 	jw_end(&jw);
 	jw_object_inline_begin_array(&jw, "tables");
 	for (i = 0; i < m->nr_tables; i++)

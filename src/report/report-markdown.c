@@ -14,7 +14,9 @@
  * Per workload and metric a heading, one line of context and a GitHub
  * (GFM) table in display order, where a same-as variant's name is followed
  * by "(= TWIN, same kernel)", a list of the table's notes (failed runs,
- * too few runs, not run yet); then the multiplicativity check and the
+ * too few runs, not run yet); with cumulative steps, two more columns:
+ * each step against the step before it, and its marker; then the
+ * multiplicativity check, the named groups and what they hold, and the
  * variants that were not measured.  Every piece of data goes through
  * strbuf_add_markdown(), so a '|' or '<script>' in a name stays text.
  */
@@ -59,8 +61,13 @@ static void table(struct strbuf *out, const struct analyze_model *m,
 	strbuf_addstr(out, "| Variant | Runs | Mean | SD | Change |");
 	strbuf_addf(&sb, "%g%% CI", m->opts.stats.confidence * 100);
 	cell_buf(out, &sb);
-	strbuf_addstr(out, " q (BH) | |\n");
-	strbuf_addstr(out, "|:--|--:|--:|--:|--:|:--|--:|:-:|\n");
+	strbuf_addstr(out, " q (BH) | |");
+	if (t->nr_steps)
+		strbuf_addstr(out, " Step against the step before | |");
+	strbuf_addstr(out, "\n|:--|--:|--:|--:|--:|:--|--:|:-:|");
+	if (t->nr_steps)
+		strbuf_addstr(out, ":--|:-:|");
+	strbuf_addch(out, '\n');
 	for (i = 0; i < t->nr_order; i++) {
 		const struct analyze_row *r = &t->rows[t->order[i]];
 
@@ -94,11 +101,18 @@ static void table(struct strbuf *out, const struct analyze_model *m,
 		} else {
 			strbuf_addstr(out, " | | | |");
 		}
+		if (t->nr_steps) {
+			report_add_step(&sb, r);
+			cell_buf(out, &sb);
+			cell(out, report_step_marker(r));
+		}
 		strbuf_addch(out, '\n');
 	}
-	strbuf_addf(out, "\n%s\n",
+	strbuf_addf(out, "\n%s%s\n",
 		    "\\* significant and outside the noise band, ~ significant but reaching into it, "
-		    "none if not significant or wholly inside it, ? too few runs or the tests disagree.");
+		    "none if not significant or wholly inside it, ? too few runs or the tests disagree.",
+		    t->nr_steps ? " A step (+OPTION, the cumulative design) adds its option to the "
+		    "step before it; the first step is against the baseline." : "");
 	strbuf_reset(&sb);
 	if (t->aa_text) {
 		strbuf_addstr(out, t->aa_marked ? "\n**Warning.** " : "\n");
@@ -199,6 +213,24 @@ static void interactions(struct strbuf *out, const struct analyze_model *m,
 	strbuf_release(&sb);
 }
 
+static void groups(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < m->nr_groups; i++) {
+		if (!i)
+			strbuf_addstr(out, "\n## Groups\n\nEach group is one variant.\n\n"
+				      "| Group | Options |\n|:--|:--|\n");
+		strbuf_addch(out, '|');
+		cell(out, m->groups[i].name);
+		report_add_members(&sb, &m->groups[i]);
+		cell_buf(out, &sb);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&sb);
+}
+
 static void not_measured(struct strbuf *out, const struct analyze_model *m)
 {
 	size_t i, n = 0;
@@ -256,5 +288,6 @@ void report_markdown(struct strbuf *out, const struct analyze_model *m)
 		table(out, m, &m->tables[i]);
 		interactions(out, m, &m->tables[i]);
 	}
+	groups(out, m);
 	not_measured(out, m);
 }

@@ -7,6 +7,7 @@
 
 #include "stats/analyze.h"
 #include "util/escape.h"
+#include "report/report-util.h"
 #include "report/report-writers.h"
 #include "util/strbuf.h"
 #include "util/wrapper.h"
@@ -21,7 +22,9 @@
  * always lower for Stddev and CoeffVar), and it sits between asterisks when
  * the difference is significant (BH q below alpha), else in parentheses.
  * A same-as variant's column (its twin's runs) is headed NAME (=), and a
- * line under the block names its twin.
+ * line under the block names its twin.  With cumulative steps, a row
+ * "Astep" gives each step's gain against the step before it; the groups'
+ * members follow the block.
  */
 
 #define SAME_AS_MARK " (=)"	/* after a same-as variant's name */
@@ -96,6 +99,45 @@ static void add_cell(struct strbuf *out, double v, double base, int lower_better
 	strbuf_release(&cell);
 }
 
+/*
+ * "Astep": each cumulative step's mean against the step before it, as a
+ * gain (asterisks when significant); blank under the other columns, and
+ * "(same)" under a step that is the same kernel as the one before.
+ */
+static void step_row(struct strbuf *out, const struct analyze_table *t, const size_t *width)
+{
+	struct strbuf label = STRBUF_INIT;
+	size_t i;
+
+	strbuf_add_text(&label, t->metric);
+	strbuf_addf(out, "%-9s %-6s", "Astep", label.buf);
+	strbuf_release(&label);
+	for (i = 0; i < t->nr_order; i++) {
+		const struct analyze_row *r = &t->rows[t->order[i]];
+		struct strbuf cell = STRBUF_INIT;
+		double pct;
+
+		if (r->step == ANALYZE_STEP_SAME) {
+			strbuf_addstr(&cell, "(same)");
+		} else if (r->step == ANALYZE_STEP_COMPARED) {
+			pct = t->higher_is_better ? r->step_cmp.change : -r->step_cmp.change;
+			if (!isfinite(pct))
+				strbuf_addf(&cell, " (%7s%%)", "n/a");
+			else if (r->step_cmp.marker == '*' || r->step_cmp.marker == '~')
+				strbuf_addf(&cell, " *%7.2f%%*", pct);
+			else
+				strbuf_addf(&cell, " (%7.2f%%)", pct);
+		}
+		if (cell.len < width[i])
+			strbuf_addchars(out, ' ', width[i] - cell.len);
+		strbuf_addbuf(out, &cell);
+		strbuf_release(&cell);
+	}
+	while (out->len && out->buf[out->len - 1] == ' ')
+		strbuf_setlen(out, out->len - 1);
+	strbuf_addch(out, '\n');
+}
+
 static void block(struct strbuf *out, const struct analyze_model *m,
 		  const struct analyze_table *t)
 {
@@ -146,6 +188,8 @@ static void block(struct strbuf *out, const struct analyze_model *m,
 		}
 		strbuf_addch(out, '\n');
 	}
+	if (t->nr_steps)
+		step_row(out, t, width);
 	for (i = 0; i < t->nr_order; i++) {
 		const struct analyze_row *r = &t->rows[t->order[i]];
 		const struct analyze_variant *twin = analyze_row_twin(m, r);
@@ -157,6 +201,20 @@ static void block(struct strbuf *out, const struct analyze_model *m,
 		strbuf_addstr(out, " is the same kernel as ");
 		strbuf_add_text(out, twin->v.name);
 		strbuf_addstr(out, ": its runs\n");
+	}
+	if (t->nr_steps)
+		strbuf_addstr(out, "Astep: each +OPTION step's Amean against the step before it "
+			      "(the first against the baseline)\n");
+	for (i = 0; i < m->nr_groups; i++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		report_add_members(&sb, &m->groups[i]);
+		strbuf_addstr(out, "group ");
+		strbuf_add_text(out, m->groups[i].name);
+		strbuf_addstr(out, ": ");
+		strbuf_add_text(out, sb.buf);
+		strbuf_addch(out, '\n');
+		strbuf_release(&sb);
 	}
 	free(width);
 }

@@ -22,6 +22,13 @@
  * long names are cut with an ellipsis (the tooltip has them whole).  A
  * same-as variant's label ends in SAME_AS_MARK, which the subtitle
  * explains, and its tooltip names the twin whose runs it shares.
+ *
+ * Cumulative steps ("+CONFIG_X=y", in their order after all) make a
+ * waterfall: a step's bar starts where the step before it ends (its
+ * change against the baseline; 0 for the first) and ends at its own, and
+ * its colour is that of its increment against the step before, whose
+ * figure follows its value ("step +74.7% *").  A group's tooltip names
+ * its members.
  */
 
 #define CHART_WIDTH 880
@@ -32,6 +39,7 @@
 #define BAR 16
 #define BOTTOM 66
 #define RIGHT 120
+#define RIGHT_STEPS 230		/* room for "+75.0% *, step +74.7% *" */
 
 #define COLOR_COST "#c8374b"
 #define COLOR_GAIN "#23946a"
@@ -170,13 +178,31 @@ static void domain(struct scale *s, const struct analyze_table *t, double noise)
 	s->hi = hi + pad;
 }
 
-static const char *bar_color(const struct analyze_row *r)
+static const char *color_of(const struct stats_comparison *c)
 {
-	if (r->cmp.marker == '*')
-		return r->cmp.cost > 0 ? COLOR_COST : COLOR_GAIN;
-	if (r->cmp.marker == '~')
+	if (c->marker == '*')
+		return c->cost > 0 ? COLOR_COST : COLOR_GAIN;
+	if (c->marker == '~')
 		return COLOR_NOISE;
 	return COLOR_PLAIN;
+}
+
+static const char *bar_color(const struct analyze_row *r)
+{
+	if (r->step_number)
+		return r->step == ANALYZE_STEP_COMPARED ? color_of(&r->step_cmp) : COLOR_PLAIN;
+	return color_of(&r->cmp);
+}
+
+/* Where a row's bar starts: 0, or for a step where the step before it ends. */
+static double bar_start(const struct analyze_table *t, const struct analyze_row *r)
+{
+	const struct analyze_row *before;
+
+	if (!r->step_number || r->step_prev == SIZE_MAX || r->step_prev == t->baseline)
+		return 0;
+	before = &t->rows[r->step_prev];
+	return before->compared && isfinite(before->cmp.change) ? before->cmp.change : 0;
 }
 
 static void add_tick_label(struct strbuf *out, double v, double step)
@@ -237,7 +263,8 @@ static void bar(struct strbuf *out, const struct analyze_model *m,
 {
 	const struct analyze_row *r = &t->rows[i];
 	const char *name = analyze_row_variant(m, r)->v.name;
-	double x0 = sx(s, 0), cy = y + ROW / 2.0, xv;
+	const struct analyze_group *g = analyze_group(m, name);
+	double x0 = sx(s, bar_start(t, r)), cy = y + ROW / 2.0, xv;
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(out, "<g class=\"row\">\n<title>");
@@ -254,6 +281,18 @@ static void bar(struct strbuf *out, const struct analyze_model *m,
 	if (r->twin != SIZE_MAX) {
 		strbuf_addch(&sb, ' ');
 		report_add_same_as(&sb, m, r);
+	}
+	if (r->step_number) {
+		strbuf_addf(&sb, "; step %zu against ", r->step_number);
+		strbuf_addstr(&sb, report_step_before(m, t, r));
+		strbuf_addstr(&sb, ": ");
+		if (r->step == ANALYZE_STEP_NONE)
+			strbuf_addstr(&sb, "not compared yet");
+		report_add_step(&sb, r);
+	}
+	if (g && !strcmp(analyze_row_variant(m, r)->v.kind, "oat")) {
+		strbuf_addstr(&sb, "; group of ");
+		report_add_members(&sb, g);
 	}
 	strbuf_add_xml(out, sb.buf);
 	strbuf_reset(&sb);
@@ -281,6 +320,14 @@ static void bar(struct strbuf *out, const struct analyze_model *m,
 		strbuf_addf(&sb, " %s", report_marker(t, i));
 	if (r->cmp.ci.state == STATS_CI_UNBOUNDED)
 		strbuf_addstr(&sb, " (CI unbounded)");
+	if (r->step == ANALYZE_STEP_COMPARED) {
+		strbuf_addstr(&sb, ", step ");
+		stats_format_change(&sb, r->step_cmp.change, 1);
+		if (*report_step_marker(r))
+			strbuf_addf(&sb, " %s", report_step_marker(r));
+	} else if (r->step == ANALYZE_STEP_SAME) {
+		strbuf_addstr(&sb, ", step: same kernel");
+	}
 	strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"value\">", s->x1 + 10, cy + 4);
 	strbuf_add_xml(out, sb.buf);
 	strbuf_addstr(out, "</text>\n</g>\n");
@@ -298,7 +345,7 @@ static void chart(struct strbuf *out, const struct analyze_model *m,
 		&t->rows[t->baseline];
 
 	s.x0 = 24 + CHAR_WIDTH * label_chars(m, t);
-	s.x1 = CHART_WIDTH - RIGHT;
+	s.x1 = CHART_WIDTH - (t->nr_steps ? RIGHT_STEPS : RIGHT);
 	domain(&s, t, noise);
 
 	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%zu\" "
@@ -338,6 +385,8 @@ static void chart(struct strbuf *out, const struct analyze_model *m,
 	if (has_same_as_bar(t))
 		strbuf_addstr(&sb, ";" SAME_AS_MARK " the same kernel as another variant, "
 			      "its runs");
+	if (t->nr_steps)
+		strbuf_addstr(&sb, "; +steps stack, coloured by their increment");
 	strbuf_addstr(out, "<text x=\"16\" y=\"46\" class=\"sub\">");
 	strbuf_add_xml(out, sb.buf);
 	strbuf_addstr(out, "</text>\n");

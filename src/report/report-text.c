@@ -16,13 +16,16 @@
  *   CONFIG_PROVE_LOCKING=y   23.435 s ± 0.526 s  (+89.6%)  [+85.1% .. +94.2%] *
  *
  * One block per workload and metric: header lines, the rows (baseline, all,
- * then costliest first; a same-as variant's row ends in a note,
- * "(= TWIN, same kernel)", naming the twin whose runs it shares), the
- * legend, the multiplicativity check, variants whose runs failed or are
- * still to come; then, once, the variants that were not measured and why.
+ * cumulative steps in order, then costliest first; a step's row adds its
+ * increment against the step before, "step +74.7% [+72.1% .. +77.2%] *";
+ * a same-as variant's row ends in a note, "(= TWIN, same kernel)", naming
+ * the twin whose runs it shares), the legend, the multiplicativity check,
+ * variants whose runs failed or are still to come; then, once, the named
+ * groups and what they hold, and the variants that were not measured and
+ * why.
  */
 
-enum { COL_NAME, COL_MEAN, COL_SD, COL_CHANGE, COL_CI, COL_MARK, COL_NOTE, NR_COLS };
+enum { COL_NAME, COL_MEAN, COL_SD, COL_CHANGE, COL_CI, COL_MARK, COL_STEP, COL_NOTE, NR_COLS };
 
 struct cells {
 	struct strbuf c[NR_COLS];
@@ -119,6 +122,14 @@ static void fill_cells(struct cells *c, const struct analyze_model *m,
 	add_unit(&c->c[COL_SD], t->unit);
 	report_add_same_as(&note, m, r);
 	strbuf_add_text(&c->c[COL_NOTE], note.buf);
+	strbuf_reset(&note);
+	report_add_step(&note, r);
+	if (note.len) {
+		strbuf_addstr(&c->c[COL_STEP], r->step == ANALYZE_STEP_SAME ? "step: " : "step ");
+		strbuf_add_text(&c->c[COL_STEP], note.buf);
+		if (*report_step_marker(r))
+			strbuf_addf(&c->c[COL_STEP], " %s", report_step_marker(r));
+	}
 	strbuf_release(&note);
 	if (!r->compared)
 		return;
@@ -160,8 +171,15 @@ static void rows(struct strbuf *out, const struct analyze_model *m,
 		pad(out, width(&c->c[COL_CI]), w[COL_CI]);
 		strbuf_addch(out, ' ');
 		strbuf_addbuf(out, &c->c[COL_MARK]);
-		if (c->c[COL_NOTE].len) {
+		if (w[COL_STEP]) {
 			pad(out, width(&c->c[COL_MARK]), w[COL_MARK] + 2);
+			strbuf_addbuf(out, &c->c[COL_STEP]);
+		}
+		if (c->c[COL_NOTE].len) {
+			if (w[COL_STEP])
+				pad(out, width(&c->c[COL_STEP]), w[COL_STEP] + 2);
+			else
+				pad(out, width(&c->c[COL_MARK]), w[COL_MARK] + 2);
 			strbuf_addbuf(out, &c->c[COL_NOTE]);
 		}
 		rtrim_line(out);
@@ -171,15 +189,20 @@ static void rows(struct strbuf *out, const struct analyze_model *m,
 	free(cells);
 }
 
-static void legend(struct strbuf *out, const struct analyze_model *m)
+static void legend(struct strbuf *out, const struct analyze_model *m,
+		   const struct analyze_table *t)
 {
 	const struct stats_options *so = &m->opts.stats;
 
 	strbuf_addf(out, "\n(change against the baseline, [%g%% confidence interval]; "
 		    "* significant (BH q < %g)\n and outside the ±%g%% noise band, "
 		    "~ significant but reaching into it, none if not significant or\n"
-		    " wholly inside it, ? too few runs or the tests disagree)\n",
+		    " wholly inside it, ? too few runs or the tests disagree",
 		    so->confidence * 100, so->alpha, so->noise);
+	if (t->nr_steps)
+		strbuf_addstr(out, ";\n step: a cumulative step against the step before it, "
+			      "the first against the baseline");
+	strbuf_addstr(out, ")\n");
 }
 
 static void product(struct strbuf *out, const struct analyze_model *m,
@@ -311,6 +334,25 @@ static void notes(struct strbuf *out, const struct analyze_model *m,
 	strbuf_release(&what);
 }
 
+static void groups(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < m->nr_groups; i++) {
+		if (!i)
+			strbuf_addstr(out, "\ngroups (each one variant):\n");
+		strbuf_addstr(out, "  ");
+		strbuf_add_text(out, m->groups[i].name);
+		strbuf_addstr(out, ": ");
+		strbuf_reset(&sb);
+		report_add_members(&sb, &m->groups[i]);
+		strbuf_add_text(out, sb.buf);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&sb);
+}
+
 static void not_measured(struct strbuf *out, const struct analyze_model *m)
 {
 	size_t i, w = 0, n = 0;
@@ -359,12 +401,13 @@ void report_text(struct strbuf *out, const struct analyze_model *m)
 			strbuf_addstr(out, "\n\n");
 		header(out, m, t);
 		rows(out, m, t);
-		legend(out, m);
+		legend(out, m, t);
 		if (t->aa_text)
 			strbuf_addf(out, "\n%s\n", t->aa_text);
 		product(out, m, t);
 		added_last(out, m, t);
 		notes(out, m, t);
 	}
+	groups(out, m);
 	not_measured(out, m);
 }

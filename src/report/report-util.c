@@ -109,6 +109,49 @@ const char *report_marker(const struct analyze_table *t, size_t row)
 	}
 }
 
+const char *report_step_marker(const struct analyze_row *r)
+{
+	if (r->step != ANALYZE_STEP_COMPARED)
+		return "";
+	switch (r->step_cmp.marker) {
+	case '*':
+		return "*";
+	case '~':
+		return "~";
+	case '?':
+		return "?";
+	default:
+		return "";
+	}
+}
+
+void report_add_step(struct strbuf *sb, const struct analyze_row *r)
+{
+	if (r->step == ANALYZE_STEP_SAME) {
+		strbuf_addstr(sb, "same kernel as the step before");
+	} else if (r->step == ANALYZE_STEP_COMPARED) {
+		stats_format_change(sb, r->step_cmp.change, 1);
+		strbuf_addch(sb, ' ');
+		stats_format_ci(sb, &r->step_cmp, 1);
+	}
+}
+
+const char *report_step_before(const struct analyze_model *m, const struct analyze_table *t,
+			       const struct analyze_row *r)
+{
+	if (r->step_prev == SIZE_MAX)
+		return "";
+	return analyze_row_variant(m, &t->rows[r->step_prev])->v.name;
+}
+
+void report_add_members(struct strbuf *sb, const struct analyze_group *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->members.nr; i++)
+		strbuf_addf(sb, "%s%s", i ? " " : "", g->members.v[i]);
+}
+
 /* Appends "NAME (why)" to the list that starts at sb->buf[start]. */
 static void blocker(struct strbuf *sb, size_t start, const struct analyze_model *m,
 		    const struct analyze_table *t, size_t variant, size_t row)

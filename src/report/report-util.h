@@ -60,4 +60,19 @@ void report_add_note(struct strbuf *sb, const struct analyze_table *t,
 /* The marker of a row as a string: "*", "~", "?" or "" (also for the baseline). */
 const char *report_marker(const struct analyze_table *t, size_t row);
 
+/* The marker of a step's increment (analyze.h, "Cumulative steps"), as report_marker(). */
+const char *report_step_marker(const struct analyze_row *r);
+/*
+ * A cumulative step's increment, against the step before: "+74.7%
+ * [+72.1% .. +77.2%]", "same kernel as the step before", or nothing (not a
+ * step, or nothing to compare with yet).  Raw text, without the marker.
+ */
+void report_add_step(struct strbuf *sb, const struct analyze_row *r);
+/* The name of the step a step row is measured against: "baseline", "+CONFIG_X=y". */
+const char *report_step_before(const struct analyze_model *m, const struct analyze_table *t,
+			       const struct analyze_row *r);
+/* A group's members, "CONFIG_A=y CONFIG_B=y".  Raw text. */
+struct analyze_group;
+void report_add_members(struct strbuf *sb, const struct analyze_group *g);
+
 #endif

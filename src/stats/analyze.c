@@ -459,15 +459,19 @@ struct order_ctx {
 	const struct analyze_table *t;
 };
 
+enum { RANK_BASELINE, RANK_ALL, RANK_STEP, RANK_OTHER };
+
 static int order_rank(const struct order_ctx *ctx, size_t i)
 {
 	const char *kind = ctx->m->variants[ctx->t->rows[i].variant].v.kind;
 
 	if (i == ctx->t->baseline)
-		return 0;
+		return RANK_BASELINE;
 	if (kind && !strcmp(kind, "all"))
-		return 1;
-	return 2;
+		return RANK_ALL;
+	if (kind && !strcmp(kind, "cumulative"))
+		return RANK_STEP;
+	return RANK_OTHER;
 }
 
 static int order_cmp(const void *a, const void *b, void *data)
@@ -479,6 +483,8 @@ static int order_cmp(const void *a, const void *b, void *data)
 
 	if (ri != rj)
 		return ri - rj;
+	if (ri == RANK_STEP)
+		return i < j ? -1 : i > j;	/* steps in their order */
 	ki = cost_key(ctx->t, &ctx->t->rows[i]);
 	kj = cost_key(ctx->t, &ctx->t->rows[j]);
 	if (isnan(ki) != isnan(kj))
@@ -650,6 +656,65 @@ static void interactions(const struct analyze_model *m, struct analyze_table *t,
 	}
 }
 
+/*
+ * The row a step is measured against (analyze.h, "Cumulative steps"):
+ * the step before it, the baseline's for the first and for a step before
+ * that is a no-op; NONE when that step has no row.
+ */
+static size_t step_before(const struct analyze_model *m, const struct analyze_table *t,
+			  size_t prev_variant)
+{
+	if (prev_variant == NONE || m->variants[prev_variant].state == ANALYZE_NO_OP)
+		return t->baseline;
+	return row_of(t, prev_variant);
+}
+
+static void steps(const struct analyze_model *m, struct analyze_table *t,
+		  const struct analyze_options *opts)
+{
+	struct stats_options so = opts->stats;
+	struct stats_comparison *family;
+	size_t i, r, nf = 0, prev = NONE, number = 0;
+
+	so.higher_is_better = t->higher_is_better;
+	family = xcalloc(t->nr_rows ? t->nr_rows : 1, sizeof(*family));
+	for (i = 0; i < m->nr_variants; i++) {
+		struct analyze_row *row;
+		const struct analyze_row *before;
+		size_t b;
+
+		if (!is_kind(m, i, "cumulative"))
+			continue;
+		number++;
+		r = row_of(t, i);
+		b = step_before(m, t, prev);
+		prev = i;
+		if (r == NONE)
+			continue;
+		row = &t->rows[r];
+		row->step_number = number;
+		row->step_prev = b;
+		t->nr_steps++;
+		if (b == NONE)
+			continue;
+		before = &t->rows[b];
+		if (measured(m, t->rows[b].variant) == measured(m, i)) {
+			row->step = ANALYZE_STEP_SAME;
+			continue;
+		}
+		if (!row->n || !before->n)
+			continue;
+		stats_compare(&row->step_cmp, before->values, before->n, row->values, row->n, &so);
+		row->step = ANALYZE_STEP_COMPARED;
+		family[nf++] = row->step_cmp;
+	}
+	stats_adjust(family, nf, &so);
+	for (r = nf = 0; r < t->nr_rows; r++)
+		if (t->rows[r].step == ANALYZE_STEP_COMPARED)
+			t->rows[r].step_cmp = family[nf++];
+	free(family);
+}
+
 /* Whether variant i has a row in the tables of the workload (analyze.h). */
 static int has_row(const struct analyze_model *m, size_t i, const char *workload)
 {
@@ -795,6 +860,7 @@ static void build_table(const struct analyze_model *m, struct analyze_table *t,
 		memset(row, 0, sizeof(*row));
 		row->variant = i;
 		row->twin = NONE;
+		row->step_prev = NONE;
 		if (i == m->baseline) {
 			row->is_baseline = 1;
 			t->baseline = t->nr_rows;
@@ -827,6 +893,7 @@ static void build_table(const struct analyze_model *m, struct analyze_table *t,
 	for (i = 0; i < t->nr_rows; i++)
 		if (t->rows[i].twin != NONE)
 			copy_twin(t, &t->rows[i]);
+	steps(m, t, opts);
 	order_rows(m, t);
 	interactions(m, t, opts);
 	note_rows(t);
@@ -886,6 +953,52 @@ out:
 	return ret;
 }
 
+const struct analyze_group *analyze_group(const struct analyze_model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < m->nr_groups; i++)
+		if (!strcmp(m->groups[i].name, name))
+			return &m->groups[i];
+	return NULL;
+}
+
+/*
+ * Takes the fact "groups" (plan_groups_text(): "GROUP CONFIG_X=value"
+ * lines) out of m->facts into m->groups.
+ */
+static void load_groups(struct analyze_model *m)
+{
+	size_t i, alloc = 0;
+	const char *line, *next;
+
+	for (i = 0; i + 1 < m->facts.nr; i += 2)
+		if (!strcmp(m->facts.v[i], "groups"))
+			break;
+	if (i + 1 >= m->facts.nr)
+		return;
+	for (line = m->facts.v[i + 1]; *line; line = next) {
+		size_t len = strcspn(line, "\n"), name = strcspn(line, " ");
+		struct analyze_group *g = m->nr_groups ? &m->groups[m->nr_groups - 1] : NULL;
+
+		next = line + len + (line[len] == '\n');
+		if (name >= len)
+			continue;
+		if (!g || strlen(g->name) != name || strncmp(g->name, line, name)) {
+			ALLOC_GROW(m->groups, m->nr_groups + 1, alloc);
+			g = &m->groups[m->nr_groups++];
+			g->name = xstrndup(line, name);
+			strvec_init(&g->members);
+		}
+		strvec_pushf(&g->members, "%.*s", (int)(len - name - 1), line + name + 1);
+	}
+	/* the key and its value, out of the list of facts */
+	free((char *)m->facts.v[i]);
+	free((char *)m->facts.v[i + 1]);
+	memmove(&m->facts.v[i], &m->facts.v[i + 2], (m->facts.nr - i - 1) * sizeof(*m->facts.v));
+	m->facts.nr -= 2;
+}
+
 int analyze_load(struct analyze_model *out, struct store *st,
 		 const struct analyze_options *opts)
 {
@@ -897,8 +1010,10 @@ int analyze_load(struct analyze_model *out, struct store *st,
 	strvec_init(&out->facts);
 	out->opts = *opts;
 	out->baseline = NONE;
-	if (store_get_meta_all(st, &out->facts) ||
-	    load_variants(out, st) ||
+	if (store_get_meta_all(st, &out->facts))
+		goto fail;
+	load_groups(out);
+	if (load_variants(out, st) ||
 	    store_get_runs(st, &out->runs, &out->nr_runs) ||
 	    store_get_samples(st, &out->samples, &out->nr_samples))
 		goto fail;
@@ -965,6 +1080,11 @@ void analyze_release(struct analyze_model *m)
 		free(m->variants[i].why);
 	}
 	free(m->variants);
+	for (i = 0; i < m->nr_groups; i++) {
+		free(m->groups[i].name);
+		strvec_clear(&m->groups[i].members);
+	}
+	free(m->groups);
 	store_runs_free(m->runs, m->nr_runs);
 	store_sample_rows_free(m->samples, m->nr_samples);
 	strvec_clear(&m->facts);

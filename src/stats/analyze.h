@@ -71,6 +71,21 @@
  * loo), each option's cost added last (all against all-but-it) is set
  * beside its cost alone (stats_added_last()).
  *
+ * Cumulative steps.  A variant of kind "cumulative" ("+CONFIG_X=y": the
+ * step before it plus one option or group, plan.h) is compared with the
+ * baseline like any row, and with the step before it, the first with the
+ * baseline: the increment, what its option adds on top of the ones before
+ * (row.step, step_cmp).  A step that is the same kernel as the step before
+ * adds nothing (ANALYZE_STEP_SAME: no comparison); one whose step before
+ * has no values (not run yet, its build failed) has no increment.  The
+ * step before a no-op step is the baseline's kernel.  The increments are
+ * a family of their own for Benjamini-Hochberg.  Steps show in plan order
+ * (see order below) and take no part in interactions.
+ *
+ * Groups.  A candidate can be a named group of options (options-file.h):
+ * its oat variant is named after the group, and m->groups says what each
+ * group holds (from the fact "groups", which is not among m->facts).
+ *
  * Any other variant kind (an imported hyperfine command, say) is compared
  * with the baseline like an oat variant but takes no part in interactions.
  *
@@ -146,6 +161,15 @@ struct analyze_row {
 	 * copy of the twin's row (the arrays too: each row owns its own).
 	 */
 	size_t twin;
+	/* A cumulative step (see "Cumulative steps" above); step is NONE for other rows. */
+	enum analyze_step_kind {
+		ANALYZE_STEP_NONE,	/* not a step, or nothing to compare it with yet */
+		ANALYZE_STEP_COMPARED,	/* step_cmp: this step against step_prev */
+		ANALYZE_STEP_SAME,	/* the same kernel as the step before: adds nothing */
+	} step;
+	size_t step_number;		/* 1, 2, ... for a step; 0 for other rows */
+	size_t step_prev;		/* row of the step before (the baseline's for the first) */
+	struct stats_comparison step_cmp;
 };
 
 /* One option added last (all vs all-but-it), beside its cost alone. */
@@ -189,8 +213,8 @@ struct analyze_table {
 	size_t baseline;		/* row of the baseline, or SIZE_MAX */
 	/*
 	 * Rows with values in display order: the baseline, variants of kind
-	 * all, then by effect, costliest first (NaN changes last, ties in plan
-	 * order).
+	 * all, cumulative steps in plan order, then by effect, costliest first
+	 * (NaN changes last, ties in plan order).
 	 */
 	size_t *order;
 	size_t nr_order;
@@ -231,6 +255,14 @@ struct analyze_table {
 	size_t aa_row;
 	int aa_marked;
 	char *aa_text;
+
+	size_t nr_steps;		/* rows that are cumulative steps */
+};
+
+/* A named group of options and what it sets ("CONFIG_X=y" each). */
+struct analyze_group {
+	char *name;
+	struct strvec members;
 };
 
 struct analyze_model {
@@ -241,6 +273,8 @@ struct analyze_model {
 	size_t baseline;		/* variant index, or SIZE_MAX */
 	struct analyze_table *tables;
 	size_t nr_tables;
+	struct analyze_group *groups;	/* plan order */
+	size_t nr_groups;
 	/* Raw data, for CSV and the HTML data table: every run and sample. */
 	struct store_run *runs;
 	size_t nr_runs;
@@ -295,6 +329,9 @@ int analyze_not_measured(const struct analyze_model *m, const struct analyze_var
 /* The variant a run belongs to, or NULL. */
 const struct analyze_variant *analyze_run_variant(const struct analyze_model *m,
 						  const struct store_run *r);
+
+/* The group named name (a variant or a candidate label), or NULL. */
+const struct analyze_group *analyze_group(const struct analyze_model *m, const char *name);
 
 /* "ok", "no-op", "same-as", "build failed". */
 const char *analyze_state_name(enum analyze_state state);

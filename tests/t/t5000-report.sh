@@ -91,7 +91,7 @@ test_expect_success 'json means and times are hyperfine'"'"'s own' '
 
 test_expect_success 'csv: a header, one row per sample, RFC 4180' '
 	head -n 1 report.csv | tr -d "\r" >header &&
-	echo "variant,workload,run,round,iteration,metric,value,warmup,accel,unit,status" >expect &&
+	echo "variant,workload,run,round,iteration,metric,value,warmup,accel,unit,status,kind,step" >expect &&
 	test_cmp expect header &&
 	test "$(wc -l <report.csv)" = 31 &&
 	test "$(grep -c "^CONFIG_PROVE_LOCKING=y,hyperfine,[0-9]*,[0-9]*,,wall," report.csv)" = 10 &&

@@ -8,6 +8,7 @@
 
 #include "stats/analyze.h"
 #include "fixture-experiment.h"
+#include "fixture-steps.h"
 #include "stats/stats.h"
 #include "store/store.h"
 #include "test-lib.h"
@@ -868,6 +869,90 @@ static void test_decimals(void)
 	}
 }
 
+/*
+ * The cumulative design: each step against the step before it (the first
+ * against the baseline), a step that is the same kernel as the step
+ * before adds nothing, the increments are their own BH family, and the
+ * steps show in their order after all.  The group's members are read from
+ * the fact "groups", which leaves the list of facts.
+ */
+static void test_cumulative_steps(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	char *path = xstrfmt("%s/steps.db", test_tmpdir());
+	const struct analyze_table *t;
+	const struct analyze_row *base, *s1, *s2, *s3, *s4, *all;
+	struct stats_comparison c;
+	struct stats_options so = STATS_OPTIONS_INIT;
+	size_t i;
+
+	check_int(fixture_steps_experiment(path), ==, 0);
+	check_int(load_path(&m, path, &ao), ==, 0);
+	t = table(&m, "time");
+	if (!check(t != NULL))
+		goto out;
+	base = row(&m, t, "baseline");
+	s1 = row(&m, t, "+CONFIG_PRINTK_TIME=y");
+	s2 = row(&m, t, "+lockdebug");
+	s3 = row(&m, t, "+CONFIG_LOCKDEP=y");
+	s4 = row(&m, t, "+CONFIG_DEBUG_KMEMLEAK=y");
+	all = row(&m, t, "all");
+	if (!check(base && s1 && s2 && s3 && s4 && all))
+		goto out;
+	check_int(t->nr_steps, ==, 4);
+	check_int(s1->step_number, ==, 1);
+	check_int(s4->step_number, ==, 4);
+	check_int(row(&m, t, "lockdebug")->step_number, ==, 0);
+	check_int(row(&m, t, "lockdebug")->step, ==, ANALYZE_STEP_NONE);
+	/* the first step against the baseline, with its twin's runs */
+	check_int(s1->step, ==, ANALYZE_STEP_COMPARED);
+	check(&t->rows[s1->step_prev] == base);
+	check_double(s1->step_cmp.change, s1->cmp.change, 1e-9);
+	/* the second against the first: the group's increment */
+	check_int(s2->step, ==, ANALYZE_STEP_COMPARED);
+	check(&t->rows[s2->step_prev] == s1);
+	so.higher_is_better = 0;
+	stats_compare(&c, s1->values, s1->n, s2->values, s2->n, &so);
+	check_double(s2->step_cmp.change, c.change, 1e-9);
+	check(s2->step_cmp.change > 60 && s2->step_cmp.change < 75);
+	check_int(s2->step_cmp.marker, ==, '*');
+	/* LOCKDEP is on already: the same kernel as the step before */
+	check_int(s3->step, ==, ANALYZE_STEP_SAME);
+	check(&t->rows[s3->step_prev] == s2);
+	/* the last against the step that added nothing, whose runs are +lockdebug's */
+	check_int(s4->step, ==, ANALYZE_STEP_COMPARED);
+	check(&t->rows[s4->step_prev] == s3);
+	stats_compare(&c, s2->values, s2->n, all->values, all->n, &so);
+	check_double(s4->step_cmp.change, c.change, 1e-9);
+	/* BH over the three increments, not the table's family */
+	check(s2->step_cmp.q >= s2->step_cmp.welch.p);
+	check_double(s1->step_cmp.q, s1->step_cmp.welch.p, 1e-9);	/* the largest p keeps it */
+	/* display order: baseline, all, the steps in their order, then by cost */
+	check_str(m.variants[t->rows[t->order[0]].variant].v.name, "baseline");
+	check_str(m.variants[t->rows[t->order[1]].variant].v.name, "all");
+	for (i = 0; i < 4; i++)
+		check_int(t->rows[t->order[2 + i]].step_number, ==, i + 1);
+	check_str(m.variants[t->rows[t->order[6]].variant].v.name, "lockdebug");
+	/* the group */
+	check_int(m.nr_groups, ==, 1);
+	if (m.nr_groups == 1) {
+		check_str(m.groups[0].name, "lockdebug");
+		check_int(m.groups[0].members.nr, ==, 2);
+		check_str(m.groups[0].members.v[1], "CONFIG_DEBUG_ATOMIC_SLEEP=y");
+	}
+	check(analyze_group(&m, "lockdebug") == &m.groups[0]);
+	check(analyze_group(&m, "all") == NULL);
+	check(analyze_fact(&m, "groups") == NULL);
+	check_str(analyze_fact(&m, "designs"), "oat,all,cumulative");
+	/* steps stay out of the multiplicativity check: 3 oat variants, 1 no-op out */
+	check(t->has_product);
+	check_int(t->product_k, ==, 3);
+out:
+	analyze_release(&m);
+	free(path);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -887,5 +972,6 @@ int main(int argc, char **argv)
 	TEST(test_notes);
 	TEST(test_empty_experiment);
 	TEST(test_decimals);
+	TEST(test_cumulative_steps);
 	return test_done();
 }

@@ -7,6 +7,7 @@
 #include "stats/analyze.h"
 #include "util/escape.h"
 #include "fixture-experiment.h"
+#include "fixture-steps.h"
 #include "util/json.h"
 #include "report/report.h"
 #include "util/strbuf.h"
@@ -33,38 +34,57 @@ static const char *db(void)
 	return fixture_db;
 }
 
-static int load(struct analyze_model *m, const struct analyze_options *ao)
+static char *steps_db;
+
+/* The experiment of fixture-steps.h: a group and cumulative steps. */
+static const char *db_steps(void)
+{
+	if (!steps_db) {
+		steps_db = xstrfmt("%s/fixture-steps.db", test_tmpdir());
+		if (fixture_steps_experiment(steps_db))
+			fprintf(stderr, "cannot write the steps fixture experiment\n");
+	}
+	return steps_db;
+}
+
+static int load_from(struct analyze_model *m, const char *path, const struct analyze_options *ao)
 {
 	struct store *st;
 	int ret;
 
-	if (store_open(&st, db(), 0))
+	if (store_open(&st, path, 0))
 		return -1;
 	ret = analyze_load(m, st, ao);
 	store_close(st);
 	return ret;
 }
 
-/* Writes the fixture in format name into out. */
-static int render(struct strbuf *out, const char *name, const struct analyze_options *ao)
+/* Writes the fixture at path in format name into out. */
+static int render_from(struct strbuf *out, const char *path, const char *name,
+		       const struct analyze_options *ao)
 {
 	struct analyze_options def = ANALYZE_OPTIONS_INIT;
 	struct analyze_model m;
 	const struct report_format *f = report_find(name);
 
-	if (!f || load(&m, ao ? ao : &def))
+	if (!f || load_from(&m, path, ao ? ao : &def))
 		return -1;
 	f->write(out, &m);
 	analyze_release(&m);
 	return 0;
 }
 
-static void golden(const char *name, const char *file)
+static int render(struct strbuf *out, const char *name, const struct analyze_options *ao)
+{
+	return render_from(out, db(), name, ao);
+}
+
+static void golden_from(const char *db_path, const char *name, const char *file)
 {
 	struct strbuf out = STRBUF_INIT, expect = STRBUF_INIT;
 	char *path = xstrfmt(GOLDEN_DIR "%s", file);
 
-	check_int(render(&out, name, NULL), ==, 0);
+	check_int(render_from(&out, db_path, name, NULL), ==, 0);
 	if (getenv("KCP_UPDATE_GOLDEN")) {
 		check_int(strbuf_write_file(&out, path), ==, 0);
 	} else if (check(strbuf_read_file(&expect, path, 0) >= 0)) {
@@ -82,6 +102,11 @@ static void golden(const char *name, const char *file)
 	free(path);
 	strbuf_release(&out);
 	strbuf_release(&expect);
+}
+
+static void golden(const char *name, const char *file)
+{
+	golden_from(db(), name, file);
 }
 
 static void test_golden_text(void)
@@ -107,6 +132,41 @@ static void test_golden_csv(void)
 static void test_golden_json(void)
 {
 	golden("json", "fixture.json");
+}
+
+/* A named group and cumulative steps, in each format with a golden file. */
+static void test_golden_steps(void)
+{
+	golden_from(db_steps(), "text", "steps.txt");
+	golden_from(db_steps(), "markdown", "steps.md");
+	golden_from(db_steps(), "mmtests", "steps.mmtests");
+	golden_from(db_steps(), "json", "steps.json");
+	golden_from(db_steps(), "csv", "steps.csv");
+}
+
+/* The chart and the page show the steps and the group too. */
+static void test_steps_in_svg_and_html(void)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	check_int(render_from(&out, db_steps(), "svg", NULL), ==, 0);
+	check(strstr(out.buf, "+steps stack, coloured by their increment") != NULL);
+	check(strstr(out.buf, "step 2 against +CONFIG_PRINTK_TIME=y: +") != NULL);
+	check(strstr(out.buf, "step 3 against +lockdebug: same kernel as the step before") != NULL);
+	check(strstr(out.buf, ", step: same kernel</text>") != NULL);
+	check(strstr(out.buf, "group of CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_ATOMIC_SLEEP=y") != NULL);
+	strbuf_reset(&out);
+	check_int(render_from(&out, db_steps(), "html", NULL), ==, 0);
+	check(strstr(out.buf, "<th class=\"n\">against the step before</th>") != NULL);
+	check(strstr(out.buf, "<span class=\"badge group\">group: CONFIG_PROVE_LOCKING=y "
+		     "CONFIG_DEBUG_ATOMIC_SLEEP=y</span>") != NULL);
+	check(strstr(out.buf, "<section id=\"groups\">") != NULL);
+	check(strstr(out.buf, "<td class=\"name\">CONFIG_PROVE_LOCKING=y<br>"
+		     "CONFIG_DEBUG_ATOMIC_SLEEP=y</td>") != NULL);
+	check(strstr(out.buf, "same kernel as the step before") != NULL);
+	/* the groups are the model's, not a raw fact in the environment */
+	check(strstr(out.buf, "<th>groups</th>") == NULL);
+	strbuf_release(&out);
 }
 
 static void test_formats_table(void)
@@ -495,6 +555,8 @@ int main(int argc, char **argv)
 	TEST(test_golden_markdown);
 	TEST(test_golden_csv);
 	TEST(test_golden_json);
+	TEST(test_golden_steps);
+	TEST(test_steps_in_svg_and_html);
 	TEST(test_json_is_hyperfine_shaped);
 	TEST(test_csv_round_trips_names);
 	TEST(test_markup_formats_escape);
@@ -509,5 +571,6 @@ int main(int argc, char **argv)
 	TEST(test_utf8_decode);
 	TEST(test_no_runs);
 	free(fixture_db);
+	free(steps_db);
 	return test_done();
 }
