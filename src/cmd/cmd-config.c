@@ -5,6 +5,7 @@
 
 #include "cmd/commands.h"
 #include "kconfig/kconfig.h"
+#include "plan/options-file.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -123,12 +124,44 @@ out:
 	return ret;
 }
 
+/*
+ * An options file as plan reads it (options-file.h: groups too): every
+ * setting into *out, and "NAME (N options), ..." of its groups into groups.
+ */
+static int load_options(struct kconfig **out, struct strbuf *groups, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct plan_option *opts = NULL;
+	size_t nr = 0, i, iter;
+	const char *name, *value;
+	int ret = -1;
+
+	*out = NULL;
+	if (strbuf_read_file_max(&sb, path, KCONFIG_MAX_SIZE) < 0 ||
+	    plan_parse_options(&opts, &nr, path, sb.buf, sb.len))
+		goto out;
+	*out = kconfig_new();
+	for (i = 0; i < nr; i++) {
+		for (iter = 0; kconfig_next(opts[i].settings, &iter, &name, &value); )
+			if (kconfig_set(*out, name, value))
+				BUG("cannot set the parsed CONFIG_%s=%s", name, value);
+		if (opts[i].is_group)
+			strbuf_addf(groups, "%s%s (%zu options)", groups->len ? ", " : "",
+				    opts[i].label, kconfig_count(opts[i].settings));
+	}
+	ret = 0;
+out:
+	plan_option_list_free(opts, nr);
+	strbuf_release(&sb);
+	return ret;
+}
+
 static int config_check(int argc, const char **argv)
 {
 	int loose = 0;
 	struct option opts[] = {
 		OPT_BOOL(0, "options", &loose,
-			 "accept option lists too (X, X=m, CONFIG_X without a value)"),
+			 "an options file: X, X=m, CONFIG_X without a value, groups"),
 		OPT_END(),
 	};
 	int i, ret = 0;
@@ -143,7 +176,9 @@ static int config_check(int argc, const char **argv)
 		struct kconfig *kc;
 		const char *name, *value;
 
-		if (kconfig_load(&kc, argv[i], loose ? KCONFIG_LOOSE : 0)) {
+		struct strbuf groups = STRBUF_INIT;
+
+		if (loose ? load_options(&kc, &groups, argv[i]) : kconfig_load(&kc, argv[i], 0)) {
 			ret = 1;
 			continue;
 		}
@@ -152,9 +187,11 @@ static int config_check(int argc, const char **argv)
 			ny += !strcmp(value, "y");
 			nm += !strcmp(value, "m");
 		}
-		printf("%s: %zu symbols: %zu y, %zu m, %zu n, %zu numbers, %zu strings\n",
+		printf("%s: %zu symbols: %zu y, %zu m, %zu n, %zu numbers, %zu strings%s%s\n",
 		       argv[i], kconfig_count(kc), ny, nm, n[KCONFIG_VALUE_TRISTATE] - ny - nm,
-		       n[KCONFIG_VALUE_DECIMAL] + n[KCONFIG_VALUE_HEX], n[KCONFIG_VALUE_STRING]);
+		       n[KCONFIG_VALUE_DECIMAL] + n[KCONFIG_VALUE_HEX], n[KCONFIG_VALUE_STRING],
+		       groups.len ? "; groups: " : "", groups.buf);
+		strbuf_release(&groups);
 		kconfig_free(kc);
 	}
 	return ret;

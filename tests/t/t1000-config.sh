@@ -42,6 +42,15 @@ test_expect_success 'check --options accepts option lists' '
 	test_grep "options.txt: 6 symbols: 3 y, 1 m, 1 n, 1 numbers, 0 strings" out
 '
 
+test_expect_success 'check --options reads named groups as plan does' '
+	printf "PRINTK_TIME\ngroup lockdebug\n\tPROVE_LOCKING\n\tDEBUG_ATOMIC_SLEEP\nendgroup\n" >groups.txt &&
+	kconfperf config check --options groups.txt >out &&
+	test_grep "groups.txt: 3 symbols: 3 y, .*; groups: lockdebug (2 options)$" out &&
+	printf "group lockdebug\nPROVE_LOCKING\ngroup kasan\nKASAN\nendgroup\n" >nested.txt &&
+	! kconfperf config check --options nested.txt 2>err &&
+	test_grep "nested.txt:3: a group inside group .lockdebug. (line 1): groups do not nest" err
+'
+
 test_expect_failure_code 1 'check exits 1 on bad input' '
 	kconfperf config check "$K/bad.config"
 '
