@@ -24,6 +24,15 @@ static const char *const build_usage[] = {
 	"from a copy of the baseline's object tree (loo variants from all's), so kbuild",
 	"rebuilds only what their symbols touch.  A failed build is recorded with the",
 	"end of its log and the others go on.",
+	"",
+	"--cc-wrapper compiles through ccache, distcc or icecc, as their masquerade",
+	"directories do (the wrapper is found as gcc first in make's PATH; CC stays",
+	"gcc): the same kernel, byte for byte, under the same key, so a kernel built",
+	"without it is not built again.  The wrapper's own environment says where the",
+	"farm is (CCACHE_DIR, DISTCC_HOSTS, ICECC_SCHEDULER, ...).  Without -j, make",
+	"runs as many jobs as the farm has slots ('distcc -j', or what the icecc",
+	"scheduler lists), at least the CPUs.  The table shows each build's wrapper, -j",
+	"and, for ccache, its hits.",
 	NULL,
 };
 
@@ -40,8 +49,9 @@ int cmd_build(int argc, const char **argv)
 	int ret = 1;
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &dir, "DIR", "experiment directory (default kconfperf-results)"),
-		OPT_INTEGER('j', "jobs", &o.jobs, "N", "make -j (default: CPUs)"),
-		OPT_STRING(0, "cc-wrapper", &o.cc_wrapper, "CMD", "ccache, distcc or icecc"),
+		OPT_INTEGER('j', "jobs", &o.jobs, "N", "make -j (default: the farm's slots or CPUs)"),
+		OPT_STRING(0, "cc-wrapper", &o.cc_wrapper, "CMD",
+			   "compile through ccache, distcc or icecc (a name or a path)"),
 		OPT_DOUBLE(0, "timeout", &o.timeout, "SEC", "give up on a build after SEC seconds"),
 		OPT_STRING(0, "cache", &cache_opt, "DIR", "build cache (default: the plan's)"),
 		OPT_STRING_LIST(0, "make-var", &o.make_vars, "VAR=VALUE",
