@@ -92,7 +92,7 @@ test_expect_success 'markdown, mmtests, csv, svg and html show them too' '
 	grep "^Astep     time " report.mmtests | grep "\*" &&
 	test_grep "^group lockdebug: CONFIG_PROVE_LOCKING=y CONFIG_LOCKDEP=y$" report.mmtests &&
 	kconfperf report --dir exp --format csv >report.csv &&
-	test_grep "^+lockdebug,hackbench:loops=20,[0-9]*,[0-9]*,[0-9]*,time,.*,cumulative,2.$" report.csv &&
+	test_grep "^.+lockdebug,hackbench:loops=20,[0-9]*,[0-9]*,[0-9]*,time,.*,cumulative,2.$" report.csv &&
 	kconfperf report --dir exp --format svg >report.svg &&
 	test_grep "+steps stack, coloured by their increment" report.svg &&
 	test_grep "<section id=\"groups\">" exp/report.html &&
