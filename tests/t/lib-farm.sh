@@ -13,7 +13,8 @@ FARM_SOURCE="--cache $KCP_TEST_CACHE --source $KSRC_TARBALL --base tinyconfig"
 # farm_plan DIR N: plans the baseline and CONFIG_DUMMY_CONSOLE_COLUMNS=N in DIR.
 farm_plan() {
 	# shellcheck disable=SC2086
-	kconfperf plan $FARM_SOURCE --options "DUMMY_CONSOLE_COLUMNS=$2" --dir "$1" -q >"$1.plan"
+	kconfperf plan $FARM_SOURCE --options "DUMMY_CONSOLE_COLUMNS=$2" \
+		--no-baseline-again --dir "$1" -q >"$1.plan"
 }
 
 # farm_key DIR VARIANT: the build key of a planned variant.
@@ -23,8 +24,13 @@ farm_key() {
 }
 
 # farm_forget KEY: removes a finished build and its tree from the shared
-# cache, under its build lock (nothing else may be reading them).
+# cache, under its build lock (nothing else may be reading them).  KEY must
+# be a build key (64 hex digits): an empty one would remove every kernel.
 farm_forget() {
+	case "$1" in
+	*[!0-9a-f]*|"") echo "farm_forget: '$1' is not a build key" >&2; return 1 ;;
+	esac
+	test ${#1} = 64 || { echo "farm_forget: '$1' is not a build key" >&2; return 1; }
 	flock "$KCP_TEST_CACHE/build.lock" \
 		rm -rf "$KCP_TEST_CACHE/builds/$1" "$KCP_TEST_CACHE/trees/$1"
 }

@@ -7,7 +7,7 @@
 # A second experiment in a fresh directory then builds nothing.
 # Cost: three builds of one file (~15 s each) once the baseline is cached.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib-farm.sh"
+. "$SRC_DIR/tests/t/lib-farm.sh"
 test_need_kernel_source
 command -v ccache >/dev/null || test_skip_all "no ccache (run scripts/deps)"
 

@@ -8,15 +8,16 @@
 # nothing.  Cost: two builds of one file (~15 s each) once the baseline is
 # cached.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib-farm.sh"
+. "$SRC_DIR/tests/t/lib-farm.sh"
 test_need_kernel_source
 command -v distcc >/dev/null && command -v distccd >/dev/null ||
 	test_skip_all "no distcc and distccd (run scripts/deps)"
 
 LEAF=82
 PORT=$(farm_port)
-# distccd drops root for the distccd user, who must write its log here.
-mkdir -p "$TRASH/distccd" && chmod 1777 "$TRASH/distccd"
+# distccd drops root for the distccd user, who must write its log here
+# (and reach it: mktemp made $TRASH 0700).
+chmod 755 "$TRASH" && mkdir -p "$TRASH/distccd" && chmod 1777 "$TRASH/distccd"
 DISTCC_LOGFILE=$TRASH/distccd/distccd.log
 DISTCC_PIDFILE=$TRASH/distccd/distccd.pid
 # Four slots on the one host, more than this machine's CPUs: -j4.

@@ -9,7 +9,7 @@
 # directory builds nothing.  Cost: two builds of one file (~15 s each) and
 # icecc's environment of this gcc (~10 s, once), once the baseline is cached.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/lib-farm.sh"
+. "$SRC_DIR/tests/t/lib-farm.sh"
 test_need_kernel_source
 command -v icecc >/dev/null && command -v iceccd >/dev/null &&
 	command -v icecc-scheduler >/dev/null || test_skip_all "no icecc (run scripts/deps)"
@@ -18,9 +18,10 @@ LEAF=83
 SCHEDULER_PORT=$(farm_port)
 DAEMON_PORT=$((SCHEDULER_PORT + 2))
 NETNAME=kconfperf-t3320-$$
-# The daemons run as the icecc user, who must write here.
+# The daemons run as the icecc user, who must write here (and reach it:
+# mktemp made $TRASH 0700).
 ICE=$TRASH/icecc
-mkdir -p "$ICE" && chmod 1777 "$ICE"
+chmod 755 "$TRASH" && mkdir -p "$ICE" && chmod 1777 "$ICE"
 # The client (the build's icecc) finds this daemon at this socket;
 # kconfperf asks this scheduler for its slots.
 ICECC_TEST_SOCKET=$ICE/iceccd.socket
