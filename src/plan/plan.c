@@ -839,6 +839,14 @@ static char *shown(const char *s)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* s escaped into *text (reset first), for the footer: names and values are the user's. */
+static const char *shown_text(struct strbuf *text, const char *s)
+{
+	strbuf_reset(text);
+	strbuf_add_text(text, s);
+	return text->buf;
+}
+
 /*
  * Under the table: what each named group holds, and how to read the
  * steps of the cumulative design.
@@ -849,6 +857,7 @@ static void print_footer(struct store *st, const struct store_variant *v, size_t
 	const char *line, *next;
 	size_t i, steps = 0, glen = 0;
 	const char *group = NULL;
+	struct strbuf sb = STRBUF_INIT, text = STRBUF_INIT;
 
 	for (i = 0; i < nr; i++)
 		if (!strcmp(v[i].kind, "cumulative"))
@@ -864,14 +873,24 @@ static void print_footer(struct store *st, const struct store_variant *v, size_t
 			continue;
 		if (!group || glen != name || strncmp(group, line, name)) {
 			fputs(group ? "\n" : "\ngroups (each one variant):\n", fp);
-			fprintf(fp, "  %.*s:", (int)name, line);
+			strbuf_reset(&sb);
+			strbuf_add(&sb, line, name);
+			fputs("  ", fp);
+			fputs(shown_text(&text, sb.buf), fp);
+			fputc(':', fp);
 			group = line;
 			glen = name;
 		}
-		fprintf(fp, " %.*s", (int)(len - name - 1), line + name + 1);
+		/* a member's value may be a string of the user's: escaped too */
+		strbuf_reset(&sb);
+		strbuf_add(&sb, line + name + 1, len - name - 1);
+		fputc(' ', fp);
+		fputs(shown_text(&text, sb.buf), fp);
 	}
 	if (group)
 		fputc('\n', fp);
+	strbuf_release(&sb);
+	strbuf_release(&text);
 	free(groups);
 }
 
