@@ -31,8 +31,11 @@ farm_forget() {
 	*[!0-9a-f]*|"") echo "farm_forget: '$1' is not a build key" >&2; return 1 ;;
 	esac
 	test ${#1} = 64 || { echo "farm_forget: '$1' is not a build key" >&2; return 1; }
-	flock "$KCP_TEST_CACHE/build.lock" \
-		rm -rf "$KCP_TEST_CACHE/builds/$1" "$KCP_TEST_CACHE/trees/$1"
+	# The holder writes its record ("PID PGID", lockfile.h), so that a
+	# kconfperf waiting for the lock waits, and does not take this shell
+	# for something a dead build left holding it.
+	flock "$KCP_TEST_CACHE/build.lock" sh -c 'echo "$$ 0" >"$1" && rm -rf "$2" "$3"' sh \
+		"$KCP_TEST_CACHE/build.lock" "$KCP_TEST_CACHE/builds/$1" "$KCP_TEST_CACHE/trees/$1"
 }
 
 # farm_build DIR N [ARGS...]: kconfperf build DIR ARGS, its table in
@@ -41,10 +44,11 @@ farm_forget() {
 farm_build() {
 	_d=$1 _n=$2
 	shift 2
-	kconfperf build --dir "$_d" "$@" >"$_d.build" 2>"$_d.err" || return 1
+	kconfperf build --dir "$_d" "$@" >"$_d.build" 2>"$_d.err" || { cat "$_d.err"; return 1; }
 	if farm_row "$_d.build" "$_n" | grep -q " cached "; then
 		farm_forget "$(farm_key "$_d" "CONFIG_DUMMY_CONSOLE_COLUMNS=$_n")" &&
-		kconfperf build --dir "$_d" "$@" >"$_d.build" 2>"$_d.err" || return 1
+		kconfperf build --dir "$_d" "$@" >"$_d.build" 2>"$_d.err" ||
+		{ cat "$_d.err"; return 1; }
 	fi
 	cat "$_d.build" "$_d.err"
 	farm_row "$_d.build" "$_n" | grep -q " built "
@@ -55,12 +59,14 @@ farm_image() {
 	echo "$KCP_TEST_CACHE/builds/$1/bzImage"
 }
 
-# A TCP port nobody listens on (from the script's pid, then upwards).
+# A TCP port P such that nobody listens on P, P + 1 or P + 2 (an icecc
+# scheduler, its text interface and a daemon), from the script's pid up.
 farm_port() {
 	_p=$((20000 + $$ % 20000))
 	while ss -ltn "sport = :$_p" 2>/dev/null | grep -q LISTEN ||
-	      ss -ltn "sport = :$((_p + 1))" 2>/dev/null | grep -q LISTEN; do
-		_p=$((_p + 2))
+	      ss -ltn "sport = :$((_p + 1))" 2>/dev/null | grep -q LISTEN ||
+	      ss -ltn "sport = :$((_p + 2))" 2>/dev/null | grep -q LISTEN; do
+		_p=$((_p + 3))
 	done
 	echo "$_p"
 }
