@@ -37,7 +37,8 @@ test_expect_success 'the plan took the libguestfs profile for the workload' '
 test_expect_success 'PROVE_LOCKING is significant on the whole test'"'"'s wall time' '
 	jq -e ".results[] | select(.command == \"CONFIG_PROVE_LOCKING=y\") | .kconfperf
 		| select(.metric == \"wall\") | .marker == \"*\"" exp/report.json &&
-	jq -e "[.results[] | .kconfperf | select(.metric == \"time\")] | length == 2" exp/report.json
+	jq -e "[.results[] | .kconfperf | select(.metric == \"time\")] | length == 2" exp/report.json &&
+	test_grep "this workload.s guest waits for the host.s disk I/O" report.txt
 '
 
 test_expect_success 'every run booted the appliance through kconfperf'"'"'s wrapper, under icount' '
