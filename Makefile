@@ -5,6 +5,7 @@
 #   make check         unit tests, then the shell integration tests in tests/t/
 #   make check-fast    unit tests and the fast tier (tests/t/t2*-fast-*.sh): the
 #                      whole pipeline on a fake kernel tree and runner, in seconds
+#   make check-slow    the integration tests too long for CI, in tests/slow/
 #   make fuzz          run the .config parser fuzzer for FUZZ_SECONDS
 #   make DEVELOPER=1   warnings are errors
 #   make SANITIZE=address,undefined [unit|check]   everything under ASan/UBSan
@@ -49,6 +50,7 @@ UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(patsubst %.c,$(B)/%,$(filter-out tests/unit/test-lib.c,$(UNIT_SRC)))
 INTEGRATION := $(sort $(wildcard tests/t/t[0-9]*.sh))
 FAST := $(sort $(wildcard tests/t/t2*-fast-*.sh))
+INTEGRATION_SLOW := $(sort $(wildcard tests/slow/t[0-9]*.sh))
 
 # The guest runs as /init inside the test kernels: static, no sanitizers.
 GUEST_SRC := $(wildcard guest/*.c)
@@ -57,7 +59,7 @@ GUEST_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g $(WARNINGS) -Iguest -Isrc $(BANNE
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all unit check check-fast fuzz clean FORCE
+.PHONY: all unit check check-fast check-slow fuzz clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(PROGRAM) $(GUEST)
@@ -116,6 +118,11 @@ check: all $(UNIT_BIN)
 check-fast: all $(UNIT_BIN)
 	@KCP_BUILD=$(abspath $(B)) KCP_BIN=$(abspath $(PROGRAM)) \
 		tests/run-tests $(UNIT_BIN) $(FAST)
+
+# Real kernels and workloads past CI's hour: each script says what it costs.
+check-slow: all
+	@KCP_BUILD=$(abspath $(B)) KCP_BIN=$(abspath $(PROGRAM)) KCP_TEST_CACHE=$(KCP_TEST_CACHE) \
+		tests/run-tests $(INTEGRATION_SLOW)
 
 -include fuzz/Makefile.inc
 

@@ -372,6 +372,12 @@ int run_exec(void)
 	return 0;
 }
 
+/* kconfperf runs libguestfs-test-tool on the host (run/guestfs.c). */
+int run_libguestfs(void)
+{
+	return guest_error("the libguestfs workload runs on the host, not in kcp-guest");
+}
+
 int run_hang(void)
 {
 	for (;;)

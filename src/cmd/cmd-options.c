@@ -6,6 +6,7 @@
 
 #include "cmd/cmd-options.h"
 #include "store/experiment.h"
+#include "plan/harness.h"
 #include "util/usage.h"
 #include "run/vm.h"
 #include "run/workload-spec.h"
@@ -169,6 +170,10 @@ int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
 	e->build.log_dir = e->logs;
 	e->build.jobs = jobs;
 	ra->o.dir = e->dir;
+	/* A workload that needs a harness profile gets it in every variant. */
+	for (size_t i = 0; i < ra->nr_specs; i++)
+		harness_for_workload(&pa->o.harness, plan_arch(&pa->o),
+				     workload_table[ra->specs[i].id].name);
 	return 0;
 }
 

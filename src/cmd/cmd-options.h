@@ -50,6 +50,8 @@ struct plan_args {
 		 "--no-baseline-again drops it)"), \
 	OPT_STRING_LIST(0, "harness", &(a)->o.harness, "PROFILE,...", \
 			"also merge these harness profiles into every variant"), \
+	OPT_BOOL(0, "slim", &(a)->o.slim, \
+		 "turn the baseline's modules off (the guest loads none; see README)"), \
 	OPT_STRING(0, "cache", &(a)->cache, "DIR", \
 		   "cache of sources and builds (default ~/.cache/kconfperf)")
 

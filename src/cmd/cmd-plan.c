@@ -18,9 +18,10 @@
 static const char *const plan_usage[] = {
 	"kconfperf plan --source SRC --base BASE [--base-add FRAG|CONFIG_X=y]...\n"
 	"                      (--options FILE|LIST | --options-from-diff OLD NEW)\n"
-	"                      [--design oat,all,loo,cumulative] [--with-deps] [-j N] [--dir DIR]",
+	"                      [--design oat,all,loo,cumulative] [--with-deps] [--slim] [-j N] [--dir DIR]",
 	"kconfperf plan [--dir DIR]                 (print the stored plan)",
 	"kconfperf plan --show VARIANT [--dir DIR]  (its effective diff, diffconfig style)",
+	"kconfperf plan --slimmed [--dir DIR]       (what --slim turned off)",
 	"",
 	"Resolves the baseline and each variant with the kernel's own 'make olddefconfig',",
 	"says which requested settings took and why the others did not, and stores the",
@@ -80,23 +81,28 @@ int cmd_plan(int argc, const char **argv)
 	struct store *st = NULL;
 	const char *dir = EXPERIMENT_DEFAULT_DIR, *show = NULL;
 	char *cache = NULL, *work = NULL, *abs = NULL;
-	int ret = 1;
+	int ret = 1, slimmed = 0;
 	const struct option opts[] = {
 		OPT_PLAN_ARGS(&pa),
 		OPT_INTEGER('j', "jobs", &pa.o.jobs, "N", "parallel olddefconfig runs (default: CPUs)"),
 		OPT_STRING(0, "dir", &dir, "DIR", "experiment directory (default kconfperf-results)"),
 		OPT_STRING(0, "show", &show, "VARIANT", "print a variant's effective diff"),
+		OPT_BOOL(0, "slimmed", &slimmed, "print what --slim turned off"),
 		OPT_BOOL('q', "quiet", &quiet, "print no progress"),
 		OPT_END(),
 	};
 
 	argc = parse_options(argc, argv, opts, plan_usage);
-	if (show || (argc == 0 && !pa.source && !pa.o.base && !pa.o.options && !pa.o.diff_old)) {
+	if (show || slimmed ||
+	    (argc == 0 && !pa.source && !pa.o.base && !pa.o.options && !pa.o.diff_old)) {
 		if (argc)
 			usage_error("unexpected argument '%s'", argv[0]);
 		if (experiment_open_readonly(&st, dir))
 			goto out;
-		ret = (show ? show_variant(st, show) : plan_print_table(st, stdout)) ? 1 : 0;
+		if (slimmed)
+			ret = plan_print_slimmed(st, stdout) ? 1 : 0;
+		else
+			ret = (show ? show_variant(st, show) : plan_print_table(st, stdout)) ? 1 : 0;
 		goto out;
 	}
 	plan_args_finish(&pa, &argc, &argv, "plan");

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cmd/commands.h"
+#include "run/guestfs.h"
 #include "util/levenshtein.h"
 #include "util/usage.h"
 #include "util/version.h"
@@ -93,6 +94,11 @@ static int run_command(const struct command *cmd, int argc, const char **argv)
 int main(int argc, const char **argv)
 {
 	const struct command *cmd;
+	const char *base = argc ? strrchr(argv[0], '/') : NULL;
+
+	/* LIBGUESTFS_HV points at kconfperf under this name (run/guestfs.h). */
+	if (argc && !strcmp(base ? base + 1 : argv[0], GUESTFS_HV_NAME))
+		return guestfs_hv_main(argc, argv);
 
 	if (argc < 2) {
 		print_help(stderr);

@@ -42,6 +42,39 @@ static const struct harness_profile profiles[] = {
 			"CONFIG_VIRTIO_PCI=y\n"
 			"CONFIG_VIRTIO_BLK=y\n",
 	},
+	{
+		/*
+		 * Found by booting libguestfs-test-tool's appliance (Debian's
+		 * userspace: bash, systemd-udevd, guestfsd, parted, mke2fs)
+		 * on tinyconfig plus the base profile, adding what its
+		 * console said was missing.
+		 */
+		.name = "libguestfs", .arch = "x86_64", .workload = "libguestfs",
+		.summary = "boot libguestfs's appliance: virtio-scsi disks (sd), virtio-serial "
+			   "channel, virtio-rng, ext2/ext4, MS-DOS partitions, and the system "
+			   "calls udev and guestfsd use",
+		.fragment =
+			"CONFIG_MULTIUSER=y\n"
+			"CONFIG_FHANDLE=y\n"
+			"CONFIG_POSIX_TIMERS=y\n"
+			"CONFIG_SIGNALFD=y\n"
+			"CONFIG_TIMERFD=y\n"
+			"CONFIG_EVENTFD=y\n"
+			"CONFIG_INOTIFY_USER=y\n"
+			"CONFIG_FILE_LOCKING=y\n"
+			"CONFIG_UNIX98_PTYS=y\n"
+			"CONFIG_PROC_SYSCTL=y\n"
+			"CONFIG_SCSI=y\n"
+			"CONFIG_BLK_DEV_SD=y\n"
+			"CONFIG_SCSI_LOWLEVEL=y\n"
+			"CONFIG_SCSI_VIRTIO=y\n"
+			"CONFIG_VIRTIO_CONSOLE=y\n"
+			"CONFIG_HW_RANDOM=y\n"
+			"CONFIG_HW_RANDOM_VIRTIO=y\n"
+			"CONFIG_EXT4_FS=y\n"
+			"CONFIG_EXT4_USE_FOR_EXT2=y\n"
+			"CONFIG_MSDOS_PARTITION=y\n",
+	},
 };
 
 static int serves(const struct harness_profile *p, const char *arch)
@@ -77,6 +110,51 @@ void harness_list(struct strbuf *sb, const char *arch)
 		if (serves(&profiles[i], arch))
 			strbuf_addf(sb, "%s%s (%s)\n", profiles[i].name,
 				    profiles[i].base ? ", always" : "", profiles[i].summary);
+}
+
+void harness_for_workload(struct strvec *out, const char *arch, const char *workload)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (profiles[i].workload && !strcmp(profiles[i].workload, workload) &&
+		    serves(&profiles[i], arch))
+			strvec_push_unique(out, profiles[i].name);
+}
+
+/* Whether a symbol's value (NULL: absent) is the wanted one, n and absent alike. */
+static int same_value(const char *have, const char *want)
+{
+	if (!have || !strcmp(have, "n"))
+		return !strcmp(want, "n");
+	return !strcmp(have, want);
+}
+
+int harness_check(const struct harness_profile *p, const struct kconfig *kc,
+		  struct strbuf *missing)
+{
+	struct kconfig *frag = kconfig_new();
+	size_t iter = 0;
+	const char *name, *want;
+	int ok = 1;
+
+	if (kconfig_parse(frag, p->name, p->fragment, strlen(p->fragment), 0))
+		BUG("harness profile '%s' does not parse", p->name);
+	while (kconfig_next(frag, &iter, &name, &want)) {
+		const char *have = kconfig_get(kc, name);
+
+		if (same_value(have, want))
+			continue;
+		if (missing->len)
+			strbuf_addstr(missing, "; ");
+		if (!have || !strcmp(have, "n"))
+			strbuf_addf(missing, "CONFIG_%s is not set", name);
+		else
+			strbuf_addf(missing, "CONFIG_%s=%s, not %s", name, have, want);
+		ok = 0;
+	}
+	kconfig_free(frag);
+	return ok;
 }
 
 static void take(struct kconfig *kc, struct strbuf *names, const struct harness_profile *p)

@@ -24,6 +24,7 @@ struct harness_profile {
 	int base;		/* the arch's base profile, taken by every plan */
 	const char *summary;	/* one line, for help and errors */
 	const char *fragment;	/* "CONFIG_X=y\n" lines */
+	const char *workload;	/* the workload that needs it (sweep takes it then), or NULL */
 };
 
 #define HARNESS_DEFAULT_ARCH "x86_64"
@@ -44,6 +45,21 @@ const struct harness_profile *harness_base(const char *arch);
  */
 int harness_config(struct kconfig **out, struct strbuf *names, const char *arch,
 		   const struct strvec *profiles);
+
+/*
+ * Adds to profiles (once) the name of every profile of arch that the
+ * workload called `workload` needs: sweep and screen plan with the
+ * profiles of the workloads they run.
+ */
+void harness_for_workload(struct strvec *profiles, const char *arch, const char *workload);
+
+/*
+ * Checks that kc (a variant's effective config) holds every setting of
+ * profile p.  Returns 1 when it does; 0 when not, with "CONFIG_X is not
+ * set" / "CONFIG_X=m, not y" items, "; " separated, appended to missing.
+ */
+int harness_check(const struct harness_profile *p, const struct kconfig *kc,
+		  struct strbuf *missing);
 
 /* Appends "name (summary)" lines of arch's profiles to sb, for help. */
 void harness_list(struct strbuf *sb, const char *arch);

@@ -10,6 +10,7 @@
 #include "kconfig/kconfig.h"
 #include "plan/harness.h"
 #include "plan/plan.h"
+#include "plan/slim.h"
 #include "util/run-command.h"
 #include "plan/source.h"
 #include "store/store.h"
@@ -77,6 +78,8 @@ void plan_release(struct plan *p)
 	kconfig_free(p->baseline);
 	kconfig_index_free(p->index);
 	strbuf_release(&p->harness);
+	strvec_clear(&p->slimmed);
+	strvec_clear(&p->slim_stayed);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -198,6 +201,34 @@ static int read_base_add(struct kconfig *frag, const struct strvec *items)
 }
 
 /*
+ * After an explanation that names symbols turned off ("DRM_NOUVEAU=n"),
+ * says which of them --slim turned off: a module the guest never loads.
+ */
+static void add_slimmed_atoms(struct strbuf *out, const struct plan *p, const char *why)
+{
+	size_t i, any = 0;
+
+	for (i = 0; i < p->slimmed.nr; i++) {
+		const char *name = p->slimmed.v[i], *at = why;
+		size_t len = strlen(name);
+
+		while ((at = strstr(at, name))) {
+			int starts = at == why || !((at[-1] >= 'A' && at[-1] <= 'Z') ||
+						    (at[-1] >= '0' && at[-1] <= '9') || at[-1] == '_');
+
+			if (starts && !strncmp(at + len, "=n", 2))
+				break;
+			at += len;
+		}
+		if (!at)
+			continue;
+		strbuf_addf(out, "%s%s", any++ ? ", " : " (module turned off by --slim: ", name);
+	}
+	if (any)
+		strbuf_addch(out, ')');
+}
+
+/*
  * Why a requested setting did not take: one line, "CONFIG_X: ...".  eff is
  * the variant's effective config, base the baseline's.
  */
@@ -218,6 +249,7 @@ static void explain_setting(struct strbuf *out, const struct plan *p, const char
 	case KCONFIG_EXPLAIN_UNMET_DEPS:
 	case KCONFIG_EXPLAIN_MODULE_ONLY:
 		strbuf_addf(out, ": %s: %s", kconfig_explain_name(what), why.buf);
+		add_slimmed_atoms(out, p, why.buf);
 		break;
 	default:
 		if (same_value(want, "n") && have && strcmp(have, "n")) {
@@ -401,6 +433,58 @@ static int resolve_all(struct plan *p, const struct plan_options *o, size_t firs
 	return ret;
 }
 
+/*
+ * --slim on the resolved baseline in dir: modules off (slim.h), never one
+ * the experiment names, until olddefconfig brings none of them back.
+ */
+static int slim_baseline(struct plan *p, const struct plan_options *o, const char *dir,
+			 const struct kconfig *harness, const struct kconfig *frag)
+{
+	struct strvec keep = STRVEC_INIT, off = STRVEC_INIT;
+	const struct kconfig *named[] = { harness, frag };
+	size_t iter, i, k;
+	const char *name, *value;
+	int pass, ret = -1;
+
+	for (k = 0; k < ARRAY_SIZE(named); k++)
+		for (iter = 0; kconfig_next(named[k], &iter, &name, &value);)
+			strvec_push_unique(&keep, name);
+	for (i = 0; i < p->nr_options; i++) {
+		strvec_push_unique(&keep, p->options[i].name);
+		for (k = 0; k < p->options[i].deps.nr; k++)
+			strvec_push_unique(&keep, p->options[i].deps.v[k]);
+	}
+	/* A module that olddefconfig sets again (selected, no prompt) stops the loop. */
+	for (pass = 0; pass < 4; pass++) {
+		size_t before = off.nr;
+		struct strvec now = STRVEC_INIT;
+
+		slim_modules(p->baseline, &keep, &now);
+		for (i = 0; i < now.nr; i++)
+			strvec_push_unique(&off, now.v[i]);
+		strvec_clear(&now);
+		if (off.nr == before && pass)
+			break;
+		if (save_slot_config(p->baseline, dir) ||
+		    run_make(o->source->tree, dir, "olddefconfig"))
+			goto out;
+		kconfig_free(p->baseline);
+		p->baseline = NULL;
+		if (load_slot_config(&p->baseline, dir))
+			goto out;
+	}
+	for (i = 0; i < off.nr; i++) {
+		value = kconfig_get(p->baseline, off.v[i]);
+		strvec_push(value && !strcmp(value, "m") ? &p->slim_stayed : &p->slimmed,
+			    off.v[i]);
+	}
+	ret = 0;
+out:
+	strvec_clear(&keep);
+	strvec_clear(&off);
+	return ret;
+}
+
 /* Resolves the baseline in slot 0 and checks it can carry the harness. */
 static int resolve_baseline(struct plan *p, const struct plan_options *o)
 {
@@ -444,6 +528,8 @@ static int resolve_baseline(struct plan *p, const struct plan_options *o)
 	kconfig_free(kc);
 	kc = NULL;
 	if (load_slot_config(&p->baseline, dir))
+		goto out;
+	if (o->slim && slim_baseline(p, o, dir, harness, frag))
 		goto out;
 
 	/* The harness's needs, then --base-add's, must have taken. */
@@ -627,6 +713,8 @@ static void plan_key(struct plan *p, const struct plan_options *o)
 	sha256_update(&c, designs, strlen(designs) + 1);
 	if (o->aa)
 		sha256_update(&c, PLAN_AA_NAME, sizeof(PLAN_AA_NAME));
+	if (o->slim)
+		sha256_update(&c, "slim", 5);
 	/* Only what is not the default, so older experiments keep their key. */
 	if (strcmp(plan_arch(o), HARNESS_DEFAULT_ARCH))
 		sha256_update(&c, plan_arch(o), strlen(plan_arch(o)) + 1);
@@ -777,6 +865,25 @@ static int save_groups(const struct plan *p, struct store *st)
 	return ret;
 }
 
+/* meta slim_removed and slim_stayed: one symbol a line, empty without --slim. */
+static int save_slimmed(const struct plan *p, struct store *st)
+{
+	const struct strvec *lists[] = { &p->slimmed, &p->slim_stayed };
+	const char *keys[] = { "slim_removed", "slim_stayed" };
+	struct strbuf sb = STRBUF_INIT;
+	size_t k, i;
+	int ret = 0;
+
+	for (k = 0; k < ARRAY_SIZE(lists) && !ret; k++) {
+		strbuf_reset(&sb);
+		for (i = 0; i < lists[k]->nr; i++)
+			strbuf_addf(&sb, "%s\n", lists[k]->v[i]);
+		ret = store_set_meta(st, keys[k], sb.buf);
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
 int plan_save(const struct plan *p, struct store *st)
 {
 	size_t i;
@@ -795,7 +902,8 @@ int plan_save(const struct plan *p, struct store *st)
 		if (ret)
 			goto fail;
 	}
-	if (store_set_meta(st, "plan_key", p->key) || save_groups(p, st))
+	if (store_set_meta(st, "plan_key", p->key) || save_groups(p, st) ||
+	    save_slimmed(p, st))
 		goto fail;
 	return store_commit(st);
 fail:
@@ -894,6 +1002,29 @@ static void print_footer(struct store *st, const struct store_variant *v, size_t
 	free(groups);
 }
 
+static size_t count_lines(const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* "slim: 3853 modules turned off (...)" under the table of a --slim plan. */
+static void print_slim_summary(struct store *st, FILE *fp)
+{
+	char *removed = store_get_meta(st, "slim_removed");
+	char *stayed = store_get_meta(st, "slim_stayed");
+
+	if (removed && *removed)
+		fprintf(fp, "\nslim: %zu module symbols turned off, %zu stay m (selected or "
+			"without a prompt); 'kconfperf plan --slimmed' lists them\n",
+			count_lines(removed), count_lines(stayed));
+	free(removed);
+	free(stayed);
+}
+
 int plan_print_table(struct store *st, FILE *fp)
 {
 	struct store_variant *v;
@@ -950,5 +1081,35 @@ int plan_print_table(struct store *st, FILE *fp)
 	print_footer(st, v, nr, fp);
 	store_variants_free(v, nr);
 	strbuf_release(&line);
+	print_slim_summary(st, fp);
 	return 0;
+}
+
+int plan_print_slimmed(struct store *st, FILE *fp)
+{
+	char *removed = store_get_meta(st, "slim_removed");
+	char *stayed = store_get_meta(st, "slim_stayed");
+	const char *p, *nl;
+	int ret = 0;
+
+	if (!removed || !*removed) {
+		ret = error("%s: the plan was not made with --slim", store_path(st));
+		goto out;
+	}
+	for (p = removed; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		fprintf(fp, "# CONFIG_%.*s is not set\n", (int)(nl - p), p);
+	}
+	for (p = stayed ? stayed : ""; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			break;
+		fprintf(fp, "CONFIG_%.*s=m  (stays: selected, or no prompt)\n", (int)(nl - p), p);
+	}
+out:
+	free(removed);
+	free(stayed);
+	return ret;
 }

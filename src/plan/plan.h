@@ -70,6 +70,7 @@ struct plan_options {
 	unsigned designs;
 	int with_deps;
 	int aa;				/* add the baseline-again variant */
+	int slim;			/* --slim: every module off (plan/slim.h) */
 	const char *arch;		/* NULL: HARNESS_DEFAULT_ARCH */
 	struct strvec harness;		/* harness profiles beyond the arch's base (plan/harness.h) */
 	int jobs;			/* parallel olddefconfig runs; <= 0: CPUs */
@@ -104,9 +105,11 @@ struct plan {
 	struct kconfig_index *index;
 	char key[SHA256_HEX_SIZE];	/* identity of the inputs */
 	struct strbuf harness;		/* the harness profiles taken, "x86_64,9p" */
+	struct strvec slimmed;		/* --slim: the symbols it turned off */
+	struct strvec slim_stayed;	/* --slim: modules olddefconfig kept at m */
 	double seconds;			/* time taken to resolve */
 };
-#define PLAN_INIT { .harness = STRBUF_INIT }
+#define PLAN_INIT { .harness = STRBUF_INIT, .slimmed = STRVEC_INIT, .slim_stayed = STRVEC_INIT }
 void plan_release(struct plan *p);
 
 /* o->arch, or HARNESS_DEFAULT_ARCH. */
@@ -170,7 +173,14 @@ int plan_save(const struct plan *p, struct store *st);
 int plan_save_inputs(struct store *st, const struct kernel_source *ks,
 		     const struct plan_options *o, const char *cache, const char *designs);
 
-/* Prints the plan table from the store: variant, status, requested, effective, reason. */
+/*
+ * Prints the plan table from the store: variant, status, requested,
+ * effective, reason; then, for a --slim plan, how many modules slimming
+ * turned off.
+ */
 int plan_print_table(struct store *st, FILE *fp);
+
+/* Prints what --slim turned off, one CONFIG_X a line, and what stayed m. */
+int plan_print_slimmed(struct store *st, FILE *fp);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "store/experiment.h"
+#include "run/guestfs.h"
 #include "run/host.h"
 #include "run/initramfs.h"
 #include "run/measure.h"
@@ -673,7 +674,14 @@ static int run_one(struct state *s, const struct schedule_run *r)
 							 r->round, r->warmup);
 	utc_now(started, sizeof(started));
 	t0 = now_seconds();
-	vm_run(&res, &cfg, run_dir);
+	if (workload_table[cfg.workload->id].flags & WL_HOST) {
+		char *kdir = guestfs_kernel_dir(s->dir, m->v->config_hash);
+
+		guestfs_run(&res, &cfg, kdir, run_dir);
+		free(kdir);
+	} else {
+		vm_run(&res, &cfg, run_dir);
+	}
 	if (res.status == RUN_START_FAILED) {
 		/* The harness's fault, not the kernel's: stop, store nothing. */
 		progress_clear(&s->progress);
@@ -711,6 +719,10 @@ static int prepare(struct state *s, struct store *st, const struct measure_optio
 	strvec_init(&s->specs);
 	if (!o->nr_workloads)
 		return error("no --workload given");
+	for (size_t i = 0; o->runner && i < o->nr_workloads; i++)
+		if (workload_table[o->workloads[i].id].flags & WL_HOST)
+			return error("the %s workload boots the kernel on this host: it cannot "
+				     "use --runner", workload_table[o->workloads[i].id].name);
 	if (parse_workloads(s) || (!s->session && load_variants(s)) || make_initramfs(s))
 		return -1;
 	base_config(s);
@@ -826,7 +838,14 @@ int measure_print_command(struct store *st, const struct measure_options *o,
 	cfg.workload = &o->workloads[0];
 	cfg.config_path = s.measured[i].config;
 	cfg.variant = name;
-	ret = vm_format_command(out, &cfg, run_dir);
+	if (workload_table[cfg.workload->id].flags & WL_HOST) {
+		char *kdir = guestfs_kernel_dir(s.dir, s.measured[i].v->config_hash);
+
+		ret = guestfs_format_command(out, &cfg, kdir);
+		free(kdir);
+	} else {
+		ret = vm_format_command(out, &cfg, run_dir);
+	}
 out:
 	free(run_dir);
 	state_release(&s);

@@ -162,24 +162,41 @@ static int cfg_smp(const struct vm_config *cfg)
 	return cfg->smp > 0 ? cfg->smp : VM_DEFAULT_SMP;
 }
 
-static void kernel_cmdline(struct strbuf *out, const struct vm_config *cfg,
-			   enum vm_accel accel, int quiet_boot)
+static const char *cfg_cpu(const struct vm_config *cfg, enum vm_accel accel)
+{
+	if (cfg->cpu)
+		return cfg->cpu;
+	return accel == VM_ACCEL_KVM ? VM_DEFAULT_KVM_CPU : VM_DEFAULT_TCG_CPU;
+}
+
+/* The clock's kernel parameters, when the run counts instructions: 1 if added. */
+static int add_clock_cmdline(struct strbuf *out, const struct vm_config *cfg,
+			     enum vm_accel accel)
 {
 	enum vm_clock clock;
 	int shift;
 
+	if (vm_effective_clock(&clock, &shift, cfg, accel) || clock != VM_CLOCK_ICOUNT)
+		return 0;
+	/*
+	 * The seed in 20 digits, so every command line of a workload has the
+	 * same length: one character more or less moved boot by 3% here.
+	 */
+	strbuf_addf(out, "%s kcp.layout=%020llu", VM_ICOUNT_APPEND,
+		    (unsigned long long)cfg->layout_seed);
+	return 1;
+}
+
+static void kernel_cmdline(struct strbuf *out, const struct vm_config *cfg,
+			   enum vm_accel accel, int quiet_boot)
+{
 	/* panic=-1 reboots at once on a panic, which -no-reboot turns into qemu's exit. */
 	strbuf_addstr(out, "console=ttyS0");
 	if (quiet_boot)
 		strbuf_addstr(out, " quiet");
 	strbuf_addstr(out, " panic=-1 ");
-	/*
-	 * The seed in 20 digits, so every command line of a workload has the
-	 * same length: one character more or less moved boot by 3% here.
-	 */
-	if (!vm_effective_clock(&clock, &shift, cfg, accel) && clock == VM_CLOCK_ICOUNT)
-		strbuf_addf(out, "%s kcp.layout=%020llu ", VM_ICOUNT_APPEND,
-			    (unsigned long long)cfg->layout_seed);
+	if (add_clock_cmdline(out, cfg, accel))
+		strbuf_addch(out, ' ');
 	if (cfg->workload)
 		workload_spec_cmdline(cfg->workload, out);
 	else
@@ -203,39 +220,52 @@ static void add_option_value(struct strbuf *sb, const char *value)
 	}
 }
 
-static void qemu_argv(struct strvec *argv, const struct vm_config *cfg,
-		      enum vm_accel accel, const char *console_path,
-		      const char *results_path, int quiet_boot)
+/*
+ * The clock's -icount and -rtc, when the run counts instructions (1 if
+ * added); rtc is the value of an -rtc the command line had already, or
+ * NULL, merged into the clock's.
+ */
+static int add_clock_options(struct strvec *argv, const struct vm_config *cfg,
+			     enum vm_accel accel, const char *rtc)
 {
 	struct strbuf sb = STRBUF_INIT;
 	enum vm_clock clock;
 	int shift;
 
+	if (vm_effective_clock(&clock, &shift, cfg, accel) || clock != VM_CLOCK_ICOUNT)
+		return 0;
+	/* sleep=off: idle time is skipped, never waited for on the host. */
+	strvec_push(argv, "-icount");
+	strvec_pushf(argv, "shift=%d,sleep=off", shift);
+	if (rtc && *rtc)
+		strbuf_addf(&sb, "%s,", rtc);
+	strbuf_addstr(&sb, "base=");
+	vm_rtc_base(&sb, cfg->layout_seed);
+	strbuf_addstr(&sb, ",clock=vm");
+	strvec_push(argv, "-rtc");
+	strvec_push(argv, sb.buf);
+	strbuf_release(&sb);
+	return 1;
+}
+
+static void qemu_argv(struct strvec *argv, const struct vm_config *cfg,
+		      enum vm_accel accel, const char *console_path,
+		      const char *results_path, int quiet_boot)
+{
+	struct strbuf sb = STRBUF_INIT;
+
 	strvec_push(argv, cfg->qemu ? cfg->qemu : VM_DEFAULT_QEMU);
 	strvec_push(argv, "-accel");
 	strvec_push(argv, accel == VM_ACCEL_KVM ? "kvm" : "tcg");
 	strvec_push(argv, "-cpu");
-	if (cfg->cpu)
-		strvec_push(argv, cfg->cpu);
-	else
-		strvec_push(argv, accel == VM_ACCEL_KVM ? VM_DEFAULT_KVM_CPU : VM_DEFAULT_TCG_CPU);
+	strvec_push(argv, cfg_cpu(cfg, accel));
 	strvec_push(argv, "-m");
 	strvec_pushf(argv, "%d", cfg_mem(cfg));
 	strvec_push(argv, "-smp");
 	strvec_pushf(argv, "%d", cfg_smp(cfg));
 	strvec_pushv(argv, (const char *[]){ "-display", "none", "-no-reboot",
 					     "-nic", "none", NULL });
-	if (!vm_effective_clock(&clock, &shift, cfg, accel) && clock == VM_CLOCK_ICOUNT) {
-		/* sleep=off: idle time is skipped, never waited for on the host. */
-		strvec_push(argv, "-icount");
-		strvec_pushf(argv, "shift=%d,sleep=off", shift);
-		strbuf_addstr(&sb, "base=");
-		vm_rtc_base(&sb, cfg->layout_seed);
-		strbuf_addstr(&sb, ",clock=vm");
-		strvec_push(argv, "-rtc");
-		strvec_push(argv, sb.buf);
-		strbuf_reset(&sb);
-	}
+	add_clock_options(argv, cfg, accel, NULL);
 	/* The first -serial is ttyS0 (the console), the second ttyS1 (results). */
 	strvec_push(argv, "-serial");
 	strvec_pushf(argv, "file:%s", console_path);
@@ -265,6 +295,72 @@ void vm_qemu_argv(struct strvec *argv, const struct vm_config *cfg,
 		  const char *results_path)
 {
 	qemu_argv(argv, cfg, accel, console_path, results_path, 1);
+}
+
+/* Whether argv[i] is the qemu option name, with a value after it. */
+static int is_option(const char *const *argv, size_t i, const char *name)
+{
+	return !strcmp(argv[i], name) && argv[i + 1];
+}
+
+void vm_wrap_qemu_argv(struct strvec *out, const struct vm_config *cfg,
+		       enum vm_accel accel, const char *const *argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *rtc = NULL;
+	int boots = 0, have_cpu = 0, have_mem = 0, have_smp = 0;
+	size_t i;
+
+	strvec_push(out, cfg->qemu ? cfg->qemu : VM_DEFAULT_QEMU);
+	for (i = 1; argv[0] && argv[i]; i++)
+		if (is_option(argv, i, "-kernel"))
+			boots = 1;
+	for (i = 1; argv[0] && argv[i]; i++) {
+		if (!boots) {
+			strvec_push(out, argv[i]);
+		} else if (is_option(argv, i, "-cpu")) {
+			strvec_push(out, argv[i++]);
+			strvec_push(out, cfg_cpu(cfg, accel));
+			have_cpu = 1;
+		} else if (is_option(argv, i, "-m")) {
+			strvec_push(out, argv[i++]);
+			strvec_pushf(out, "%d", cfg_mem(cfg));
+			have_mem = 1;
+		} else if (is_option(argv, i, "-smp")) {
+			strvec_push(out, argv[i++]);
+			strvec_pushf(out, "%d", cfg_smp(cfg));
+			have_smp = 1;
+		} else if (is_option(argv, i, "-rtc")) {
+			/* Merged into the clock's own -rtc, or kept as it was. */
+			rtc = argv[++i];
+		} else if (is_option(argv, i, "-append")) {
+			strbuf_reset(&sb);
+			strbuf_addstr(&sb, argv[++i]);
+			if (sb.len)
+				strbuf_addch(&sb, ' ');
+			if (!add_clock_cmdline(&sb, cfg, accel))
+				strbuf_rtrim(&sb);
+			strvec_push(out, "-append");
+			strvec_push(out, sb.buf);
+		} else {
+			strvec_push(out, argv[i]);
+		}
+	}
+	strbuf_release(&sb);
+	if (!boots)
+		return;
+	if (!have_cpu)
+		strvec_pushv(out, (const char *[]){ "-cpu", cfg_cpu(cfg, accel), NULL });
+	if (!have_mem) {
+		strvec_push(out, "-m");
+		strvec_pushf(out, "%d", cfg_mem(cfg));
+	}
+	if (!have_smp) {
+		strvec_push(out, "-smp");
+		strvec_pushf(out, "%d", cfg_smp(cfg));
+	}
+	if (!add_clock_options(out, cfg, accel, rtc) && rtc)
+		strvec_pushv(out, (const char *[]){ "-rtc", rtc, NULL });
 }
 
 static int needs_quoting(const char *s)

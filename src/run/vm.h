@@ -228,6 +228,20 @@ void vm_qemu_argv(struct strvec *argv, const struct vm_config *cfg,
 		  const char *results_path);
 
 /*
+ * Another program's qemu command line, run as cfg under accel: libguestfs
+ * starts its own qemu (LIBGUESTFS_HV), and kconfperf's wrapper gives it
+ * the machine and the clock of a kconfperf run.  Appends cfg's qemu to
+ * out, then argv[1..] with the values of -cpu, -m and -smp replaced by
+ * cfg's (added when missing), the clock's kernel parameters added to
+ * -append (the icount part of vm_kernel_cmdline()), and at the end the
+ * clock's -icount and -rtc (an -rtc of argv merged into it).  An argv
+ * without -kernel (libguestfs probing qemu with -help, -version or QMP)
+ * only gets cfg's qemu as argv[0].
+ */
+void vm_wrap_qemu_argv(struct strvec *out, const struct vm_config *cfg,
+		       enum vm_accel accel, const char *const *argv);
+
+/*
  * Appends argv to out as one shell command line, each word quoted only
  * when it needs it ('...' with ' written as '\''), so a user can paste it
  * or hand it to hyperfine.

@@ -22,6 +22,7 @@ enum workload_id {
 
 /* workload_info.flags */
 #define WL_TEST (1 << 0)	/* for kconfperf's own tests (hang, panic) */
+#define WL_HOST (1 << 1)	/* runs on the host and boots the kernel itself (libguestfs) */
 
 struct workload_info {
 	const char *name;

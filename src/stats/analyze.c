@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "plan/plan.h"
+#include "run/workload-table.h"
 #include "stats/analyze.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -817,6 +818,17 @@ static void aa_verdict(const struct analyze_model *m, struct analyze_table *t)
 	t->aa_text = strbuf_detach(&sb, NULL);
 }
 
+/* Whether a workload spec names a host workload that boots the kernel itself (libguestfs). */
+static int boots_itself(const char *workload)
+{
+	size_t len = strcspn(workload, ":");
+	char *name = xstrndup(workload, len);
+	int id = workload_find(name);
+
+	free(name);
+	return id >= 0 && (workload_table[id].flags & WL_HOST);
+}
+
 /* t->clock_text, from its metric and the clocks of its runs. */
 static void describe_clock(struct analyze_table *t, const struct strvec *clocks)
 {
@@ -828,6 +840,11 @@ static void describe_clock(struct analyze_table *t, const struct strvec *clocks)
 			      "(what a user waits for; host load moves it)");
 	else if (clocks->nr > 1)
 		strbuf_addf(&sb, "runs under different guest clocks (%s) do not compare", t->clock);
+	else if (clocks->nr == 1 && sscanf(clocks->v[0], "icount:%d", &shift) == 1 &&
+		 boots_itself(t->workload))
+		strbuf_addf(&sb, "guest time under icount (shift %d), but this workload's guest "
+			    "waits for the host's disk I/O, and the idle time icount skips "
+			    "follows the host: host load moves it", shift);
 	else if (clocks->nr == 1 && sscanf(clocks->v[0], "icount:%d", &shift) == 1)
 		strbuf_addf(&sb, "guest time counted in instructions (icount shift %d: "
 			    "1 instruction = %d ns); host load does not move it; %zu layout%s sampled",

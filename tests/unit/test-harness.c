@@ -58,11 +58,40 @@ static void test_naming_the_base_or_a_profile_twice_takes_it_once(void)
 	strvec_clear(&want);
 }
 
+static void test_the_workload_brings_its_profile(void)
+{
+	const struct harness_profile *p = harness_find("libguestfs", "x86_64");
+	struct strvec v = STRVEC_INIT;
+	struct strbuf missing = STRBUF_INIT;
+	struct kconfig *kc = NULL;
+
+	check(p != NULL);
+	harness_for_workload(&v, "x86_64", "libguestfs");
+	harness_for_workload(&v, "x86_64", "libguestfs");
+	harness_for_workload(&v, "x86_64", "hackbench");
+	check_int(v.nr, ==, 1);
+	check_str(v.v[0], "libguestfs");
+
+	/* The profile's own settings pass its check; one missing or =m does not. */
+	check_int(harness_config(&kc, NULL, "x86_64", &v), ==, 0);
+	check_int(harness_check(p, kc, &missing), ==, 1);
+	check_str(missing.buf, "");
+	check_int(kconfig_set(kc, "SCSI_VIRTIO", "n"), ==, 0);
+	check_int(kconfig_set(kc, "EXT4_FS", "m"), ==, 0);
+	check_int(harness_check(p, kc, &missing), ==, 0);
+	check(strstr(missing.buf, "CONFIG_SCSI_VIRTIO is not set"));
+	check(strstr(missing.buf, "CONFIG_EXT4_FS=m, not y"));
+	kconfig_free(kc);
+	strbuf_release(&missing);
+	strvec_clear(&v);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_base_profile_of_x86_64);
 	TEST(test_unknown_arch_and_profile_are_errors);
 	TEST(test_naming_the_base_or_a_profile_twice_takes_it_once);
+	TEST(test_the_workload_brings_its_profile);
 	return test_done();
 }
