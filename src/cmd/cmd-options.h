@@ -49,14 +49,19 @@ struct plan_args {
 		 "--no-baseline-again drops it)"), \
 	OPT_STRING_LIST(0, "harness", &(a)->o.harness, "PROFILE,...", \
 			"also merge these harness profiles into every variant"), \
+	OPT_STRING(0, "arch", &(a)->o.arch, "ARCH", \
+		   "x86_64 or arm64 (default: the baseline .config's, else x86_64)"), \
+	OPT_STRING(0, "cross-compile", &(a)->o.cross_compile, "PREFIX", \
+		   "CROSS_COMPILE of another arch's kernels (default aarch64-linux-gnu- for arm64)"), \
 	OPT_STRING(0, "cache", &(a)->cache, "DIR", \
 		   "cache of sources and builds (default ~/.cache/kconfperf)")
 
 /*
  * Takes NEW of --options-from-diff OLD NEW from the arguments left after
  * parse_options() (*argc, *argv are advanced past it), checks that the
- * inputs make a plan, and parses --design.  command names the caller in
- * messages.
+ * inputs make a plan, parses --design and settles the arch
+ * (plan_choose_arch(): an --arch that contradicts the baseline .config is
+ * a usage error).  command names the caller in messages.
  */
 void plan_args_finish(struct plan_args *a, int *argc, const char ***argv, const char *command);
 void plan_args_release(struct plan_args *a);
@@ -152,7 +157,7 @@ struct experiment_inputs {
 
 /*
  * Opens the kernel source and points pa's plan, ra's runs and e->build at
- * dir_opt, the cache and the source, with make -j jobs.  Returns 0, or -1
+ * dir_opt, the cache, the source and the plan's arch, with make -j jobs.  Returns 0, or -1
  * (with a message) when the source cannot be opened.
  */
 int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
