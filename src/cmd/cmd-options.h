@@ -129,8 +129,10 @@ int parse_clock_option(const struct option *opt, const char *arg);
 		     "(default 120)", parse_timeout_option), \
 	OPT_STRING(0, "seed", &(a)->o.seed, "N", \
 		   "seed of the run order (default: the stored one, else random)"), \
-	OPT_STRING(0, "cpu", &(a)->o.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU ")"), \
-	OPT_STRING(0, "qemu", &(a)->o.qemu, "PROGRAM", "qemu binary (default " VM_DEFAULT_QEMU ")"), \
+	OPT_STRING(0, "cpu", &(a)->o.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU \
+		   ", arm64 " VM_DEFAULT_TCG_CPU_ARM64 ")"), \
+	OPT_STRING(0, "qemu", &(a)->o.qemu, "PROGRAM", \
+		   "qemu binary (default " VM_DEFAULT_QEMU ", arm64 qemu-system-aarch64)"), \
 	OPT_STRING(0, "runner", &(a)->o.runner, "CMD", "run CMD instead of qemu (see 'kconfperf vm')"), \
 	OPT_STRING(0, "workload-exec", &(a)->o.workload_exec, "FILE", \
 		   "a static program for the exec workload, copied to /workload")
