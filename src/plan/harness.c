@@ -80,6 +80,22 @@ static const struct harness_profile profiles[] = {
 			"CONFIG_VIRTIO_BLK=y\n"
 			"CONFIG_VIRTIO_CONSOLE=y\n",
 	},
+	{
+		/*
+		 * A 64 MiB RAM block device for block input that no host disk
+		 * slows or varies: dd:dev=/dev/ram0 reads through the block
+		 * layer and, with direct=0, the page cache, all in guest
+		 * instructions, so under icount it repeats exactly.
+		 */
+		.name = "ramdisk", .arch = NULL,
+		.summary = "/dev/ram0, a 64 MiB RAM block device (brd) for dd:dev=/dev/ram0",
+		.fragment =
+			"CONFIG_BLOCK=y\n"
+			"CONFIG_BLK_DEV=y\n"
+			"CONFIG_BLK_DEV_RAM=y\n"
+			"CONFIG_BLK_DEV_RAM_COUNT=1\n"
+			"CONFIG_BLK_DEV_RAM_SIZE=65536\n",
+	},
 };
 
 static int serves(const struct harness_profile *p, const char *arch)

@@ -1,5 +1,6 @@
 /* test-harness.c: unit tests for the harness profiles. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kconfig/kconfig.h"
@@ -51,6 +52,30 @@ static void test_base_profile_of_arm64(void)
 	strbuf_release(&list);
 }
 
+/* The ramdisk profile serves every arch. */
+static void test_ramdisk_profile(void)
+{
+	const char *arches[] = { "x86_64", "arm64" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		struct kconfig *kc = NULL;
+		struct strbuf names = STRBUF_INIT;
+		struct strvec want = STRVEC_INIT;
+		char *expect = xstrfmt("%s,ramdisk", arches[i]);
+
+		strvec_push(&want, "ramdisk");
+		check_int(harness_config(&kc, &names, arches[i], &want), ==, 0);
+		check_str(names.buf, expect);
+		check_str(kconfig_get(kc, "BLK_DEV_RAM"), "y");
+		check_str(kconfig_get(kc, "BLK_DEV_RAM_SIZE"), "65536");
+		kconfig_free(kc);
+		strbuf_release(&names);
+		strvec_clear(&want);
+		free(expect);
+	}
+}
+
 static void test_unknown_arch_and_profile_are_errors(void)
 {
 	struct kconfig *kc = NULL;
@@ -90,6 +115,7 @@ int main(int argc, char **argv)
 	test_init(argc, argv);
 	TEST(test_base_profile_of_x86_64);
 	TEST(test_base_profile_of_arm64);
+	TEST(test_ramdisk_profile);
 	TEST(test_unknown_arch_and_profile_are_errors);
 	TEST(test_naming_the_base_or_a_profile_twice_takes_it_once);
 	return test_done();
