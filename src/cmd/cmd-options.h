@@ -52,7 +52,7 @@ struct plan_args {
 	OPT_STRING(0, "arch", &(a)->o.arch, "ARCH", \
 		   "x86_64 or arm64 (default: the baseline .config's, else x86_64)"), \
 	OPT_STRING(0, "cross-compile", &(a)->o.cross_compile, "PREFIX", \
-		   "CROSS_COMPILE of another arch's kernels (default aarch64-linux-gnu- for arm64)"), \
+		   "cross compiler prefix for --arch (arm64: aarch64-linux-gnu-)"), \
 	OPT_STRING(0, "cache", &(a)->cache, "DIR", \
 		   "cache of sources and builds (default ~/.cache/kconfperf)")
 
@@ -133,7 +133,8 @@ int parse_clock_option(const struct option *opt, const char *arg);
 		   ", arm64 " VM_DEFAULT_TCG_CPU_ARM64 ")"), \
 	OPT_STRING(0, "qemu", &(a)->o.qemu, "PROGRAM", \
 		   "qemu binary (default " VM_DEFAULT_QEMU ", arm64 qemu-system-aarch64)"), \
-	OPT_STRING(0, "runner", &(a)->o.runner, "CMD", "run CMD instead of qemu (see 'kconfperf vm')"), \
+	OPT_STRING(0, "runner", &(a)->o.runner, "CMD", \
+		   "run CMD instead of qemu (a board: scripts/board-runner)"), \
 	OPT_STRING(0, "workload-exec", &(a)->o.workload_exec, "FILE", \
 		   "a static program for the exec workload, copied to /workload")
 
