@@ -98,7 +98,7 @@ static const char *effect_class(const struct analyze_row *r)
 static void header(struct strbuf *out, const struct analyze_model *m)
 {
 	static const char *const keys[][2] = {
-		{ "kernel_version", "kernel" }, { "base", "baseline" },
+		{ "kernel_version", "kernel" }, { "arch", "arch" }, { "base", "baseline" },
 		{ "host", "host" }, { "accel", "accel" },
 	};
 	struct strbuf sb = STRBUF_INIT;
