@@ -6,6 +6,8 @@
 #   make check         unit tests, then the shell integration tests in tests/t/
 #   make check-fast    unit tests and the fast tier (tests/t/t2*-fast-*.sh): the
 #                      whole pipeline on a fake kernel tree and runner, in seconds
+#   make check-slow    the integration tests that build kernels of their own
+#                      (tests/t/t*-slow-*.sh), kept out of make check's CI budget
 #   make fuzz          run the .config parser fuzzer for FUZZ_SECONDS
 #   make DEVELOPER=1   warnings are errors
 #   make SANITIZE=address,undefined [unit|check]   everything under ASan/UBSan
@@ -48,7 +50,8 @@ PROGRAM := $(B)/kconfperf
 
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(patsubst %.c,$(B)/%,$(filter-out tests/unit/test-lib.c,$(UNIT_SRC)))
-INTEGRATION := $(sort $(wildcard tests/t/t[0-9]*.sh))
+SLOW := $(sort $(wildcard tests/t/t*-slow-*.sh))
+INTEGRATION := $(filter-out $(SLOW),$(sort $(wildcard tests/t/t[0-9]*.sh)))
 FAST := $(sort $(wildcard tests/t/t2*-fast-*.sh))
 
 # The guest runs as /init inside the test kernels: static, no sanitizers.
@@ -64,7 +67,7 @@ GUEST_ARM64 := $(if $(GUEST_SRC),$(if $(filter /%,$(ARM64_LIBC)),$(B)/kcp-guest-
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all unit check check-fast fuzz clean FORCE
+.PHONY: all unit check check-fast check-slow fuzz clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(PROGRAM) $(GUEST) $(GUEST_ARM64)
@@ -132,6 +135,10 @@ check: all $(UNIT_BIN)
 check-fast: all $(UNIT_BIN)
 	@KCP_BUILD=$(abspath $(B)) KCP_BIN=$(abspath $(PROGRAM)) \
 		tests/run-tests $(UNIT_BIN) $(FAST)
+
+check-slow: all $(UNIT_BIN)
+	@KCP_BUILD=$(abspath $(B)) KCP_BIN=$(abspath $(PROGRAM)) KCP_TEST_CACHE=$(KCP_TEST_CACHE) \
+		tests/run-tests $(SLOW)
 
 -include fuzz/Makefile.inc
 
