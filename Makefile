@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # kconfperf's build.  Targets:
-#   make               build ./kconfperf (and the guest, build/kcp-guest)
+#   make               build ./kconfperf (and the guest, build/kcp-guest, and
+#                      build/kcp-guest-arm64 when aarch64-linux-gnu-gcc is there)
 #   make unit          run the C unit tests (seconds)
 #   make check         unit tests, then the shell integration tests in tests/t/
 #   make check-fast    unit tests and the fast tier (tests/t/t2*-fast-*.sh): the
@@ -56,20 +57,28 @@ INTEGRATION_SLOW := $(sort $(wildcard tests/slow/t[0-9]*.sh))
 GUEST_SRC := $(wildcard guest/*.c)
 GUEST := $(if $(GUEST_SRC),$(B)/kcp-guest)
 GUEST_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g $(WARNINGS) -Iguest -Isrc $(BANNED) -MMD -MP
+# The arm64 guest, for --arch arm64 experiments: cross-compiled, static,
+# built when the cross compiler and its static libc are installed
+# (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross: scripts/deps).
+ARM64_CC ?= aarch64-linux-gnu-gcc
+ARM64_LIBC := $(shell $(ARM64_CC) -print-file-name=libc.a 2>/dev/null)
+GUEST_ARM64 := $(if $(GUEST_SRC),$(if $(filter /%,$(ARM64_LIBC)),$(B)/kcp-guest-arm64))
 
 FUZZ_SECONDS ?= 60
 
 .PHONY: all unit check check-fast check-slow fuzz clean FORCE
 .DELETE_ON_ERROR:
 
-all: $(PROGRAM) $(GUEST)
+all: $(PROGRAM) $(GUEST) $(GUEST_ARM64)
 # ./kconfperf is the default build's; B=DIR and SANITIZE builds stay in DIR.
 ifeq ($(B),build)
-all: kconfperf $(if $(GUEST),kcp-guest)
+all: kconfperf $(if $(GUEST),kcp-guest) $(if $(GUEST_ARM64),kcp-guest-arm64)
 kconfperf: $(PROGRAM)
 	cp $< $@
-# kconfperf run looks for kcp-guest beside its own executable.
+# kconfperf run looks for kcp-guest (kcp-guest-arm64) beside its own executable.
 kcp-guest: $(GUEST)
+	cp $< $@
+kcp-guest-arm64: $(GUEST_ARM64)
 	cp $< $@
 endif
 
@@ -104,6 +113,13 @@ $(B)/guest/%.o: guest/%.c $(B)/FLAGS
 $(B)/kcp-guest: $(patsubst %.c,$(B)/%.o,$(GUEST_SRC))
 	$(CC) -static -o $@ $^ -lpthread
 
+$(B)/guest-arm64/%.o: guest/%.c $(B)/FLAGS
+	@mkdir -p $(dir $@)
+	$(ARM64_CC) $(GUEST_CFLAGS) -c -o $@ $<
+
+$(B)/kcp-guest-arm64: $(patsubst guest/%.c,$(B)/guest-arm64/%.o,$(GUEST_SRC))
+	$(ARM64_CC) -static -o $@ $^ -lpthread
+
 unit: $(UNIT_BIN)
 	@KCP_BUILD=$(abspath $(B)) tests/run-tests $(UNIT_BIN)
 
@@ -127,6 +143,6 @@ check-slow: all
 -include fuzz/Makefile.inc
 
 clean:
-	rm -rf $(B) build build-san kconfperf kcp-guest
+	rm -rf $(B) build build-san kconfperf kcp-guest kcp-guest-arm64
 
--include $(shell find $(B)/src $(B)/tests $(B)/guest -name '*.d' -type f 2>/dev/null)
+-include $(shell find $(B)/src $(B)/tests $(B)/guest $(B)/guest-arm64 -name '*.d' -type f 2>/dev/null)

@@ -1,4 +1,4 @@
-/* kcp-guest.c: kconfperf's /init: mount, read kcp.* parameters, run a workload, report on ttyS1, power off. */
+/* kcp-guest.c: kconfperf's /init: mount, read kcp.* parameters, run a workload, report on its own port, power off. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +30,17 @@
  * virtual machine.
  */
 
+/*
+ * The results port, apart from the kernel console: on x86 qemu's second
+ * serial port; on arm64 a virtio console, since qemu's virt machine has one
+ * PL011 (run/vm.c).  kcp.results=DEVICE names another, for a board whose
+ * runner reads the results elsewhere (the console itself, a second UART).
+ */
+#if defined(__aarch64__)
+#define RESULTS_TTY "/dev/hvc0"
+#else
 #define RESULTS_TTY "/dev/ttyS1"
+#endif
 #define CMDLINE_MAX 4096
 
 static int out_fd = -1;		/* where KCP lines go */
@@ -318,7 +328,8 @@ static int parse_cmdline(char *buf)
 	for (i = 0; i < nr && !ret; i++) {
 		char *eq = strchr(words[i], '=');
 
-		if (!strncmp(words[i], "workload=", 9) || !strncmp(words[i], "layout=", 7))
+		if (!strncmp(words[i], "workload=", 9) || !strncmp(words[i], "layout=", 7) ||
+		    !strncmp(words[i], "results=", 8))
 			continue;
 		if (!eq)
 			return guest_error("kernel parameter 'kcp.%s' has no value", words[i]);
@@ -374,12 +385,51 @@ static void open_std_fds(void)
 		close(fd);
 }
 
-/* Opens the results port in raw mode, so the tty layer changes no byte. */
-static int open_results_tty(void)
+/*
+ * The value of kcp.results= on the kernel command line, copied to out, or
+ * RESULTS_TTY.  Read before parse_cmdline(), which needs the port for its
+ * errors; a quoted value is not unquoted (a device path needs no quotes).
+ */
+static void results_path(char *out, size_t size, const char *cmdline)
+{
+	const char *p = cmdline;
+
+	snprintf(out, size, "%s", RESULTS_TTY);
+	while (p && *p) {
+		size_t len;
+
+		p += strspn(p, " \t\n");
+		len = strcspn(p, " \t\n");
+		if (len > 12 && !strncmp(p, "kcp.results=", 12)) {
+			snprintf(out, size, "%.*s", (int)(len - 12), p + 12);
+			return;
+		}
+		p += len;
+	}
+}
+
+/* How long init waits for its results port to appear, seconds of guest time. */
+#define RESULTS_WAIT_S 10
+
+/*
+ * Opens the results port in raw mode, so the tty layer changes no byte.
+ * A virtio console's port is added after the host answers the driver's
+ * probe, from a workqueue, so hvc0 can appear a little after init starts:
+ * wait for it, in 10 ms steps.
+ */
+static int open_results_tty(const char *path)
 {
 	struct termios t;
-	int fd = open(RESULTS_TTY, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	int fd = -1, tries;
 
+	for (tries = 0; tries < RESULTS_WAIT_S * 100; tries++) {
+		struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+		fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0 || (errno != ENOENT && errno != ENXIO && errno != ENODEV))
+			break;
+		nanosleep(&ts, NULL);
+	}
 	if (fd < 0)
 		return -1;
 	if (tcgetattr(fd, &t) == 0) {
@@ -625,17 +675,27 @@ static void report_ready(void)
 static void __attribute__((__noreturn__)) main_init(void)
 {
 	static char cmdline[CMDLINE_MAX];
-	char why[256];
-	int mounted, fd;
+	char why[256], port[256];
+	int mounted, fd, read_errno = 0;
 	ssize_t n;
 
 	mounted = mount_all(why, sizeof(why));
 	open_std_fds();
-	out_fd = open_results_tty();
+	fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : read(fd, cmdline, sizeof(cmdline) - 1);
+	if (n < 0) {
+		read_errno = errno;
+		n = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	cmdline[n] = '\0';
+	results_path(port, sizeof(port), cmdline);
+	out_fd = open_results_tty(port);
 	if (out_fd < 0) {
 		/* the host sees no results and fails the run; the console says why */
 		out_fd = 1;
-		guest_error_errno("cannot open " RESULTS_TTY);
+		guest_error_errno("cannot open %s", port);
 		power_off();
 	}
 	if (mounted) {
@@ -645,14 +705,11 @@ static void __attribute__((__noreturn__)) main_init(void)
 	find_self("/init");
 	if (setup_params())
 		power_off();
-	fd = open("/proc/cmdline", O_RDONLY);
-	n = fd < 0 ? -1 : read(fd, cmdline, sizeof(cmdline) - 1);
-	if (n < 0) {
+	if (read_errno) {
+		errno = read_errno;
 		guest_error_errno("cannot read /proc/cmdline");
 		power_off();
 	}
-	close(fd);
-	cmdline[n] = '\0';
 	if (parse_cmdline(cmdline))
 		power_off();
 	report_ready();

@@ -18,8 +18,9 @@ static const char *const build_usage[] = {
 	"kconfperf build [--dir DIR] [-j N] [--cc-wrapper ccache|distcc|icecc]\n"
 	"                       [--timeout SEC] [--cache DIR]",
 	"",
-	"Builds the bzImage of every distinct effective config in the plan, the baseline",
-	"first.  Builds are cached by (source, config, compiler, make variables): a",
+	"Builds the bzImage (arm64: Image) of every distinct effective config in the plan,",
+	"the baseline first, for the plan's arch.  Builds are cached by (source, config,",
+	"compiler, make variables, ARCH and CROSS_COMPILE for another arch): a",
 	"config built before, by any experiment, is not built again.  Variants start",
 	"from a copy of the baseline's object tree (loo variants from all's), so kbuild",
 	"rebuilds only what their symbols touch.  A failed build is recorded with the",
@@ -44,7 +45,7 @@ int cmd_build(int argc, const char **argv)
 	struct store_variant *v = NULL;
 	size_t nr = 0;
 	const char *dir = EXPERIMENT_DEFAULT_DIR, *cache_opt = NULL;
-	char *cache = NULL, *source = NULL, *logs = NULL;
+	char *cache = NULL, *source = NULL, *logs = NULL, *arch = NULL, *cross = NULL;
 	struct kbuild_summary sum = { 0 };
 	int ret = 1;
 	const struct option opts[] = {
@@ -88,6 +89,11 @@ int cmd_build(int argc, const char **argv)
 	o.source = &ks;
 	o.cache_dir = cache;
 	o.log_dir = logs;
+	/* The plan's arch and cross compiler; an older plan has neither: x86_64. */
+	arch = store_get_meta(st, "arch");
+	cross = store_get_meta(st, "cross_compile");
+	o.arch = arch;
+	o.cross_compile = cross && *cross ? cross : NULL;
 	if (kbuild_prepare(&o))
 		goto out;
 
@@ -103,5 +109,7 @@ out:
 	free(cache);
 	free(source);
 	free(logs);
+	free(arch);
+	free(cross);
 	return ret;
 }

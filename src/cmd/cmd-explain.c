@@ -6,6 +6,7 @@
 #include "cmd/commands.h"
 #include "kconfig/kconfig-index.h"
 #include "kconfig/kconfig.h"
+#include "plan/arch.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -52,14 +53,15 @@ static void explain_one(const struct kconfig_index *idx, const char *arg, int wi
 
 int cmd_explain(int argc, const char **argv)
 {
-	const char *source = NULL, *arch = "x86", *config = NULL;
+	const char *source = NULL, *arch = NULL, *srcarch, *config = NULL;
 	struct kconfig *kc = NULL;
 	struct kconfig_index *idx = NULL;
 	int with_deps = 0, verbose = 0, ret = 1, i;
 	double start;
 	const struct option opts[] = {
 		OPT_STRING(0, "source", &source, "DIR", "the kernel tree whose Kconfig files to read"),
-		OPT_STRING(0, "arch", &arch, "ARCH", "the SRCARCH to read them for (x86)"),
+		OPT_STRING(0, "arch", &arch, "ARCH",
+			   "x86_64, arm64 or a SRCARCH (default: the --config's arch, else x86)"),
 		OPT_STRING(0, "config", &config, "FILE", "the resolved .config to judge against"),
 		OPT_BOOL(0, "with-deps", &with_deps, "also list the symbols to enable first"),
 		OPT_BOOL('v', "verbose", &verbose, "say how long reading the Kconfig files took"),
@@ -75,8 +77,15 @@ int cmd_explain(int argc, const char **argv)
 		usage_error("explain needs at least one SYMBOL");
 	if (kconfig_load(&kc, config, 0))
 		goto out;
+	/* kconfperf's arch names read their arch/ directory; anything else is one. */
+	if (arch && arch_find(arch))
+		srcarch = arch_find(arch)->srcarch;
+	else if (arch)
+		srcarch = arch;
+	else
+		srcarch = arch_of_config(kc) ? arch_of_config(kc)->srcarch : "x86";
 	start = now_seconds();
-	if (kconfig_index_load(&idx, source, arch))
+	if (kconfig_index_load(&idx, source, srcarch))
 		goto out;
 	if (verbose)
 		note("read %zu Kconfig files, %zu symbols, in %.0f ms",

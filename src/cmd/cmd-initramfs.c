@@ -64,7 +64,7 @@ int cmd_initramfs(int argc, const char **argv)
 		usage_error("initramfs needs -o OUT.gz");
 
 	ir = initramfs_new();
-	if (initramfs_find_guest(&guest_path, guest) || initramfs_add_base(ir) ||
+	if (initramfs_find_guest(&guest_path, guest, NULL) || initramfs_add_base(ir) ||
 	    initramfs_add_file_from(ir, "init", 0755, guest_path.buf))
 		goto out;
 	for (i = 0; i < adds.nr; i++)

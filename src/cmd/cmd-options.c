@@ -31,6 +31,10 @@ void plan_args_finish(struct plan_args *a, int *argc, const char ***argv, const 
 		usage_error("bad --design '%s'", a->designs);
 	if (a->o.jobs < 0)
 		usage_error("-j cannot be negative");
+	if (a->o.cross_compile && !*a->o.cross_compile)
+		usage_error("--cross-compile needs a prefix such as aarch64-linux-gnu-");
+	if (plan_choose_arch(&a->o))
+		exit(2);
 }
 
 void plan_args_release(struct plan_args *a)
@@ -169,6 +173,8 @@ int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
 	e->build.cache_dir = e->cache;
 	e->build.log_dir = e->logs;
 	e->build.jobs = jobs;
+	e->build.arch = plan_arch(&pa->o);
+	e->build.cross_compile = pa->o.cross_compile;
 	ra->o.dir = e->dir;
 	/* A workload that needs a harness profile gets it in every variant. */
 	for (size_t i = 0; i < ra->nr_specs; i++)

@@ -52,14 +52,19 @@ struct plan_args {
 			"also merge these harness profiles into every variant"), \
 	OPT_BOOL(0, "slim", &(a)->o.slim, \
 		 "turn the baseline's modules off (the guest loads none; see README)"), \
+	OPT_STRING(0, "arch", &(a)->o.arch, "ARCH", \
+		   "x86_64 or arm64 (default: the baseline .config's, else x86_64)"), \
+	OPT_STRING(0, "cross-compile", &(a)->o.cross_compile, "PREFIX", \
+		   "cross compiler prefix for --arch (arm64: aarch64-linux-gnu-)"), \
 	OPT_STRING(0, "cache", &(a)->cache, "DIR", \
 		   "cache of sources and builds (default ~/.cache/kconfperf)")
 
 /*
  * Takes NEW of --options-from-diff OLD NEW from the arguments left after
  * parse_options() (*argc, *argv are advanced past it), checks that the
- * inputs make a plan, and parses --design.  command names the caller in
- * messages.
+ * inputs make a plan, parses --design and settles the arch
+ * (plan_choose_arch(): an --arch that contradicts the baseline .config is
+ * a usage error).  command names the caller in messages.
  */
 void plan_args_finish(struct plan_args *a, int *argc, const char ***argv, const char *command);
 void plan_args_release(struct plan_args *a);
@@ -127,9 +132,12 @@ int parse_clock_option(const struct option *opt, const char *arg);
 		     "(default 120)", parse_timeout_option), \
 	OPT_STRING(0, "seed", &(a)->o.seed, "N", \
 		   "seed of the run order (default: the stored one, else random)"), \
-	OPT_STRING(0, "cpu", &(a)->o.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU ")"), \
-	OPT_STRING(0, "qemu", &(a)->o.qemu, "PROGRAM", "qemu binary (default " VM_DEFAULT_QEMU ")"), \
-	OPT_STRING(0, "runner", &(a)->o.runner, "CMD", "run CMD instead of qemu (see 'kconfperf vm')"), \
+	OPT_STRING(0, "cpu", &(a)->o.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU \
+		   ", arm64 " VM_DEFAULT_TCG_CPU_ARM64 ")"), \
+	OPT_STRING(0, "qemu", &(a)->o.qemu, "PROGRAM", \
+		   "qemu binary (default " VM_DEFAULT_QEMU ", arm64 qemu-system-aarch64)"), \
+	OPT_STRING(0, "runner", &(a)->o.runner, "CMD", \
+		   "run CMD instead of qemu (a board: scripts/board-runner)"), \
 	OPT_STRING(0, "workload-exec", &(a)->o.workload_exec, "FILE", \
 		   "a static program for the exec workload, copied to /workload")
 
@@ -155,7 +163,7 @@ struct experiment_inputs {
 
 /*
  * Opens the kernel source and points pa's plan, ra's runs and e->build at
- * dir_opt, the cache and the source, with make -j jobs.  Returns 0, or -1
+ * dir_opt, the cache, the source and the plan's arch, with make -j jobs.  Returns 0, or -1
  * (with a message) when the source cannot be opened.
  */
 int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,

@@ -18,7 +18,8 @@
 static const char *const plan_usage[] = {
 	"kconfperf plan --source SRC --base BASE [--base-add FRAG|CONFIG_X=y]...\n"
 	"                      (--options FILE|LIST | --options-from-diff OLD NEW)\n"
-	"                      [--design oat,all,loo,cumulative] [--with-deps] [--slim] [-j N] [--dir DIR]",
+	"                      [--design oat,all,loo,cumulative] [--with-deps] [--slim] [--harness PROFILE,...]\n"
+	"                      [--arch x86_64|arm64] [--cross-compile PREFIX] [-j N] [--dir DIR]",
 	"kconfperf plan [--dir DIR]                 (print the stored plan)",
 	"kconfperf plan --show VARIANT [--dir DIR]  (its effective diff, diffconfig style)",
 	"kconfperf plan --slimmed [--dir DIR]       (what --slim turned off)",
@@ -26,7 +27,9 @@ static const char *const plan_usage[] = {
 	"Resolves the baseline and each variant with the kernel's own 'make olddefconfig',",
 	"says which requested settings took and why the others did not, and stores the",
 	"plan in DIR/kconfperf.db.  Variants with the same effective config are built",
-	"and measured once.",
+	"and measured once.  --arch arm64 resolves (and later builds) with ARCH=arm64",
+	"CROSS_COMPILE=aarch64-linux-gnu-; a baseline .config's own arch is taken",
+	"when --arch is not given, and one that contradicts --arch is refused.",
 	NULL,
 };
 

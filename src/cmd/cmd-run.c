@@ -30,6 +30,11 @@ static const char *const run_usage[] = {
 	"an interrupted experiment loses no finished run: the same command again runs",
 	"only what is missing, in the order it would have had.  No-op and same-as",
 	"variants are not run: they are measured as the variant they equal.",
+	"The plan's arch decides the machine: x86_64 kernels boot under",
+	"qemu-system-x86_64, arm64 ones under qemu-system-aarch64 -M virt with",
+	"kcp-guest-arm64.  A --runner gets the run in KCP_* variables (KCP_KERNEL,",
+	"KCP_INITRAMFS, KCP_CMDLINE, KCP_ARCH, ...) and prints the protocol lines;",
+	"scripts/board-runner boots a real board over TFTP and its serial console.",
 	"Exit status 0 when every run was ok, 1 when some failed or a variant was skipped.",
 	NULL,
 };

@@ -25,7 +25,8 @@ static const char *const sweep_usage[] = {
 	"                       (--options FILE|LIST | --options-from-diff OLD NEW)\n"
 	"                       [--design oat,all,loo,cumulative] --workload NAME[:k=v,...]...\n"
 	"                       [--runs N] [--warmup N] [--accel auto|kvm|tcg] [--smp N] [--mem MB]\n"
-	"                       [--timeout SEC] [--seed N] [-j N] [--cc-wrapper CMD] [--dir DIR]",
+	"                       [--timeout SEC] [--seed N] [-j N] [--cc-wrapper CMD] [--dir DIR]\n"
+	"                       [--arch x86_64|arm64] [--runner CMD]",
 	"",
 	"The whole experiment in one go, in one directory: resolves the variants with",
 	"the kernel's Kconfig, builds each distinct kernel once, boots each variant",

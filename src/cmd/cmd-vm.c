@@ -17,13 +17,14 @@
 #include "util/wrapper.h"
 
 static const char *const vm_usage[] = {
-	"kconfperf vm --kernel BZIMAGE --initramfs INITRAMFS.gz [options]",
+	"kconfperf vm --kernel BZIMAGE --initramfs INITRAMFS.gz [--arch x86_64|arm64] [options]",
 	"",
 	"Boot a kernel once under qemu (or --runner), run one guest workload and",
 	"print the result: status, accel, host seconds, boot time, samples, and",
 	"on failure the reason and the end of the console.  The per-run files",
 	"(console.txt, results.txt, qemu.txt) go to --dir.  Exit status 0 only",
-	"for an ok run.",
+	"for an ok run.  --arch arm64 boots an arm64 Image under qemu-system-aarch64",
+	"-M virt (the initramfs must hold kcp-guest-arm64).",
 	NULL
 };
 
@@ -111,9 +112,11 @@ int cmd_vm(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING(0, "kernel", &cfg.kernel, "BZIMAGE", "the kernel to boot"),
 		OPT_STRING(0, "initramfs", &cfg.initramfs, "FILE", "the initramfs (kconfperf initramfs)"),
+		OPT_STRING(0, "arch", &cfg.arch, "ARCH", "the kernel's arch: x86_64 or arm64 (default x86_64)"),
 		OPT_STRING('w', "workload", &workload, "NAME[:k=v,...]", "the guest workload (default boot)"),
 		OPT_CALLBACK(0, "accel", NULL, "auto|kvm|tcg", "accelerator (default auto)", parse_accel),
-		OPT_STRING(0, "cpu", &cfg.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU ")"),
+		OPT_STRING(0, "cpu", &cfg.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU
+			   ", arm64 " VM_DEFAULT_TCG_CPU_ARM64 ")"),
 		OPT_CALLBACK(0, "clock", NULL, "icount[:SHIFT]|host",
 			     "guest time counts instructions (default under tcg) or is host time",
 			     parse_clock),
@@ -128,7 +131,8 @@ int cmd_vm(int argc, const char **argv)
 		OPT_CALLBACK(0, "timeout", &cfg.timeout, "SEC",
 			     "kill the run after SEC seconds, at most a week (default 120)",
 			     parse_timeout_option),
-		OPT_STRING(0, "qemu", &cfg.qemu, "PROGRAM", "qemu binary (default " VM_DEFAULT_QEMU ")"),
+		OPT_STRING(0, "qemu", &cfg.qemu, "PROGRAM", "qemu binary (default: the arch's, "
+			   VM_DEFAULT_QEMU ")"),
 		OPT_STRING(0, "runner", &cfg.runner, "CMD", "run CMD instead of qemu"),
 		OPT_STRING(0, "dir", &dir, "DIR", "directory for the run's files (default .)"),
 		OPT_BOOL(0, "print-command", &print_command, "print the command line instead of running it"),
@@ -140,6 +144,8 @@ int cmd_vm(int argc, const char **argv)
 		usage_error("unexpected argument '%s'", argv[0]);
 	if (!cfg.runner && (!cfg.kernel || !cfg.initramfs))
 		usage_error("vm needs --kernel and --initramfs (or --runner)");
+	if (!vm_arch_known(cfg.arch))
+		usage_error("--arch '%s': kconfperf boots x86_64 and arm64", cfg.arch);
 	if (workload_spec_parse(&spec, workload))
 		goto out;
 	cfg.workload = &spec;

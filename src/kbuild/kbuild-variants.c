@@ -123,7 +123,7 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 	}
 	if (table)
 		fprintf(table, "%-*s  %-7s  %10s  %10s  %9s  %-11s  %s\n", width, "variant", "build",
-			"time", "bzImage", "delta", "from", "compiler");
+			"time", "image", "delta", "from", "compiler");
 	progress_start(&progress, PROGRESS_LINES, (size_t)total);
 	/* The baseline first, then all (it seeds loo), then the rest in plan order. */
 	for (pass = 0; pass < 3; pass++) {

@@ -13,6 +13,8 @@
 
 #include "kbuild/kbuild.h"
 #include "kconfig/kconfig.h"
+#include "plan/arch.h"
+#include "plan/harness.h"
 #include "util/run-command.h"
 #include "plan/source.h"
 #include "util/lockfile.h"
@@ -24,9 +26,41 @@
 
 static void remove_stale_tmp(const struct kbuild_options *o);
 
+static const struct arch *build_arch(const struct kbuild_options *o)
+{
+	return arch_find(o->arch ? o->arch : HARNESS_DEFAULT_ARCH);
+}
+
+/* The CROSS_COMPILE prefix, NULL for a native build. */
+static const char *cross_compile(const struct kbuild_options *o)
+{
+	const struct arch *a = build_arch(o);
+
+	return a ? arch_cross_compile(a, o->cross_compile) : o->cross_compile;
+}
+
+/* "ARCH=... CROSS_COMPILE=..." for another arch's kernel, else nothing. */
+static void arch_vars(struct strvec *out, const struct kbuild_options *o)
+{
+	const struct arch *a = build_arch(o);
+
+	if (a)
+		arch_make_vars(out, a, cross_compile(o));
+}
+
 static const char *compiler(const struct kbuild_options *o)
 {
+	if (o->compiler)
+		return o->compiler;
 	return o->cc ? o->cc : "gcc";
+}
+
+/* The image make builds: its target and the file in arch/<srcarch>/boot/. */
+static const char *image_name(const struct kbuild_options *o)
+{
+	const struct arch *a = build_arch(o);
+
+	return a ? a->image : "bzImage";
 }
 
 /* First line of `prog --version`, or NULL when prog cannot run. */
@@ -56,7 +90,15 @@ static char *version_line(const char *prog)
 
 int kbuild_prepare(struct kbuild_options *o)
 {
+	const struct arch *a = build_arch(o);
+
+	if (!a)
+		return error("kconfperf cannot build kernels for arch '%s'", o->arch);
 	remove_stale_tmp(o);
+	if (!o->cc && arch_check_compiler(a, cross_compile(o)))
+		return -1;
+	free(o->compiler);
+	o->compiler = arch_compiler(cross_compile(o), o->cc);
 	farm_free(o->farm);
 	o->farm = NULL;
 	if (o->cc_wrapper && farm_open(&o->farm, o->cc_wrapper, compiler(o), o->cache_dir))
@@ -75,11 +117,14 @@ void kbuild_options_release(struct kbuild_options *o)
 	o->compiler_version = NULL;
 	farm_free(o->farm);
 	o->farm = NULL;
+	free(o->compiler);
+	o->compiler = NULL;
 }
 
 void kbuild_key(const struct kbuild_options *o, const char *config_text,
 		char key[SHA256_HEX_SIZE])
 {
+	struct strvec arch = STRVEC_INIT;
 	struct sha256 c;
 	size_t i;
 
@@ -93,6 +138,11 @@ void kbuild_key(const struct kbuild_options *o, const char *config_text,
 	sha256_update(&c, compiler(o), strlen(compiler(o)) + 1);
 	for (i = 0; i < o->make_vars.nr; i++)
 		sha256_update(&c, o->make_vars.v[i], strlen(o->make_vars.v[i]) + 1);
+	/* Nothing for the host's arch, so its keys are what they always were. */
+	arch_vars(&arch, o);
+	for (i = 0; i < arch.nr; i++)
+		sha256_update(&c, arch.v[i], strlen(arch.v[i]) + 1);
+	strvec_clear(&arch);
 	sha256_final_hex(&c, key);
 }
 
@@ -376,8 +426,9 @@ static int make_bzimage(const struct kbuild_options *o, const char *objdir,
 	strvec_pushf(&cp->args, "-j%d", farm_jobs(o->farm, o->jobs, online_cpus()));
 	if (o->cc)
 		strvec_pushf(&cp->args, "CC=%s", o->cc);
+	arch_vars(&cp->args, o);
 	strvec_pushv(&cp->args, o->make_vars.v);
-	strvec_push(&cp->args, "bzImage");
+	strvec_push(&cp->args, image_name(o));
 	strvec_push(&cp->env, "LC_ALL=C");
 	strvec_push(&cp->env, "KBUILD_BUILD_USER=kconfperf");
 	strvec_push(&cp->env, "KBUILD_BUILD_HOST=kconfperf");
@@ -556,7 +607,7 @@ struct build_paths {
 	char *final;		/* CACHE/builds/<key>: the finished cache entry */
 	char *objtree;		/* CACHE/tmp/objtree: the object tree make works in */
 	char *config;		/* <objtree>/.config */
-	char *bzimage;		/* <objtree>/arch/x86/boot/bzImage */
+	char *bzimage;		/* <objtree>/arch/<srcarch>/boot/<image>: bzImage, Image */
 	char *vmlinux;		/* <objtree>/vmlinux */
 	char *entry;		/* CACHE/tmp/entry.<pid>: the cache entry being assembled */
 	char *tree;		/* CACHE/trees/<key>: where the object tree is kept */
@@ -575,7 +626,8 @@ static void build_paths_init(struct build_paths *bp, const struct kbuild_options
 	bp->final = cache_path(o, "builds", key);
 	bp->objtree = xstrfmt("%s/tmp/objtree", o->cache_dir);
 	bp->config = xstrfmt("%s/.config", bp->objtree);
-	bp->bzimage = xstrfmt("%s/arch/x86/boot/bzImage", bp->objtree);
+	bp->bzimage = xstrfmt("%s/arch/%s/boot/%s", bp->objtree,
+			      build_arch(o) ? build_arch(o)->srcarch : "x86", image_name(o));
 	bp->vmlinux = xstrfmt("%s/vmlinux", bp->objtree);
 	bp->entry = xstrfmt("%s/tmp/entry.%ld", o->cache_dir, (long)getpid());
 	bp->tree = cache_path(o, "trees", key);
@@ -726,7 +778,7 @@ out:
 static int store_entry(const struct kbuild_options *o, const struct build_paths *bp,
 		       const char *name, const struct kbuild_result *out)
 {
-	char *image = xstrfmt("%s/bzImage", bp->entry);
+	char *image = xstrfmt("%s/%s", bp->entry, image_name(o));
 	char *config = xstrfmt("%s/config", bp->entry);
 	char *log = xstrfmt("%s/build.log", bp->entry);
 	char *meta = xstrfmt("%s/meta", bp->entry);
@@ -791,7 +843,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 	memset(out, 0, sizeof(*out));
 	kbuild_key(o, config_text, out->key);
 	build_paths_init(&bp, o, out->key);
-	out->image = xstrfmt("%s/bzImage", bp.final);
+	out->image = xstrfmt("%s/%s", bp.final, image_name(o));
 	if (kbuild_is_cached(o, out->key)) {
 		take_cached(out, bp.final);
 		ret = 0;

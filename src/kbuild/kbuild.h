@@ -16,15 +16,18 @@ struct strbuf;
 /*
  * The cache (shared by every experiment of a user) holds:
  *
- *   CACHE/builds/<key>/   a finished build: bzImage, config, build.log, meta
+ *   CACHE/builds/<key>/   a finished build: the image (bzImage, arm64's Image),
+ *                         config, build.log, meta
  *   CACHE/trees/<key>/    a whole object tree kept to seed later builds
  *   CACHE/tmp/objtree     the build in progress (one at a time: CACHE/build.lock)
  *
  * key = sha256 of (source identity, effective .config, compiler version,
- * make variables), never of the compiler wrapper (farm.h): the same config
- * built with or without ccache, distcc or icecc is the same kernel, byte
- * for byte (KBUILD_BUILD_USER, _HOST, _TIMESTAMP and _VERSION are pinned),
- * so its key means the same bytes wherever it was built.  A build runs in CACHE/tmp/ and its result is renamed
+ * make variables, and for another arch than the host's ARCH= and
+ * CROSS_COMPILE=: plan/arch.h), never of the compiler wrapper (farm.h): the
+ * same config built with or without ccache, distcc or icecc is the same
+ * kernel, byte for byte (KBUILD_BUILD_USER, _HOST, _TIMESTAMP and _VERSION
+ * are pinned), so its key means the same bytes wherever it was built.  A
+ * build runs in CACHE/tmp/ and its result is renamed
  * into builds/ only when complete, so an interrupted or failed build is
  * never taken for a finished one and the next attempt starts clean.
  *
@@ -46,19 +49,22 @@ struct kbuild_options {
 	const struct kernel_source *source;
 	const char *cache_dir;
 	int jobs;		/* make -j; <= 0: the farm's slots or the CPUs (farm.h) */
-	const char *cc;		/* compiler (a name); NULL: "gcc" */
+	const char *arch;	/* plan/arch.h name; NULL: HARNESS_DEFAULT_ARCH */
+	const char *cross_compile;	/* NULL: the arch's default (arch_cross_compile()) */
+	const char *cc;		/* compiler; NULL: "gcc", "<cross_compile>gcc" */
 	const char *cc_wrapper;	/* "ccache", "distcc", "icecc" (or a path to one), or NULL */
 	struct strvec make_vars;	/* extra "VAR=value" for make; owned */
 	double timeout;		/* seconds per build; 0: none */
 	const char *log_dir;	/* where per-build logs are written */
 	char *compiler_version;	/* set by kbuild_prepare(); owned */
 	struct farm *farm;	/* cc_wrapper's, set by kbuild_prepare(); owned */
+	char *compiler;		/* set by kbuild_prepare(); owned */
 };
 #define KBUILD_OPTIONS_INIT { .make_vars = STRVEC_INIT }
 
 /*
- * Reads the compiler version and opens cc_wrapper's farm (farm_open());
- * 0 or -1 with a message.
+ * Checks the arch and the (cross) compiler, reads the compiler version and
+ * opens cc_wrapper's farm (farm_open()); 0 or -1 with a message.
  */
 int kbuild_prepare(struct kbuild_options *o);
 void kbuild_options_release(struct kbuild_options *o);
@@ -70,11 +76,11 @@ void kbuild_key(const struct kbuild_options *o, const char *config_text,
 struct kbuild_result {
 	char key[SHA256_HEX_SIZE];
 	int cached;		/* found finished in the cache, nothing built */
-	int ok;			/* a bzImage exists */
+	int ok;			/* an image exists */
 	double seconds;		/* the build's make time (the original's when cached) */
-	int64_t bzimage_size;
+	int64_t bzimage_size;	/* of the image, whatever the arch calls it */
 	int64_t vmlinux_size;
-	char *image;		/* CACHE/builds/<key>/bzImage */
+	char *image;		/* CACHE/builds/<key>/bzImage (arm64: Image) */
 	char *log_path;
 	char *log_tail;		/* last lines of the log when the build failed */
 	char *seeded_from;	/* key of the seed tree, or NULL */

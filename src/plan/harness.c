@@ -75,6 +75,60 @@ static const struct harness_profile profiles[] = {
 			"CONFIG_EXT4_USE_FOR_EXT2=y\n"
 			"CONFIG_MSDOS_PARTITION=y\n",
 	},
+	{
+		/*
+		 * qemu's virt machine: one PL011 for the console, the results
+		 * on a virtio console (hvc0), the disk on virtio-mmio (no PCI:
+		 * a smaller kernel), PSCI to power off.
+		 */
+		.name = "arm64", .arch = "arm64", .base = 1,
+		.summary = "boot under qemu-system-aarch64 -M virt: PL011 serial console, "
+			   "virtio console for results, initramfs, devtmpfs, proc, sysfs, "
+			   "tmpfs, virtio-mmio block, PSCI power off",
+		.fragment =
+			"CONFIG_64BIT=y\n"
+			"CONFIG_PRINTK=y\n"
+			"CONFIG_TTY=y\n"
+			"CONFIG_SERIAL_AMBA_PL011=y\n"
+			"CONFIG_SERIAL_AMBA_PL011_CONSOLE=y\n"
+			"CONFIG_BLK_DEV_INITRD=y\n"
+			"CONFIG_RD_GZIP=y\n"
+			"CONFIG_BINFMT_ELF=y\n"
+			"CONFIG_BINFMT_SCRIPT=y\n"
+			"CONFIG_PROC_FS=y\n"
+			"CONFIG_SYSFS=y\n"
+			"CONFIG_DEVTMPFS=y\n"
+			"CONFIG_DEVTMPFS_MOUNT=y\n"
+			"CONFIG_SHMEM=y\n"
+			"CONFIG_TMPFS=y\n"
+			"CONFIG_FUTEX=y\n"
+			"CONFIG_EPOLL=y\n"
+			"CONFIG_SMP=y\n"
+			"CONFIG_UNIX=y\n"
+			"CONFIG_NET=y\n"
+			"CONFIG_ARM_PSCI_FW=y\n"
+			"CONFIG_BLOCK=y\n"
+			"CONFIG_VIRTIO_MENU=y\n"
+			"CONFIG_VIRTIO_MMIO=y\n"
+			"CONFIG_VIRTIO_BLK=y\n"
+			"CONFIG_VIRTIO_CONSOLE=y\n",
+	},
+	{
+		/*
+		 * A 64 MiB RAM block device for block input that no host disk
+		 * slows or varies: dd:dev=/dev/ram0 reads through the block
+		 * layer and, with direct=0, the page cache, all in guest
+		 * instructions, so under icount it repeats exactly.
+		 */
+		.name = "ramdisk", .arch = NULL,
+		.summary = "/dev/ram0, a 64 MiB RAM block device (brd) for dd:dev=/dev/ram0",
+		.fragment =
+			"CONFIG_BLOCK=y\n"
+			"CONFIG_BLK_DEV=y\n"
+			"CONFIG_BLK_DEV_RAM=y\n"
+			"CONFIG_BLK_DEV_RAM_COUNT=1\n"
+			"CONFIG_BLK_DEV_RAM_SIZE=65536\n",
+	},
 };
 
 static int serves(const struct harness_profile *p, const char *arch)

@@ -8,6 +8,7 @@
 
 #include "kconfig/kconfig-index.h"
 #include "kconfig/kconfig.h"
+#include "plan/arch.h"
 #include "plan/harness.h"
 #include "plan/plan.h"
 #include "plan/slim.h"
@@ -91,15 +92,32 @@ static int same_value(const char *have, const char *want)
 	return want && !strcmp(have, want);
 }
 
-/* make -s O=objdir target in the tree; on failure prints why with make's stderr. */
-static void make_command(struct child_process *cp, const char *tree, const char *objdir,
-			 const char *target, struct strbuf *err)
+/* The plan's arch; plan_choose_arch() has checked the name. */
+static const struct arch *arch_of(const struct plan_options *o)
 {
+	const struct arch *a = arch_find(plan_arch(o));
+
+	if (!a)
+		BUG("arch '%s' was not checked", plan_arch(o));
+	return a;
+}
+
+/*
+ * make -s O=objdir [ARCH= CROSS_COMPILE=] target in the source tree (Kconfig
+ * asks the arch's compiler what it can do, so both matter); on failure
+ * prints why with make's stderr.
+ */
+static void make_command(struct child_process *cp, const struct plan_options *o,
+			 const char *objdir, const char *target, struct strbuf *err)
+{
+	const struct arch *a = arch_of(o);
+
 	strvec_pushv(&cp->args, (const char *[]){ "make", "-s", NULL });
 	strvec_pushf(&cp->args, "O=%s", objdir);
+	arch_make_vars(&cp->args, a, arch_cross_compile(a, o->cross_compile));
 	strvec_push(&cp->args, target);
 	strvec_push(&cp->env, "LC_ALL=C");
-	cp->dir = tree;
+	cp->dir = o->source->tree;
 	cp->out.mode = CHILD_IO_NULL;
 	cp->err.mode = CHILD_IO_CAPTURE;
 	cp->err.buf = err;
@@ -119,13 +137,13 @@ static int make_failed(struct child_process *cp, struct strbuf *err, const char 
 	return ret;
 }
 
-static int run_make(const char *tree, const char *objdir, const char *target)
+static int run_make(const struct plan_options *o, const char *objdir, const char *target)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
 
-	make_command(&cp, tree, objdir, target, &err);
+	make_command(&cp, o, objdir, target, &err);
 	if (run_command(&cp))
 		ret = make_failed(&cp, &err, target);
 	strbuf_release(&err);
@@ -380,8 +398,7 @@ static int resolve_all(struct plan *p, const struct plan_options *o, size_t firs
 			kconfig_free(kc);
 			child_process_init(&cps[slot]);
 			strbuf_reset(&errs[slot]);
-			make_command(&cps[slot], o->source->tree, dirs[slot], "olddefconfig",
-				     &errs[slot]);
+			make_command(&cps[slot], o, dirs[slot], "olddefconfig", &errs[slot]);
 			if (start_command(&cps[slot])) {
 				ret = -1;
 				break;
@@ -466,7 +483,7 @@ static int slim_baseline(struct plan *p, const struct plan_options *o, const cha
 		if (off.nr == before && pass)
 			break;
 		if (save_slot_config(p->baseline, dir) ||
-		    run_make(o->source->tree, dir, "olddefconfig"))
+		    run_make(o, dir, "olddefconfig"))
 			goto out;
 		kconfig_free(p->baseline);
 		p->baseline = NULL;
@@ -506,7 +523,7 @@ static int resolve_baseline(struct plan *p, const struct plan_options *o)
 		error("baseline '%s' is neither a .config file nor a make config target "
 		      "(tinyconfig, defconfig, allnoconfig, ...)", o->base);
 		goto out;
-	} else if (run_make(o->source->tree, dir, o->base)) {
+	} else if (run_make(o, dir, o->base)) {
 		goto out;
 	}
 	if (load_slot_config(&kc, dir))
@@ -523,7 +540,7 @@ static int resolve_baseline(struct plan *p, const struct plan_options *o)
 		goto out;
 	if (kconfig_count(frag))
 		kconfig_merge(kc, frag, "--base-add");
-	if (save_slot_config(kc, dir) || run_make(o->source->tree, dir, "olddefconfig"))
+	if (save_slot_config(kc, dir) || run_make(o, dir, "olddefconfig"))
 		goto out;
 	kconfig_free(kc);
 	kc = NULL;
@@ -718,6 +735,10 @@ static void plan_key(struct plan *p, const struct plan_options *o)
 	/* Only what is not the default, so older experiments keep their key. */
 	if (strcmp(plan_arch(o), HARNESS_DEFAULT_ARCH))
 		sha256_update(&c, plan_arch(o), strlen(plan_arch(o)) + 1);
+	if (o->cross_compile) {
+		sha256_update(&c, "cross", 6);
+		sha256_update(&c, o->cross_compile, strlen(o->cross_compile) + 1);
+	}
 	for (i = 0; i < o->harness.nr; i++)
 		sha256_update(&c, o->harness.v[i], strlen(o->harness.v[i]) + 1);
 	sha256_final_hex(&c, p->key);
@@ -748,7 +769,13 @@ int plan_make(struct plan *out, const struct plan_options *o)
 		return error("no options given (use --options or --options-from-diff)");
 	if (read_options(out, o))
 		goto fail;
-	if (kconfig_index_load(&out->index, o->source->tree, "x86"))
+	if (!arch_find(plan_arch(o))) {
+		error("kconfperf cannot build and boot arch '%s'", plan_arch(o));
+		goto fail;
+	}
+	if (arch_check_compiler(arch_of(o), arch_cross_compile(arch_of(o), o->cross_compile)))
+		goto fail;
+	if (kconfig_index_load(&out->index, o->source->tree, arch_of(o)->srcarch))
 		goto fail;
 	if (resolve_baseline(out, o))
 		goto fail;
@@ -916,6 +943,43 @@ const char *plan_arch(const struct plan_options *o)
 	return o->arch ? o->arch : HARNESS_DEFAULT_ARCH;
 }
 
+int plan_choose_arch(struct plan_options *o)
+{
+	const struct arch *want = arch_find(plan_arch(o)), *have;
+	struct kconfig *kc = NULL;
+	struct strbuf names = STRBUF_INIT;
+	int ret = 0;
+
+	if (!want) {
+		arch_list(&names);
+		ret = error("kconfperf cannot build and boot arch '%s' (it can: %s)", o->arch,
+			    names.buf);
+		strbuf_release(&names);
+		return ret;
+	}
+	/* A base that cannot be read is said by the plan that reads it. */
+	if (!o->base || !is_config_file(o->base) || kconfig_load(&kc, o->base, KCONFIG_LOOSE))
+		return 0;
+	have = arch_of_config(kc);
+	if (have && have != want && o->arch)
+		ret = error("baseline '%s' is a .config for %s (CONFIG_%s=y), not for --arch %s: "
+			    "give a .config for %s or a make target such as tinyconfig, or drop "
+			    "--arch", o->base, have->name, have->config_symbol, want->name,
+			    want->name);
+	else if (have)
+		o->arch = have->name;
+	kconfig_free(kc);
+	return ret;
+}
+
+/* meta cross_compile: the prefix the kernels are built with ("": native), for build. */
+static int plan_save_cross_compile(struct store *st, const struct plan_options *o)
+{
+	const char *cross = arch_cross_compile(arch_of(o), o->cross_compile);
+
+	return store_set_meta(st, "cross_compile", cross ? cross : "");
+}
+
 int plan_save_inputs(struct store *st, const struct kernel_source *ks,
 		     const struct plan_options *o, const char *cache, const char *designs)
 {
@@ -927,7 +991,8 @@ int plan_save_inputs(struct store *st, const struct kernel_source *ks,
 		return -1;
 	kconfig_free(kc);
 	ret = store_set_meta(st, "arch", plan_arch(o)) ||
-	      store_set_meta(st, "harness", names.buf);
+	      store_set_meta(st, "harness", names.buf) ||
+	      plan_save_cross_compile(st, o);
 	strbuf_release(&names);
 	return ret ? -1 : store_set_meta(st, "source", ks->origin) ||
 	       store_set_meta(st, "source_id", ks->id) ||

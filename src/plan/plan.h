@@ -71,7 +71,8 @@ struct plan_options {
 	int with_deps;
 	int aa;				/* add the baseline-again variant */
 	int slim;			/* --slim: every module off (plan/slim.h) */
-	const char *arch;		/* NULL: HARNESS_DEFAULT_ARCH */
+	const char *arch;		/* NULL: HARNESS_DEFAULT_ARCH; plan_choose_arch() */
+	const char *cross_compile;	/* --cross-compile, or NULL: the arch's default (arch.h) */
 	struct strvec harness;		/* harness profiles beyond the arch's base (plan/harness.h) */
 	int jobs;			/* parallel olddefconfig runs; <= 0: CPUs */
 	const char *work_dir;		/* scratch object dirs for olddefconfig */
@@ -114,6 +115,15 @@ void plan_release(struct plan *p);
 
 /* o->arch, or HARNESS_DEFAULT_ARCH. */
 const char *plan_arch(const struct plan_options *o);
+
+/*
+ * Settles o->arch before anything is keyed or resolved: an arch kconfperf
+ * has (arch.h), and when the baseline is a .config of one of them, that
+ * one: taken from it when --arch was not given, an error when --arch names
+ * another (an x86 .config resolved for arm64 would silently lose every
+ * x86 symbol).  0, or -1 with an error.
+ */
+int plan_choose_arch(struct plan_options *o);
 
 /*
  * Builds the plan: resolves the baseline, reads the options, makes the

@@ -130,7 +130,7 @@ static void group_badge(struct strbuf *out, const struct analyze_model *m,
 static void header(struct strbuf *out, const struct analyze_model *m)
 {
 	static const char *const keys[][2] = {
-		{ "kernel_version", "kernel" }, { "base", "baseline" },
+		{ "kernel_version", "kernel" }, { "arch", "arch" }, { "base", "baseline" },
 		{ "host", "host" }, { "accel", "accel" },
 	};
 	struct strbuf sb = STRBUF_INIT;

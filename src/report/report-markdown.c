@@ -254,7 +254,7 @@ static void not_measured(struct strbuf *out, const struct analyze_model *m)
 static void facts(struct strbuf *out, const struct analyze_model *m)
 {
 	static const char *const keys[][2] = {
-		{ "kernel_version", "Kernel" }, { "base", "baseline config" },
+		{ "kernel_version", "Kernel" }, { "arch", "arch" }, { "base", "baseline config" },
 		{ "host", "host" }, { "accel", "accel" }, { "qemu", "qemu" },
 		{ "compiler", "compiler" },
 	};

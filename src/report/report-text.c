@@ -99,7 +99,13 @@ static void header(struct strbuf *out, const struct analyze_model *m,
 		strbuf_addf(out, "%-10snone recorded\n", "warm-ups:");
 	fact_line(out, "accel:", *t->accel ? t->accel : NULL);
 	fact_line(out, "clock:", t->clock_text);
-	fact_line(out, "kernel:", analyze_fact(m, "kernel_version"));
+	/* "6.1.192 (arm64)": an arch other than x86_64 (older plans stored none) is named */
+	strbuf_reset(&sb);
+	if (analyze_fact(m, "kernel_version"))
+		strbuf_addstr(&sb, analyze_fact(m, "kernel_version"));
+	if (sb.len && analyze_fact(m, "arch") && strcmp(analyze_fact(m, "arch"), "x86_64"))
+		strbuf_addf(&sb, " (%s)", analyze_fact(m, "arch"));
+	fact_line(out, "kernel:", sb.len ? sb.buf : NULL);
 	fact_line(out, "host:", analyze_fact(m, "host"));
 	strbuf_addch(out, '\n');
 	strbuf_release(&sb);

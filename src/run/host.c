@@ -26,8 +26,9 @@ int host_qemu_version(struct strbuf *out, const char *qemu)
 	cp.silent_exec_failure = 1;
 	cp.kill_on_parent_death = 1;
 	if (start_command(&cp)) {
-		ret = error("cannot run '%s': %s (install qemu-system-x86, or name the "
-			    "program with --qemu)", qemu, strerror(cp.start_errno));
+		ret = error("cannot run '%s': %s (install %s, or name the program with --qemu)",
+			    qemu, strerror(cp.start_errno),
+			    strstr(qemu, "aarch64") ? "qemu-system-arm" : "qemu-system-x86");
 	} else if (finish_command(&cp)) {
 		struct strbuf why = STRBUF_INIT;
 

@@ -1,5 +1,6 @@
 /* initramfs.c: a deterministic newc cpio writer, gzip'd, for the guest's initramfs. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "plan/arch.h"
 #include "run/initramfs.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -192,28 +194,51 @@ int initramfs_add_chardev(struct initramfs *ir, const char *path, unsigned int m
 	return add_entry(ir, path, S_IFCHR, mode, NULL, 0, major, minor);
 }
 
-int initramfs_find_guest(struct strbuf *out, const char *guest)
+int initramfs_find_guest(struct strbuf *out, const char *guest, const struct arch *arch)
 {
-	const char *env = getenv("KCP_GUEST");
-	char *self, *slash;
+	const struct arch *host = arch_host();
+	char *name = arch_guest_name(arch ? arch : host), *var = xstrdup(name), *p;
+	const char *env;
+	char *self = NULL, *slash;
+	int ret = -1;
 
+	/* kcp-guest-arm64 -> KCP_GUEST_ARM64 */
+	for (p = var; *p; p++)
+		*p = *p == '-' ? '_' : (char)toupper((unsigned char)*p);
+	env = getenv(var);
 	if (guest || (env && *env)) {
 		strbuf_addstr(out, guest ? guest : env);
-		if (access(out->buf, R_OK))
-			return error_errno("cannot read the guest program '%s'", out->buf);
-		return 0;
+		if (access(out->buf, R_OK)) {
+			error_errno("cannot read the guest program '%s'", out->buf);
+			goto out;
+		}
+	} else {
+		self = realpath("/proc/self/exe", NULL);
+		if (!self) {
+			error_errno("cannot find this executable (/proc/self/exe)");
+			goto out;
+		}
+		slash = strrchr(self, '/');
+		strbuf_add(out, self, (size_t)(slash - self));
+		strbuf_addf(out, "/%s", name);
+		if (access(out->buf, R_OK)) {
+			if (!arch || arch == host)
+				error("no guest program '%s' beside kconfperf (build it with make, "
+				      "or set %s)", out->buf, var);
+			else
+				error("no %s guest program '%s' beside kconfperf (make builds it "
+				      "when %sgcc and a static libc for it are installed: "
+				      "scripts/deps; or set %s)", arch->name, out->buf,
+				      arch->cross_compile, var);
+			goto out;
+		}
 	}
-	self = realpath("/proc/self/exe", NULL);
-	if (!self)
-		return error_errno("cannot find this executable (/proc/self/exe)");
-	slash = strrchr(self, '/');
-	strbuf_add(out, self, (size_t)(slash - self));
-	strbuf_addstr(out, "/kcp-guest");
+	ret = arch ? arch_check_elf(arch, out->buf, "the guest program") : 0;
+out:
 	free(self);
-	if (access(out->buf, R_OK))
-		return error("no guest program '%s' beside kconfperf (build it with make, "
-			     "or set KCP_GUEST)", out->buf);
-	return 0;
+	free(name);
+	free(var);
+	return ret;
 }
 
 int initramfs_add_base(struct initramfs *ir)

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+struct arch;
 struct strbuf;
 
 /*
@@ -52,13 +53,16 @@ int initramfs_add_chardev(struct initramfs *ir, const char *path, unsigned int m
 int initramfs_add_base(struct initramfs *ir);
 
 /*
- * The guest program that is /init: guest when not NULL, else $KCP_GUEST,
- * else kcp-guest beside this executable (where make puts it).  Appends its
- * path to out; 0, or -1 with an error when it cannot be read.  run and
- * `kconfperf initramfs` both take it so, so that no archive lacks /init
- * (the kernel would panic "unable to mount root fs").
+ * The guest program that is /init, of arch (plan/arch.h; NULL: the host's,
+ * unchecked): guest when not NULL, else $KCP_GUEST for the host's arch or
+ * $KCP_GUEST_<ARCH> for another (KCP_GUEST_ARM64), else kcp-guest or
+ * kcp-guest-<arch> beside this executable (where make puts them).  Appends
+ * its path to out; 0, or -1 with an error when it cannot be read or, with
+ * arch, is a program of another arch.  run and `kconfperf initramfs` both
+ * take it so, so that no archive lacks /init (the kernel would panic
+ * "unable to mount root fs").
  */
-int initramfs_find_guest(struct strbuf *out, const char *guest);
+int initramfs_find_guest(struct strbuf *out, const char *guest, const struct arch *arch);
 
 /*
  * Appends the uncompressed archive, with its TRAILER!!! entry, to out.

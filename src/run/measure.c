@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "plan/arch.h"
 #include "store/experiment.h"
 #include "run/guestfs.h"
 #include "run/host.h"
@@ -53,6 +54,8 @@ struct state {
 	struct strvec specs;		/* canonical workload specs, as stored */
 	char *initramfs;
 	char initramfs_hash[SHA256_HEX_SIZE];
+	char *arch_name;		/* meta arch, or NULL: an older plan, x86_64 */
+	const struct arch *arch;	/* the kernels' arch: the guest's and the machine's */
 	struct vm_config cfg;		/* shared settings; kernel etc. set per run */
 	uint64_t seed;			/* the experiment's: orders and layout seeds */
 	struct lockfile lock;		/* DIR/run.lock */
@@ -75,6 +78,7 @@ static void state_release(struct state *s)
 	store_variants_free(s->variants, s->nr_variants);
 	strvec_clear(&s->specs);
 	free(s->initramfs);
+	free(s->arch_name);
 	free(s->dir);
 	lockfile_release(&s->lock);
 }
@@ -150,7 +154,7 @@ static int check_static(const char *path)
 	}
 	if (n < (ssize_t)sizeof(eh) || head[EI_CLASS] != ELFCLASS64 ||
 	    head[EI_DATA] != ELFDATA2LSB)
-		goto out;	/* not x86-64: the guest will say what it makes of it */
+		goto out;	/* not a 64-bit LSB ELF: the guest will say what it makes of it */
 	memcpy(&eh, head, sizeof(eh));
 	for (i = 0; i < eh.e_phnum && i < 256; i++) {
 		Elf64_Phdr ph;
@@ -196,9 +200,10 @@ static int make_initramfs(struct state *s)
 		      "--workload-exec FILE");
 		goto out;
 	}
-	if (o->workload_exec && check_static(o->workload_exec))
+	if (o->workload_exec && (check_static(o->workload_exec) ||
+				 arch_check_elf(s->arch, o->workload_exec, "--workload-exec")))
 		goto out;
-	if (initramfs_find_guest(&guest, o->guest))
+	if (initramfs_find_guest(&guest, o->guest, s->arch))
 		goto out;
 	s->initramfs = experiment_path(s->dir, "initramfs.gz");
 	ir = initramfs_new();
@@ -407,14 +412,19 @@ static int store_workloads(struct state *s)
 	return ret;
 }
 
+/* --qemu, or the qemu of the experiment's arch. */
+static const char *qemu_of(const struct state *s)
+{
+	return s->o->qemu ? s->o->qemu : vm_default_qemu(s->arch->name);
+}
+
 static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed,
 			     const char *qemu_version_line)
 {
 	const struct measure_options *o = s->o;
 	struct host_facts host = HOST_FACTS_INIT;
-	const char *qemu = o->qemu ? o->qemu : VM_DEFAULT_QEMU;
-	const char *cpu = o->cpu ? o->cpu
-			: accel == VM_ACCEL_KVM ? VM_DEFAULT_KVM_CPU : VM_DEFAULT_TCG_CPU;
+	const char *qemu = qemu_of(s);
+	const char *cpu = o->cpu ? o->cpu : vm_default_cpu(s->arch->name, accel);
 	char *old_hash = store_get_meta(s->st, "initramfs_sha256");
 	int64_t nr_runs = store_count_runs(s->st);
 	int have_runs = nr_runs > 0, ret = -1, shift;
@@ -501,6 +511,7 @@ static void base_config(struct state *s)
 	const struct measure_options *o = s->o;
 
 	vm_config_init(&s->cfg);
+	s->cfg.arch = s->arch->name;
 	s->cfg.qemu = o->qemu;
 	s->cfg.initramfs = s->initramfs;
 	s->cfg.accel = o->accel;
@@ -706,6 +717,17 @@ static int is_stored(const struct schedule_run *r, void *data)
 			     r->round, r->warmup);
 }
 
+/* The plan's arch (meta arch; none in an older plan: x86_64), which must be bootable. */
+static int read_arch(struct state *s)
+{
+	s->arch_name = store_get_meta(s->st, "arch");
+	s->arch = arch_find(s->arch_name ? s->arch_name : VM_DEFAULT_ARCH);
+	if (!s->arch || !vm_arch_known(s->arch->name))
+		return error("'%s' is planned for arch '%s', which kconfperf cannot boot",
+			     s->o->dir, s->arch_name);
+	return 0;
+}
+
 /* Common setup of measure_runs() and measure_print_command(). */
 static int prepare(struct state *s, struct store *st, const struct measure_options *o,
 		   int session)
@@ -723,6 +745,8 @@ static int prepare(struct state *s, struct store *st, const struct measure_optio
 		if (workload_table[o->workloads[i].id].flags & WL_HOST)
 			return error("the %s workload boots the kernel on this host: it cannot "
 				     "use --runner", workload_table[o->workloads[i].id].name);
+	if (read_arch(s))
+		return -1;
 	if (parse_workloads(s) || (!s->session && load_variants(s)) || make_initramfs(s))
 		return -1;
 	base_config(s);
@@ -744,7 +768,7 @@ int measure_runs(struct store *st, const struct measure_options *o)
 	if (prepare(&s, st, o, 0) || lock_experiment(&s) || choose_seed(&s, &seed))
 		goto out;
 	/* A missing qemu is said as such, before the KVM probe blames KVM for it. */
-	if (!o->runner && host_qemu_version(&version, o->qemu ? o->qemu : VM_DEFAULT_QEMU))
+	if (!o->runner && host_qemu_version(&version, qemu_of(&s)))
 		goto out;
 	accel = resolve_accel(&s);
 	if (record_conditions(&s, accel, seed, version.buf))
@@ -903,8 +927,7 @@ int measure_session_open(struct measure_session **out, struct store *st,
 		goto fail;
 	if (lock_experiment(&ms->s) || choose_seed(&ms->s, &ms->seed))
 		goto fail;
-	if (!o->runner &&
-	    host_qemu_version(&ms->qemu_version, o->qemu ? o->qemu : VM_DEFAULT_QEMU))
+	if (!o->runner && host_qemu_version(&ms->qemu_version, qemu_of(&ms->s)))
 		goto fail;
 	if (session_variant(&ms->s, probe, &why) < 0) {
 		error("cannot run %s: %s", probe->name, why.len ? why.buf : "no kernel");

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "plan/arch.h"
 #include "run/protocol.h"
 #include "util/run-command.h"
 #include "util/usage.h"
@@ -147,6 +148,90 @@ void vm_result_release(struct vm_result *res)
 	vm_result_init(res);
 }
 
+/*
+ * The machine each arch boots on: one argv builder (qemu_argv()), and
+ * these are the bits that differ.
+ */
+struct vm_arch {
+	const char *name;		/* plan/arch.h's */
+	const char *qemu;
+	const char *machine;		/* -M, or NULL: qemu's default */
+	const char *tcg_cpu;
+	const char *console;		/* the kernel console, console=... */
+	/*
+	 * The results port: a second serial port (the guest's ttyS1), or
+	 * a virtio console (hvc0) where the machine has one serial port.
+	 */
+	int results_on_virtio_console;
+	/* The disk on virtio-mmio (-device virtio-blk-device), else -drive if=virtio (PCI). */
+	int disk_on_virtio_mmio;
+	const char *icount_append;	/* kernel parameters under icount */
+	/* qemu -seed from the layout seed: the device tree's random seeds. */
+	int seed_from_layout;
+};
+
+static const struct vm_arch vm_arches[] = {
+	{
+		.name = "x86_64", .qemu = VM_DEFAULT_QEMU, .tcg_cpu = VM_DEFAULT_TCG_CPU,
+		.console = "ttyS0", .icount_append = VM_ICOUNT_APPEND,
+	},
+	{
+		.name = "arm64", .qemu = "qemu-system-aarch64", .machine = "virt",
+		.tcg_cpu = VM_DEFAULT_TCG_CPU_ARM64, .console = "ttyAMA0",
+		.results_on_virtio_console = 1, .disk_on_virtio_mmio = 1,
+		.icount_append = VM_ICOUNT_APPEND_ARM64, .seed_from_layout = 1,
+	},
+};
+
+static const struct vm_arch *find_arch(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(vm_arches); i++)
+		if (!strcmp(vm_arches[i].name, name ? name : VM_DEFAULT_ARCH))
+			return &vm_arches[i];
+	return NULL;
+}
+
+/* cfg's machine; an arch that none is for is a caller's bug (vm_arch_known()). */
+static const struct vm_arch *cfg_arch(const struct vm_config *cfg)
+{
+	const struct vm_arch *a = find_arch(cfg->arch);
+
+	if (!a)
+		BUG("no machine for arch '%s'", cfg->arch);
+	return a;
+}
+
+int vm_arch_known(const char *arch)
+{
+	return find_arch(arch) != NULL;
+}
+
+const char *vm_default_qemu(const char *arch)
+{
+	const struct vm_arch *a = find_arch(arch);
+
+	return a ? a->qemu : VM_DEFAULT_QEMU;
+}
+
+const char *vm_default_cpu(const char *arch, enum vm_accel accel)
+{
+	const struct vm_arch *a = find_arch(arch);
+
+	if (accel == VM_ACCEL_KVM)
+		return VM_DEFAULT_KVM_CPU;
+	return a ? a->tcg_cpu : VM_DEFAULT_TCG_CPU;
+}
+
+/* Whether KVM could run arch here at all: only the host's own arch. */
+static int is_host_arch(const char *arch)
+{
+	const struct arch *host = arch_host();
+
+	return host && !strcmp(host->name, arch ? arch : VM_DEFAULT_ARCH);
+}
+
 static double cfg_timeout(const struct vm_config *cfg)
 {
 	return cfg->timeout > 0 ? cfg->timeout : VM_DEFAULT_TIMEOUT;
@@ -164,9 +249,7 @@ static int cfg_smp(const struct vm_config *cfg)
 
 static const char *cfg_cpu(const struct vm_config *cfg, enum vm_accel accel)
 {
-	if (cfg->cpu)
-		return cfg->cpu;
-	return accel == VM_ACCEL_KVM ? VM_DEFAULT_KVM_CPU : VM_DEFAULT_TCG_CPU;
+	return cfg->cpu ? cfg->cpu : vm_default_cpu(cfg_arch(cfg)->name, accel);
 }
 
 /* The clock's kernel parameters, when the run counts instructions: 1 if added. */
@@ -182,7 +265,7 @@ static int add_clock_cmdline(struct strbuf *out, const struct vm_config *cfg,
 	 * The seed in 20 digits, so every command line of a workload has the
 	 * same length: one character more or less moved boot by 3% here.
 	 */
-	strbuf_addf(out, "%s kcp.layout=%020llu", VM_ICOUNT_APPEND,
+	strbuf_addf(out, "%s kcp.layout=%020llu", cfg_arch(cfg)->icount_append,
 		    (unsigned long long)cfg->layout_seed);
 	return 1;
 }
@@ -191,7 +274,7 @@ static void kernel_cmdline(struct strbuf *out, const struct vm_config *cfg,
 			   enum vm_accel accel, int quiet_boot)
 {
 	/* panic=-1 reboots at once on a panic, which -no-reboot turns into qemu's exit. */
-	strbuf_addstr(out, "console=ttyS0");
+	strbuf_addf(out, "console=%s", cfg_arch(cfg)->console);
 	if (quiet_boot)
 		strbuf_addstr(out, " quiet");
 	strbuf_addstr(out, " panic=-1 ");
@@ -228,6 +311,7 @@ static void add_option_value(struct strbuf *sb, const char *value)
 static int add_clock_options(struct strvec *argv, const struct vm_config *cfg,
 			     enum vm_accel accel, const char *rtc)
 {
+	const struct vm_arch *a = cfg_arch(cfg);
 	struct strbuf sb = STRBUF_INIT;
 	enum vm_clock clock;
 	int shift;
@@ -245,6 +329,10 @@ static int add_clock_options(struct strvec *argv, const struct vm_config *cfg,
 	strvec_push(argv, "-rtc");
 	strvec_push(argv, sb.buf);
 	strbuf_release(&sb);
+	if (a->seed_from_layout) {
+		strvec_push(argv, "-seed");
+		strvec_pushf(argv, "%llu", (unsigned long long)cfg->layout_seed);
+	}
 	return 1;
 }
 
@@ -252,9 +340,12 @@ static void qemu_argv(struct strvec *argv, const struct vm_config *cfg,
 		      enum vm_accel accel, const char *console_path,
 		      const char *results_path, int quiet_boot)
 {
+	const struct vm_arch *a = cfg_arch(cfg);
 	struct strbuf sb = STRBUF_INIT;
 
-	strvec_push(argv, cfg->qemu ? cfg->qemu : VM_DEFAULT_QEMU);
+	strvec_push(argv, cfg->qemu ? cfg->qemu : a->qemu);
+	if (a->machine)
+		strvec_pushv(argv, (const char *[]){ "-M", a->machine, NULL });
 	strvec_push(argv, "-accel");
 	strvec_push(argv, accel == VM_ACCEL_KVM ? "kvm" : "tcg");
 	strvec_push(argv, "-cpu");
@@ -266,19 +357,34 @@ static void qemu_argv(struct strvec *argv, const struct vm_config *cfg,
 	strvec_pushv(argv, (const char *[]){ "-display", "none", "-no-reboot",
 					     "-nic", "none", NULL });
 	add_clock_options(argv, cfg, accel, NULL);
-	/* The first -serial is ttyS0 (the console), the second ttyS1 (results). */
+	/* The first -serial is the console (ttyS0, ttyAMA0). */
 	strvec_push(argv, "-serial");
 	strvec_pushf(argv, "file:%s", console_path);
-	strvec_push(argv, "-serial");
-	strvec_pushf(argv, "file:%s", results_path);
+	if (a->results_on_virtio_console) {
+		/* hvc0: the guest's results port where there is one serial port. */
+		strbuf_addstr(&sb, "file,id=kcp-results,path=");
+		add_option_value(&sb, results_path);
+		strvec_pushv(argv, (const char *[]){ "-device", "virtio-serial-device",
+						     "-chardev", sb.buf, "-device",
+						     "virtconsole,chardev=kcp-results", NULL });
+		strbuf_reset(&sb);
+	} else {
+		/* The second -serial is ttyS1. */
+		strvec_push(argv, "-serial");
+		strvec_pushf(argv, "file:%s", results_path);
+	}
 	if (cfg->disk) {
 		/* cache=none: see vm.h. */
 		strbuf_addstr(&sb, "file=");
 		add_option_value(&sb, cfg->disk);
-		strbuf_addstr(&sb, ",if=virtio,format=raw,readonly=on,cache=none");
+		strbuf_addstr(&sb, a->disk_on_virtio_mmio ? ",if=none,id=kcp-disk" : ",if=virtio");
+		strbuf_addstr(&sb, ",format=raw,readonly=on,cache=none");
 		strvec_push(argv, "-drive");
 		strvec_push(argv, sb.buf);
 		strbuf_reset(&sb);
+		if (a->disk_on_virtio_mmio)
+			strvec_pushv(argv, (const char *[]){ "-device",
+							     "virtio-blk-device,drive=kcp-disk", NULL });
 	}
 	strvec_push(argv, "-kernel");
 	strvec_push(argv, cfg->kernel);
@@ -436,6 +542,7 @@ static void runner_env(struct strvec *env, const struct vm_config *cfg, const ch
 	push_path(env, "KCP_DIR", dir);
 	strvec_pushf(env, "KCP_MEM_MB=%d", cfg_mem(cfg));
 	strvec_pushf(env, "KCP_SMP=%d", cfg_smp(cfg));
+	strvec_pushf(env, "KCP_ARCH=%s", cfg_arch(cfg)->name);
 	strbuf_release(&sb);
 }
 
@@ -544,6 +651,9 @@ enum vm_accel vm_resolve_accel(const struct vm_config *cfg)
 		return VM_ACCEL_RUNNER;
 	if (cfg->accel != VM_ACCEL_AUTO)
 		return cfg->accel;
+	/* KVM runs only the host's own arch: nothing to probe for another. */
+	if (!is_host_arch(cfg->arch))
+		return VM_ACCEL_TCG;
 	if (probed_accel == VM_ACCEL_AUTO)
 		probed_accel = probe_kvm(cfg);
 	return probed_accel;

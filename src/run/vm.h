@@ -15,12 +15,22 @@ struct workload_spec;
 
 /*
  * One run is one qemu process: it boots `kernel` with `initramfs` (whose
- * /init is kcp-guest), the guest runs one workload, reports on ttyS1 in the
- * line protocol of protocol.h and powers off.  The kernel console (ttyS0)
- * goes to <dir>/console.txt, the protocol lines to <dir>/results.txt and
- * qemu's own stdout and stderr to <dir>/qemu.txt; <dir> is the caller's and
- * must exist.  Every run is bounded by `timeout`: then qemu's process group
- * gets SIGTERM and, 2 s later, SIGKILL.  Each of those files is capped at
+ * /init is kcp-guest), the guest runs one workload, reports on a port of
+ * its own in the line protocol of protocol.h and powers off.  The kernel
+ * console goes to <dir>/console.txt, the protocol lines to
+ * <dir>/results.txt and qemu's own stdout and stderr to <dir>/qemu.txt;
+ * <dir> is the caller's and must exist.
+ *
+ * The machine depends on the kernel's arch (cfg->arch, plan/arch.h names):
+ *   x86_64  qemu-system-x86_64, console ttyS0, results on ttyS1 (a second
+ *           8250), the disk on virtio PCI
+ *   arm64   qemu-system-aarch64 -M virt, console ttyAMA0 (virt's one
+ *           PL011), results on hvc0 (a virtio console), the disk on
+ *           virtio-mmio
+ * kcp-guest of each arch opens its results port (guest/kcp-guest.c).
+ *
+ * Every run is bounded by `timeout`: then qemu's process group gets
+ * SIGTERM and, 2 s later, SIGKILL.  Each of those files is capped at
  * KCP_OUTPUT_MAX (64 MiB): a run that writes more is stopped the same way
  * and fails (RUN_MALFORMED), for what was cut off may be its samples.
  *
@@ -28,7 +38,8 @@ struct workload_spec;
  * it gets the run's identity in KCP_KERNEL, KCP_INITRAMFS, KCP_CMDLINE
  * (the kernel command line qemu would get), KCP_CONFIG, KCP_VARIANT,
  * KCP_WORKLOAD (the canonical workload spec), KCP_RUN, and also KCP_DIR (the
- * run's directory), KCP_MEM_MB and KCP_SMP, and must print the protocol
+ * run's directory), KCP_MEM_MB, KCP_SMP and KCP_ARCH (x86_64, arm64), and
+ * must print the protocol
  * lines on its stdout (saved as results.txt); its stderr is saved as
  * console.txt, so a panic it shows there is recognised too.  Paths in KCP_*
  * are made absolute when they exist.  A runner with shell syntax or spaces
@@ -90,6 +101,8 @@ int vm_clock_parse(enum vm_clock *clock, int *shift, const char *spec);
  */
 void vm_rtc_base(struct strbuf *out, uint64_t layout_seed);
 
+#define VM_DEFAULT_ARCH "x86_64"
+/* x86_64's qemu and CPU models: vm_default_qemu() and vm_default_cpu() give every arch's. */
 #define VM_DEFAULT_QEMU "qemu-system-x86_64"
 /*
  * The CPU model when cfg->cpu is NULL.  Under TCG "max" emulates every
@@ -98,6 +111,11 @@ void vm_rtc_base(struct strbuf *out, uint64_t layout_seed);
  */
 #define VM_DEFAULT_TCG_CPU "qemu64"
 #define VM_DEFAULT_KVM_CPU "host"
+/*
+ * arm64 under TCG: cortex-a57 (ARMv8.0) boots fastest here, see README.md
+ * ("arm64") for the boot times of each model.
+ */
+#define VM_DEFAULT_TCG_CPU_ARM64 "cortex-a57"
 #define VM_DEFAULT_MEM_MB 512
 #define VM_DEFAULT_SMP 1
 #define VM_DEFAULT_TIMEOUT 120.0
@@ -116,11 +134,12 @@ void vm_rtc_base(struct strbuf *out, uint64_t layout_seed);
  * them alive while the config is used.
  */
 struct vm_config {
-	const char *qemu;	/* NULL: VM_DEFAULT_QEMU, looked up in PATH */
+	const char *arch;	/* the kernel's, plan/arch.h names; NULL: VM_DEFAULT_ARCH */
+	const char *qemu;	/* NULL: vm_default_qemu(arch), looked up in PATH */
 	const char *kernel;	/* bzImage */
 	const char *initramfs;	/* gzip'd newc, see initramfs.h */
 	enum vm_accel accel;
-	const char *cpu;	/* -cpu; NULL: VM_DEFAULT_TCG_CPU or _KVM_CPU */
+	const char *cpu;	/* -cpu; NULL: vm_default_cpu() */
 	int mem_mb;		/* 0: VM_DEFAULT_MEM_MB */
 	int smp;		/* 0: VM_DEFAULT_SMP */
 	enum vm_clock clock;
@@ -209,12 +228,33 @@ int vm_effective_clock(enum vm_clock *out, int *shift, const struct vm_config *c
  *                     by 1-4% there
  */
 #define VM_ICOUNT_APPEND "noapictimer no_timer_check tsc_early_khz=1000000 tsc=reliable norandmaps"
+/*
+ * arm64 needs none of x86's: the generic timer's frequency is read from
+ * CNTFRQ, never calibrated ("Calibrating delay loop (skipped)"), and it is
+ * the one clocksource, so shift 0 is also the fastest shift there (README.md,
+ * "arm64").  What remains is norandmaps; and qemu's -seed, set to the
+ * layout seed, pins the random seeds virt writes into the device tree
+ * (rng-seed, kaslr-seed), which a kernel with RANDOMIZE_BASE places itself
+ * by.  On tinyconfig neither the RTC nor -seed moved a value: the layout
+ * is kcp.layout's alone there.
+ */
+#define VM_ICOUNT_APPEND_ARM64 "norandmaps"
+
+/*
+ * Whether kconfperf can boot kernels of arch (an arch of plan/arch.h with a
+ * machine in vm.c's table); NULL is VM_DEFAULT_ARCH.
+ */
+int vm_arch_known(const char *arch);
+/* The qemu program of arch: "qemu-system-x86_64", "qemu-system-aarch64". */
+const char *vm_default_qemu(const char *arch);
+/* The -cpu model of arch under accel when --cpu is not given. */
+const char *vm_default_cpu(const char *arch, enum vm_accel accel);
 
 /*
  * Appends the kernel command line of a run of cfg under accel to out:
  * "console=ttyS0 quiet panic=-1 [VM_ICOUNT_APPEND kcp.layout=SEED]
  * kcp.workload=NAME kcp.k=v ... <extra_append>", the icount part when the
- * run uses that clock.  The order is fixed, so a recorded command line is
+ * run uses that clock (arm64: console=ttyAMA0 and VM_ICOUNT_APPEND_ARM64).  The order is fixed, so a recorded command line is
  * reproducible.
  */
 void vm_kernel_cmdline(struct strbuf *out, const struct vm_config *cfg, enum vm_accel accel);

@@ -1,5 +1,6 @@
 /* test-harness.c: unit tests for the harness profiles. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
 #include <string.h>
 
 #include "kconfig/kconfig.h"
@@ -7,6 +8,7 @@
 #include "test-lib.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
+#include "util/wrapper.h"
 
 static void test_base_profile_of_x86_64(void)
 {
@@ -22,6 +24,56 @@ static void test_base_profile_of_x86_64(void)
 	check_str(kconfig_get(kc, "VIRTIO_BLK"), "y");
 	kconfig_free(kc);
 	strbuf_release(&names);
+}
+
+static void test_base_profile_of_arm64(void)
+{
+	struct kconfig *kc = NULL;
+	struct strbuf names = STRBUF_INIT, list = STRBUF_INIT;
+
+	check(harness_base("arm64") != NULL);
+	check(harness_base("arm64") != harness_base("x86_64"));
+	check_int(harness_config(&kc, &names, "arm64", NULL), ==, 0);
+	check_str(names.buf, "arm64");
+	check_str(kconfig_get(kc, "SERIAL_AMBA_PL011_CONSOLE"), "y");
+	check_str(kconfig_get(kc, "VIRTIO_CONSOLE"), "y");
+	check_str(kconfig_get(kc, "VIRTIO_MMIO"), "y");
+	check_str(kconfig_get(kc, "ARM_PSCI_FW"), "y");
+	/* none of x86's */
+	check(kconfig_get(kc, "SERIAL_8250") == NULL);
+	check(kconfig_get(kc, "ACPI") == NULL);
+	/* x86's base is not arm64's profile */
+	check(harness_find("x86_64", "arm64") == NULL);
+	harness_list(&list, "arm64");
+	check(starts_with(list.buf, "arm64, always ("));
+	check(!strstr(list.buf, "x86_64"));
+	kconfig_free(kc);
+	strbuf_release(&names);
+	strbuf_release(&list);
+}
+
+/* The ramdisk profile serves every arch. */
+static void test_ramdisk_profile(void)
+{
+	const char *arches[] = { "x86_64", "arm64" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		struct kconfig *kc = NULL;
+		struct strbuf names = STRBUF_INIT;
+		struct strvec want = STRVEC_INIT;
+		char *expect = xstrfmt("%s,ramdisk", arches[i]);
+
+		strvec_push(&want, "ramdisk");
+		check_int(harness_config(&kc, &names, arches[i], &want), ==, 0);
+		check_str(names.buf, expect);
+		check_str(kconfig_get(kc, "BLK_DEV_RAM"), "y");
+		check_str(kconfig_get(kc, "BLK_DEV_RAM_SIZE"), "65536");
+		kconfig_free(kc);
+		strbuf_release(&names);
+		strvec_clear(&want);
+		free(expect);
+	}
 }
 
 static void test_unknown_arch_and_profile_are_errors(void)
@@ -90,6 +142,8 @@ int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_base_profile_of_x86_64);
+	TEST(test_base_profile_of_arm64);
+	TEST(test_ramdisk_profile);
 	TEST(test_unknown_arch_and_profile_are_errors);
 	TEST(test_naming_the_base_or_a_profile_twice_takes_it_once);
 	TEST(test_the_workload_brings_its_profile);

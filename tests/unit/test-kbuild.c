@@ -50,6 +50,19 @@ static void test_key_depends_on_every_input(void)
 	o.cc_wrapper = "ccache";
 	kbuild_key(&o, "CONFIG_A=y\n", k2);
 	check_str(k1, k2);
+	o.cc_wrapper = NULL;
+
+	/* The host's arch named or not: the same key as before arches were known. */
+	o.arch = "x86_64";
+	kbuild_key(&o, "CONFIG_A=y\n", k2);
+	check_str(k1, k2);
+	/* another arch: ARCH= and CROSS_COMPILE= are in the key, and the prefix matters */
+	o.arch = "arm64";
+	kbuild_key(&o, "CONFIG_A=y\n", k2);
+	check(strcmp(k1, k2));
+	o.cross_compile = "aarch64-none-linux-gnu-";
+	kbuild_key(&o, "CONFIG_A=y\n", k1);
+	check(strcmp(k1, k2));
 	kbuild_options_release(&o);
 }
 
@@ -103,6 +116,10 @@ static void test_tree_distance(void)
  * when it sets CONFIG_SYNC.
  */
 static const char fake_makefile[] =
+	"Image:\n"
+	"\t@echo 'ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE)' >$(O)/make-vars\n"
+	"\t@mkdir -p $(O)/arch/arm64/boot\n"
+	"\t@cp $(O)/.config $(O)/arch/arm64/boot/Image\n"
 	"bzImage:\n"
 	"\t@test -f $(O)/.config\n"
 	"\t@if grep -q '^CONFIG_BROKEN=y' $(O)/.config; then "
@@ -245,6 +262,34 @@ static void test_build_seed_and_cache(void)
 	fake_kernel_release(&ks, &o);
 }
 
+/* An arm64 kernel: make Image with ARCH= and CROSS_COMPILE=, kept as Image. */
+static void test_build_of_another_arch(void)
+{
+	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct kbuild_options o = KBUILD_OPTIONS_INIT;
+	struct kbuild_result r;
+	struct strbuf sb = STRBUF_INIT;
+	char *vars;
+
+	fake_kernel(&ks, &o, "arm64");
+	o.arch = "arm64";
+	test_capture_start();
+	check_int(kbuild_build(&o, "CONFIG_ARM64=y\n", "baseline", NULL, &r), ==, 0);
+	test_capture_stop();
+	check(r.ok);
+	check(ends_with(r.image, "/Image"));
+	check(in_cache(&o, "builds", r.key, "Image"));
+	check(!in_cache(&o, "builds", r.key, "bzImage"));
+	check_int(r.bzimage_size, ==, 15);
+	vars = xstrfmt("%s/trees/%s/make-vars", o.cache_dir, r.key);
+	check_int(strbuf_read_file(&sb, vars, 0), >, 0);
+	check_str(sb.buf, "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-\n");
+	free(vars);
+	strbuf_release(&sb);
+	kbuild_result_release(&r);
+	fake_kernel_release(&ks, &o);
+}
+
 static void test_a_failed_build_is_a_result(void)
 {
 	struct kernel_source ks = KERNEL_SOURCE_INIT;
@@ -326,6 +371,7 @@ int main(int argc, char **argv)
 	TEST(test_cache_lookup);
 	TEST(test_tree_distance);
 	TEST(test_build_seed_and_cache);
+	TEST(test_build_of_another_arch);
 	TEST(test_a_failed_build_is_a_result);
 	TEST(test_a_changed_config_is_an_error);
 	TEST(test_trees_are_evicted);

@@ -63,6 +63,81 @@ static void test_tcg_argv(void)
 	strbuf_release(&sb);
 }
 
+/*
+ * arm64: qemu's virt machine, console on its PL011, results on a virtio
+ * console, the disk on virtio-mmio; under icount -seed pins the device
+ * tree's random seeds to the layout seed.
+ */
+static void test_arm64_argv(void)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	cfg.arch = "arm64";
+	cfg.kernel = "Image";
+	cfg.initramfs = "initramfs.gz";
+	cfg.layout_seed = 86400;
+	joined_argv(&sb, &cfg, VM_ACCEL_TCG);
+	check_str(sb.buf, "qemu-system-aarch64 -M virt -accel tcg -cpu " VM_DEFAULT_TCG_CPU_ARM64
+		  " -m 512 -smp 1 -display none -no-reboot -nic none "
+		  "-icount shift=0,sleep=off -rtc base=2001-01-02T00:00:00,clock=vm -seed 86400 "
+		  "-serial file:run/console.txt -device virtio-serial-device "
+		  "-chardev file,id=kcp-results,path=run/results.txt "
+		  "-device virtconsole,chardev=kcp-results "
+		  "-kernel Image -initrd initramfs.gz "
+		  "-append 'console=ttyAMA0 quiet panic=-1 " VM_ICOUNT_APPEND_ARM64
+		  " kcp.layout=00000000000000086400 kcp.workload=boot'");
+	strbuf_reset(&sb);
+
+	/* the host clock: no -icount, -rtc or -seed; a disk on virtio-mmio */
+	cfg.clock = VM_CLOCK_HOST;
+	cfg.disk = "/d/a,b.img";
+	joined_argv(&sb, &cfg, VM_ACCEL_TCG);
+	check_str(sb.buf, "qemu-system-aarch64 -M virt -accel tcg -cpu " VM_DEFAULT_TCG_CPU_ARM64
+		  " -m 512 -smp 1 -display none -no-reboot -nic none "
+		  "-serial file:run/console.txt -device virtio-serial-device "
+		  "-chardev file,id=kcp-results,path=run/results.txt "
+		  "-device virtconsole,chardev=kcp-results "
+		  "-drive file=/d/a,,b.img,if=none,id=kcp-disk,format=raw,readonly=on,cache=none "
+		  "-device virtio-blk-device,drive=kcp-disk "
+		  "-kernel Image -initrd initramfs.gz "
+		  "-append 'console=ttyAMA0 quiet panic=-1 kcp.workload=boot'");
+	strbuf_reset(&sb);
+
+	/* --cpu and --qemu win */
+	cfg.cpu = "max";
+	cfg.qemu = "/opt/bin/qemu-system-aarch64";
+	joined_argv(&sb, &cfg, VM_ACCEL_TCG);
+	check(starts_with(sb.buf, "/opt/bin/qemu-system-aarch64 -M virt -accel tcg -cpu max "));
+	strbuf_release(&sb);
+
+	check(vm_arch_known("arm64"));
+	check(vm_arch_known(NULL));
+	check(!vm_arch_known("riscv"));
+	check_str(vm_default_qemu("arm64"), "qemu-system-aarch64");
+	check_str(vm_default_qemu(NULL), VM_DEFAULT_QEMU);
+	check_str(vm_default_cpu("arm64", VM_ACCEL_TCG), VM_DEFAULT_TCG_CPU_ARM64);
+	check_str(vm_default_cpu("x86_64", VM_ACCEL_TCG), VM_DEFAULT_TCG_CPU);
+	check_str(vm_default_cpu("arm64", VM_ACCEL_KVM), VM_DEFAULT_KVM_CPU);
+}
+
+/* KVM runs only the host's arch: auto is TCG for another, without a probe boot. */
+static void test_auto_accel_of_another_arch_is_tcg(void)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+
+	cfg.arch = "arm64";
+	cfg.kernel = "/no/such/Image";
+	cfg.initramfs = "/no/such/initramfs.gz";
+	vm_forget_probe();
+	test_capture_start();
+	check_int(vm_resolve_accel(&cfg), ==, VM_ACCEL_TCG);
+	test_capture_stop();
+	/* no "kvm probe: ..." note: nothing was probed */
+	check(!strstr(test_messages.buf, "kvm probe"));
+	vm_forget_probe();
+}
+
 static void test_clock_parse_and_effective_clock(void)
 {
 	struct vm_config cfg = VM_CONFIG_INIT;
@@ -220,13 +295,13 @@ static void test_runner_command_and_environment(void)
 	check_str(sb.buf, "env KCP_KERNEL=/k/bzImage KCP_INITRAMFS=/k/i.gz "
 		  "'KCP_CMDLINE=console=ttyS0 quiet panic=-1 kcp.workload=boot' "
 		  "KCP_CONFIG=/k/.config KCP_VARIANT=PROVE_LOCKING KCP_WORKLOAD=boot "
-		  "KCP_RUN=7 KCP_DIR=/runs/7 KCP_MEM_MB=512 KCP_SMP=1 "
+		  "KCP_RUN=7 KCP_DIR=/runs/7 KCP_MEM_MB=512 KCP_SMP=1 KCP_ARCH=x86_64 "
 		  "sh -c 'lab-boot --host a'");
 	strbuf_reset(&sb);
 	/* A plain path is executed directly, without a shell. */
 	cfg.runner = "/usr/local/bin/lab-boot";
 	check_int(vm_format_command(&sb, &cfg, "d"), ==, 0);
-	check(ends_with(sb.buf, " KCP_SMP=1 /usr/local/bin/lab-boot"));
+	check(ends_with(sb.buf, " KCP_SMP=1 KCP_ARCH=x86_64 /usr/local/bin/lab-boot"));
 	check_int(vm_resolve_accel(&cfg), ==, VM_ACCEL_RUNNER);
 	strbuf_release(&sb);
 }
@@ -536,6 +611,8 @@ int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_tcg_argv);
+	TEST(test_arm64_argv);
+	TEST(test_auto_accel_of_another_arch_is_tcg);
 	TEST(test_clock_parse_and_effective_clock);
 	TEST(test_rtc_base_from_the_layout_seed);
 	TEST(test_kvm_argv_with_disk_and_options);
