@@ -73,6 +73,7 @@ int cmd_sweep(int argc, const char **argv)
 	if (argc)
 		usage_error("unexpected argument '%s'", argv[0]);
 	run_args_finish(&ra, 0);
+	run_args_harness(&ra, &pa);
 	if (jobs < 0)
 		usage_error("-j cannot be negative");
 	if (!(noise >= 0) || noise >= 100)

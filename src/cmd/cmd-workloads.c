@@ -43,6 +43,7 @@ static void print_param(const struct workload_param *p)
 		printf(" (%s)", p->choices);
 		break;
 	case WP_PATH:
+	case WP_TEXT:
 		break;
 	}
 	putchar('\n');

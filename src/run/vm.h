@@ -91,6 +91,8 @@ int vm_clock_parse(enum vm_clock *clock, int *shift, const char *spec);
 void vm_rtc_base(struct strbuf *out, uint64_t layout_seed);
 
 #define VM_DEFAULT_QEMU "qemu-system-x86_64"
+/* The directory a cmd workload's guest sees as its root (read-only). */
+#define VM_HOST_ROOT "/"
 /*
  * The CPU model when cfg->cpu is NULL.  Under TCG "max" emulates every
  * feature qemu knows, "qemu64" a plain x86-64; see the commit that set
@@ -135,8 +137,24 @@ struct vm_config {
 	 * cannot open the image: the run ends as RUN_EXIT_FAILED saying so.
 	 */
 	const char *disk;
-	/* Rendered with workload_spec_cmdline(); NULL: "kcp.workload=boot". */
+	/*
+	 * Rendered with workload_spec_cmdline(); NULL: "kcp.workload=boot".
+	 * The workload also says what else the machine has:
+	 *  - a cmd workload (WL_COMMAND) gets the host's root file system,
+	 *    read-only over virtio-9p (VM_HOST_ROOT, tag
+	 *    WORKLOAD_HOST_ROOT_TAG), and a third serial port (ttyS2) whose
+	 *    output, the program's, goes to <run_dir>/output.txt; its
+	 *    --extract numbers are taken from there after the run (extract.h),
+	 *    and a run whose output lacks one is RUN_MALFORMED with the reason;
+	 *  - each scratch disk is a sparse image <run_dir>/scratch-vdX.img
+	 *    made before the run and removed after it, attached as a virtio
+	 *    disk with cache=unsafe (the host's page cache, flushes ignored:
+	 *    what is measured is the guest kernel's work, not the host's
+	 *    disk), before `disk`.
+	 */
 	const struct workload_spec *workload;
+	/* Where a run's scratch images and output go; vm_run() sets it to its dir. */
+	const char *run_dir;
 	const char *extra_append;	/* more kernel parameters, or NULL */
 	double timeout;		/* seconds; 0: VM_DEFAULT_TIMEOUT */
 
