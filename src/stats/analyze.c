@@ -7,6 +7,7 @@
 
 #include "plan/plan.h"
 #include "run/workload-table.h"
+#include "stats/analyze-series.h"
 #include "stats/analyze.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -954,6 +955,7 @@ static int build_tables(struct analyze_model *m, const struct analyze_options *o
 				continue;
 			ALLOC_GROW(m->tables, m->nr_tables + 1, alloc);
 			memset(&m->tables[m->nr_tables], 0, sizeof(m->tables[0]));
+			m->tables[m->nr_tables].series = NONE;
 			build_table(m, &m->tables[m->nr_tables++], workloads.v[i], &ms[j], opts);
 		}
 		metric_specs_release(ms, nr);
@@ -1051,6 +1053,7 @@ int analyze_load(struct analyze_model *out, struct store *st,
 
 	if (build_tables(out, opts))
 		goto fail;
+	analyze_series_build(out);
 	return 0;
 fail:
 	analyze_release(out);
@@ -1088,6 +1091,7 @@ void analyze_release(struct analyze_model *m)
 {
 	size_t i;
 
+	analyze_series_release(m);
 	for (i = 0; i < m->nr_tables; i++)
 		table_release(&m->tables[i]);
 	free(m->tables);
