@@ -141,7 +141,8 @@ static void __attribute__((__noreturn__)) exec_in_host(const char *const argv[],
 		dup2(out, 1);
 		dup2(out, 2);
 	}
-	setsid();
+	if (as_init())
+		setsid();	/* with --host it stays in the runner's group, which a timeout kills */
 	if (as_init() && (chroot(HOST_ROOT) || chdir("/tmp"))) {
 		err = errno;
 		goto fail;
