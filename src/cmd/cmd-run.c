@@ -21,6 +21,8 @@ static const char *const run_usage[] = {
 	"kconfperf run [--dir DIR] --workload NAME[:k=v,...]... [--runs N] [--warmup N]\n"
 	"                     [--accel auto|kvm|tcg] [--smp N] [--mem MB] [--timeout SEC]\n"
 	"                     [--seed N] [--runner CMD] [--workload-exec FILE]",
+	"kconfperf run ... --workload 'cmd:PROGRAM ARGS' [--scratch SIZE[:LAYER,...]]...\n"
+	"                     [--extract NAME,UNIT,higher|lower,SOURCE]...",
 	"kconfperf run [--dir DIR] --workload NAME[:k=v,...] --print-command VARIANT",
 	"",
 	"Boots each built variant under qemu (or --runner) with each workload: first",
@@ -30,6 +32,8 @@ static const char *const run_usage[] = {
 	"an interrupted experiment loses no finished run: the same command again runs",
 	"only what is missing, in the order it would have had.  No-op and same-as",
 	"variants are not run: they are measured as the variant they equal.",
+	"A cmd: workload needs kernels planned with its harness profiles (sweep adds",
+	"them; for plan, --harness 9p and, for scratch disks, disk or crypt).",
 	"Exit status 0 when every run was ok, 1 when some failed or a variant was skipped.",
 	NULL,
 };

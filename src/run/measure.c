@@ -636,20 +636,32 @@ static void show_run(struct state *s, const struct schedule_run *r)
 	strbuf_release(&sb);
 }
 
-/* "time 0.512 s (mean of 3)": the workload's own figure, for the per-run line. */
+/*
+ * "time 0.512 s (mean of 3)", then each other metric the same way
+ * ("throughput 201 MB/s"): the workload's own figures, for the per-run line.
+ */
 static void describe_samples(struct strbuf *sb, const struct protocol_result *proto)
 {
-	double sum = 0;
-	size_t i;
+	size_t i, k;
 
-	if (!proto->nr_samples)
-		return;
-	for (i = 0; i < proto->nr_samples; i++)
-		sum += proto->samples[i].value;
-	strbuf_addf(sb, ", %s %.4g %s", proto->samples[0].metric,
-		    sum / (double)proto->nr_samples, proto->samples[0].unit);
-	if (proto->nr_samples > 1)
-		strbuf_addf(sb, " (mean of %zu)", proto->nr_samples);
+	for (i = 0; i < proto->nr_samples; i++) {
+		const char *metric = proto->samples[i].metric;
+		double sum = 0;
+		size_t n = 0;
+
+		for (k = 0; k < i && strcmp(proto->samples[k].metric, metric); k++)
+			;
+		if (k < i)
+			continue;	/* said already */
+		for (k = i; k < proto->nr_samples; k++)
+			if (!strcmp(proto->samples[k].metric, metric)) {
+				sum += proto->samples[k].value;
+				n++;
+			}
+		strbuf_addf(sb, ", %s %.4g %s", metric, sum / (double)n, proto->samples[i].unit);
+		if (n > 1)
+			strbuf_addf(sb, " (mean of %zu)", n);
+	}
 }
 
 /*
