@@ -28,7 +28,9 @@ struct workload_spec;
  * it gets the run's identity in KCP_KERNEL, KCP_INITRAMFS, KCP_CMDLINE
  * (the kernel command line qemu would get), KCP_CONFIG, KCP_VARIANT,
  * KCP_WORKLOAD (the canonical workload spec), KCP_RUN, and also KCP_DIR (the
- * run's directory), KCP_MEM_MB and KCP_SMP, and must print the protocol
+ * run's directory), KCP_MEM_MB and KCP_SMP (for a cmd workload KCP_OUTPUT,
+ * the file the program's output goes to, as kcp-guest --host writes it;
+ * its --extract numbers are taken from there), and must print the protocol
  * lines on its stdout (saved as results.txt); its stderr is saved as
  * console.txt, so a panic it shows there is recognised too.  Paths in KCP_*
  * are made absolute when they exist.  A runner with shell syntax or spaces

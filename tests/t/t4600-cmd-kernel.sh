@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# t4600: cmd: workloads on real 6.1 kernels under qemu TCG (icount): the
+# host's programs inside the guest over virtio-9p, scratch disks through
+# lvm, dm-crypt and ext4, --extract, failures inside the guest, and a sweep
+# that reports a program's time and its own number per variant beside a
+# parameter series.  Kernels: the tinyconfig baseline with the harness
+# profiles 9p, disk and crypt (lib.sh's test_cmd_kernel) and its
+# PRINTK_TIME variant, from the shared test cache (2 kernels: about 10
+# minutes from a cold cache, the variant seeded from the baseline's tree).
+. "$(dirname "$0")/lib.sh"
+test_need_kernel_source
+GUEST=$KCP_BUILD/kcp-guest
+[ -x "$GUEST" ] || test_skip_all "no $GUEST (make builds it)"
+command -v qemu-system-x86_64 >/dev/null || test_skip_all "no qemu-system-x86_64"
+for tool in lvm cryptsetup mkfs.ext4 dd; do
+	command -v "$tool" >/dev/null || test_skip_all "no $tool on this host (run scripts/deps)"
+done
+
+DD='cmd:dd if=/dev/kcp/vda of=/dev/null bs=8k count=2000 iflag=direct'
+MBS='throughput,MB/s,higher,re:([0-9.]+) [kMG]?B/s'
+
+# (paths without blanks: the test cache and Debian's tarball)
+SWEEP_ARGS="--cache $KCP_TEST_CACHE --source $KSRC_TARBALL --base tinyconfig
+	--harness $TEST_CMD_HARNESS --options PRINTK_TIME --runs 3 --warmup 0 --seed 11
+	--timeout 300"
+
+test_expect_success 'sweep runs a host program in the guest and reports its time and number' '
+	kconfperf sweep $SWEEP_ARGS --workload "$DD" --scratch 64M:lvm,crypt --extract "$MBS" \
+		--workload hackbench:groups=1,2,loops=5,iterations=1 --dir exp >report.txt 2>err ||
+		{ cat err; exit 1; }
+	cat report.txt &&
+	test "$(sqlite3 exp/kconfperf.db "SELECT count(*) FROM run WHERE status = \"ok\"")" = 18 &&
+	test_grep "^workload: *cmd:dd if=/dev/kcp/vda .* --scratch 64M:lvm,crypt --extract" report.txt &&
+	test_grep "^metric: *throughput (MB/s), higher is better: taken from the program" report.txt &&
+	test_grep "^metric: *time (s), lower is better: the program.s wall time in the guest" report.txt &&
+	test_grep "^clock: *guest time counted in instructions" report.txt &&
+	awk "/^metric: *throughput/ { t = 1 } /^metric: *time/ { t = 0 } t" report.txt >mbs &&
+	test_grep "^baseline  *[0-9.]* MB/s" mbs &&
+	test_grep "^CONFIG_PRINTK_TIME=y  *[0-9.]* MB/s" mbs
+'
+
+test_expect_success 'the plan took the profiles, and each run kept the output' '
+	test "$(sqlite3 exp/kconfperf.db "SELECT value FROM meta WHERE key = \"harness\"")" = \
+		"x86_64,9p,disk,crypt" &&
+	ls exp/runs/baseline/*/r0/output.txt >outputs &&
+	test_grep "records out" "$(grep "cmd_dd" outputs | head -n 1)" &&
+	! ls exp/runs/baseline/*/r0/scratch-*.img 2>/dev/null
+'
+
+test_expect_success 'the series is one table, a row per value, in every format' '
+	test_grep "^series: *hackbench:groups=1,2,loops=5,iterations=1$" report.txt &&
+	test_grep "^Amean     1  " report.txt &&
+	test_grep "^Amean     2  " report.txt &&
+	! grep -q "^workload: *hackbench" report.txt &&
+	kconfperf report --dir exp --format mmtests >mm &&
+	test_grep "^kconfperf hackbench:groups=1,2,loops=5,iterations=1 time (s)" mm &&
+	test_grep "^Amean     2 " mm &&
+	kconfperf report --dir exp --format markdown >md &&
+	test_grep "^| groups | baseline | CONFIG_PRINTK_TIME=y |$" md &&
+	jq -e "[.kconfperf.series[] | select(.param == \"groups\")][0].rows | length == 2" \
+		exp/report.json &&
+	kconfperf report --dir exp --format html >html &&
+	test_grep "<table class=\"summary series\">" html
+'
+
+KERNEL=$(sqlite3 exp/kconfperf.db "SELECT b.image FROM build b JOIN variant v
+	ON v.config_hash = b.config_hash WHERE v.name = 'baseline'" 2>/dev/null) || KERNEL=
+
+vm() {
+	kconfperf vm --kernel "$KERNEL" --initramfs exp/initramfs.gz --accel tcg --timeout 300 "$@"
+}
+
+test_expect_success 'ext4 on a scratch disk: the guest makes it, mounts it, the program writes' '
+	vm -w "cmd:dd if=/dev/zero of=/mnt/vda/f bs=64k count=64 conv=fsync" --scratch 32M:ext4 \
+		--extract "$MBS" --dir ext4 >out ||
+		{ cat out ext4/console.txt; exit 1; }
+	test_grep "^status: ok$" out &&
+	test_grep "^sample: cmd throughput 0 " out &&
+	test_grep "4194304 bytes" ext4/output.txt
+'
+
+test_expect_success 'a program that fails in the guest is a failed run with its reason' '
+	vm -w "cmd:sh -c \"echo no such thing >&2; exit 4\"" --dir fail >out
+	rc=$?
+	cat out &&
+	test "$rc" = 1 &&
+	test_grep "^status: guest-error$" out &&
+	test_grep "^reason: guest error: cmd: .* exited with status 4; its last line: no such thing$" out
+'
+
+test_expect_success 'output without the number is a failed run' '
+	vm -w "cmd:echo 42 apples" --extract "$MBS" --dir nomatch >out
+	rc=$?
+	cat out &&
+	test "$rc" = 1 &&
+	test_grep "^status: malformed$" out &&
+	test_grep "no line matches re:.*the last: .42 apples." out
+'
+
+test_expect_success 'a program that hangs (busy: idle time is skipped) times out' '
+	vm -w "cmd:sh -c \"while :; do :; done\"" --timeout 40 --dir hang >out
+	rc=$?
+	cat out &&
+	test "$rc" = 1 &&
+	test_grep "^status: timeout$" out &&
+	test_grep "running .sh -c" hang/console.txt
+'
+
+test_done
