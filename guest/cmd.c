@@ -152,7 +152,9 @@ static void __attribute__((__noreturn__)) exec_in_host(const char *const argv[],
 		goto fail;
 	}
 	signal(SIGPIPE, SIG_DFL);
-	execvpe(argv[0], (char *const *)argv, (char *const *)program_env);
+	/* execvpe() looks in the caller's PATH, and init has none: make it the program's */
+	environ = (char **)program_env;
+	execvp(argv[0], (char *const *)argv);
 	err = errno;
 fail:
 	(void)!write(errfd, &err, sizeof(err));

@@ -62,9 +62,10 @@ static void print_result(const struct vm_result *res)
 
 	strbuf_addf(&sb, "status: %s\n", run_status_name(res->status));
 	strbuf_addf(&sb, "accel: %s\n", vm_accel_name(res->accel));
-	if (res->clock == VM_CLOCK_ICOUNT)
-		strbuf_addf(&sb, "clock: icount (shift %d, 1 instruction = %d ns)\n",
-			    res->icount_shift, 1 << res->icount_shift);
+	if (vm_clock_is_icount(res->clock))
+		strbuf_addf(&sb, "clock: %s (shift %d, 1 instruction = %d ns%s)\n",
+			    vm_clock_name(res->clock), res->icount_shift, 1 << res->icount_shift,
+			    res->clock == VM_CLOCK_ICOUNT_IDLE ? "; idle time is host time" : "");
 	else
 		strbuf_addf(&sb, "clock: %s\n", vm_clock_name(res->clock));
 	if (res->proto.clocksource) {

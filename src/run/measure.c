@@ -513,8 +513,8 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	s->seed = seed;
 	if (vm_effective_clock(&clock, &shift, &s->cfg, accel))
 		goto out;
-	if (clock == VM_CLOCK_ICOUNT)
-		snprintf(clockname, sizeof(clockname), "icount:%d", shift);
+	if (vm_clock_is_icount(clock))
+		snprintf(clockname, sizeof(clockname), "%s:%d", vm_clock_name(clock), shift);
 	else
 		snprintf(clockname, sizeof(clockname), "host");
 	snprintf(smp, sizeof(smp), "%d", o->smp > 0 ? o->smp : VM_DEFAULT_SMP);
@@ -729,7 +729,7 @@ static int store_result(struct state *s, const struct schedule_run *r,
 	run.boot_s = res->proto.ready ? res->proto.boot_seconds : NAN;
 	run.started = xstrdup(started);
 	run.clock = xstrdup(vm_clock_name(res->clock));
-	if (res->clock == VM_CLOCK_ICOUNT) {
+	if (vm_clock_is_icount(res->clock)) {
 		run.icount_shift = res->icount_shift;
 		run.layout_seed = (int64_t)layout_seed;
 	}

@@ -59,6 +59,7 @@ void vm_config_init(struct vm_config *cfg)
 static const char *const clock_names[] = {
 	[VM_CLOCK_AUTO] = "auto",
 	[VM_CLOCK_ICOUNT] = "icount",
+	[VM_CLOCK_ICOUNT_IDLE] = "icount-idle",
 	[VM_CLOCK_HOST] = "host",
 };
 
@@ -69,11 +70,24 @@ const char *vm_clock_name(enum vm_clock clock)
 	return clock_names[clock];
 }
 
+int vm_clock_is_icount(enum vm_clock clock)
+{
+	return clock == VM_CLOCK_ICOUNT || clock == VM_CLOCK_ICOUNT_IDLE;
+}
+
 int vm_clock_parse(enum vm_clock *clock, int *shift, const char *spec)
 {
+	static const struct {
+		const char *name;
+		enum vm_clock clock;
+	} icounts[] = {
+		{ "icount", VM_CLOCK_ICOUNT },
+		{ "icount-idle", VM_CLOCK_ICOUNT_IDLE },
+	};
 	const char *rest;
 	char *end;
 	long n;
+	size_t i;
 
 	*shift = -1;
 	if (!strcmp(spec, "auto")) {
@@ -84,21 +98,32 @@ int vm_clock_parse(enum vm_clock *clock, int *shift, const char *spec)
 		*clock = VM_CLOCK_HOST;
 		return 0;
 	}
-	if (!strcmp(spec, "icount")) {
-		*clock = VM_CLOCK_ICOUNT;
-		return 0;
-	}
-	if (skip_prefix(spec, "icount:", &rest) && *rest >= '0' && *rest <= '9') {
+	for (i = 0; i < ARRAY_SIZE(icounts); i++) {
+		if (!skip_prefix(spec, icounts[i].name, &rest))
+			continue;
+		if (!*rest) {
+			*clock = icounts[i].clock;
+			return 0;
+		}
+		if (*rest++ != ':' || *rest < '0' || *rest > '9')
+			continue;
 		errno = 0;
 		n = strtol(rest, &end, 10);
 		if (!errno && !*end && n <= VM_ICOUNT_SHIFT_MAX) {
-			*clock = VM_CLOCK_ICOUNT;
+			*clock = icounts[i].clock;
 			*shift = (int)n;
 			return 0;
 		}
 	}
-	return error("'%s' is not a clock: use icount, icount:SHIFT (0 to %d), host or auto",
-		     spec, VM_ICOUNT_SHIFT_MAX);
+	return error("'%s' is not a clock: use icount, icount-idle, either with :SHIFT (0 to %d), "
+		     "host or auto", spec, VM_ICOUNT_SHIFT_MAX);
+}
+
+/* A run of cfg waits for I/O: the host's programs over 9p, scratch disks. */
+static int waits_for_io(const struct vm_config *cfg)
+{
+	return cfg->workload && ((workload_table[cfg->workload->id].flags & WL_COMMAND) ||
+				 cfg->workload->nr_scratch);
 }
 
 int vm_effective_clock(enum vm_clock *out, int *shift, const struct vm_config *cfg,
@@ -109,9 +134,12 @@ int vm_effective_clock(enum vm_clock *out, int *shift, const struct vm_config *c
 	if (cfg->clock == VM_CLOCK_HOST || (cfg->clock == VM_CLOCK_AUTO && accel != VM_ACCEL_TCG))
 		return 0;
 	if (accel != VM_ACCEL_TCG)
-		return error("--clock icount needs TCG; this run uses %s (use --clock host)",
-			     vm_accel_name(accel));
-	*out = VM_CLOCK_ICOUNT;
+		return error("--clock %s needs TCG; this run uses %s (use --clock host)",
+			     vm_clock_name(cfg->clock), vm_accel_name(accel));
+	if (cfg->clock == VM_CLOCK_AUTO)
+		*out = waits_for_io(cfg) ? VM_CLOCK_ICOUNT_IDLE : VM_CLOCK_ICOUNT;
+	else
+		*out = cfg->clock;
 	*shift = cfg->icount_shift >= 0 ? cfg->icount_shift : VM_DEFAULT_ICOUNT_SHIFT;
 	return 0;
 }
@@ -179,7 +207,7 @@ static int add_clock_cmdline(struct strbuf *out, const struct vm_config *cfg,
 	enum vm_clock clock;
 	int shift;
 
-	if (vm_effective_clock(&clock, &shift, cfg, accel) || clock != VM_CLOCK_ICOUNT)
+	if (vm_effective_clock(&clock, &shift, cfg, accel) || !vm_clock_is_icount(clock))
 		return 0;
 	/*
 	 * The seed in 20 digits, so every command line of a workload has the
@@ -259,11 +287,12 @@ static int add_clock_options(struct strvec *argv, const struct vm_config *cfg,
 	enum vm_clock clock;
 	int shift;
 
-	if (vm_effective_clock(&clock, &shift, cfg, accel) || clock != VM_CLOCK_ICOUNT)
+	if (vm_effective_clock(&clock, &shift, cfg, accel) || !vm_clock_is_icount(clock))
 		return 0;
-	/* sleep=off: idle time is skipped, never waited for on the host. */
+	/* sleep=off: idle time is skipped, never waited for; sleep=on: see vm.h */
 	strvec_push(argv, "-icount");
-	strvec_pushf(argv, "shift=%d,sleep=off", shift);
+	strvec_pushf(argv, "shift=%d,sleep=%s", shift,
+		     clock == VM_CLOCK_ICOUNT_IDLE ? "on" : "off");
 	if (rtc && *rtc)
 		strbuf_addf(&sb, "%s,", rtc);
 	strbuf_addstr(&sb, "base=");

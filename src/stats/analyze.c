@@ -390,8 +390,9 @@ static void add_clock(struct strvec *clocks, const struct store_run *r)
 {
 	char name[32];
 
-	if (r->clock && !strcmp(r->clock, "icount") && r->icount_shift >= 0)
-		snprintf(name, sizeof(name), "icount:%d", r->icount_shift);
+	if (r->clock && (!strcmp(r->clock, "icount") || !strcmp(r->clock, "icount-idle")) &&
+	    r->icount_shift >= 0)
+		snprintf(name, sizeof(name), "%s:%d", r->clock, r->icount_shift);
 	else
 		snprintf(name, sizeof(name), "host");
 	add_distinct(clocks, name);
@@ -849,6 +850,11 @@ static void describe_clock(struct analyze_table *t, const struct strvec *clocks)
 	else if (clocks->nr == 1 && sscanf(clocks->v[0], "icount:%d", &shift) == 1)
 		strbuf_addf(&sb, "guest time counted in instructions (icount shift %d: "
 			    "1 instruction = %d ns); host load does not move it; %zu layout%s sampled",
+			    shift, 1 << shift, t->layouts, t->layouts == 1 ? "" : "s");
+	else if (clocks->nr == 1 && sscanf(clocks->v[0], "icount-idle:%d", &shift) == 1)
+		strbuf_addf(&sb, "guest time counted in instructions while the guest runs (icount "
+			    "shift %d: 1 instruction = %d ns) and host time while it waits for I/O "
+			    "(sleep=on), so host load moves the waits only; %zu layout%s sampled",
 			    shift, 1 << shift, t->layouts, t->layouts == 1 ? "" : "s");
 	else
 		strbuf_addstr(&sb, "host time: the guest's clock follows the host's, "

@@ -110,20 +110,6 @@ test_kernel() {
 # cmd: workloads over virtio-9p and scratch disks with ext4, lvm and dm-crypt.
 TEST_CMD_HARNESS=9p,disk,crypt
 
-# test_cmd_kernel DIR: plans (in DIR, with PRINTK_TIME as t3200 does) and
-# builds the tinyconfig baseline with $TEST_CMD_HARNESS from Debian's 6.1
-# sources into the shared test cache, and prints its bzImage.  One kernel
-# serves every real-kernel test of cmd: workloads (t4600).
-test_cmd_kernel() {
-	[ -r "$KSRC_TARBALL" ] || return 1
-	kconfperf plan --cache "$KCP_TEST_CACHE" --source "$KSRC_TARBALL" \
-		--base tinyconfig --harness "$TEST_CMD_HARNESS" --options PRINTK_TIME \
-		--dir "$1" -q >/dev/null 2>&1 &&
-	kconfperf build --dir "$1" -q >/dev/null 2>&1 &&
-	sqlite3 "$1/kconfperf.db" "SELECT b.image FROM build b JOIN variant v
-		ON v.config_hash = b.config_hash WHERE v.name = 'baseline'"
-}
-
 # test_skip 'desc' REASON: a test this machine cannot run, counted and shown
 # as skipped with its reason (a skip is a result, never a pass).
 test_skip() {
