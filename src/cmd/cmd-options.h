@@ -142,8 +142,9 @@ int parse_extract_option(const struct option *opt, const char *arg);
 	OPT_CALLBACK(0, "accel", &(a)->o.accel, "auto|kvm|tcg", \
 		     "accelerator; auto probes KVM with a bounded boot (default auto)", \
 		     parse_accel_option), \
-	OPT_CALLBACK(0, "clock", &(a)->o, "icount[:SHIFT]|host", \
-		     "guest time: counts instructions (default under tcg: icount:0) or is host time", \
+	OPT_CALLBACK(0, "clock", &(a)->o, "icount[:SHIFT]|icount-idle|host", \
+		     "guest time: counts instructions (default under tcg; icount-idle, where idle " \
+		     "time is host time, for cmd: and scratch disks) or is host time", \
 		     parse_clock_option), \
 	OPT_CALLBACK(0, "smp", &(a)->o.smp, "N", "guest CPUs (default 1: the least noise)", \
 		     parse_smp_option), \

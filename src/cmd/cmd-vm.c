@@ -123,8 +123,9 @@ int cmd_vm(int argc, const char **argv)
 				"a number of the cmd: program's output, re:, csv: or json: (repeatable)"),
 		OPT_CALLBACK(0, "accel", NULL, "auto|kvm|tcg", "accelerator (default auto)", parse_accel),
 		OPT_STRING(0, "cpu", &cfg.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU ")"),
-		OPT_CALLBACK(0, "clock", NULL, "icount[:SHIFT]|host",
-			     "guest time counts instructions (default under tcg) or is host time",
+		OPT_CALLBACK(0, "clock", NULL, "icount[:SHIFT]|icount-idle|host",
+			     "guest time counts instructions (default under tcg; icount-idle for cmd: and"
+			     " scratch disks) or is host time",
 			     parse_clock),
 		OPT_CALLBACK(0, "layout-seed", NULL, "N",
 			     "under icount, the seed of the guest's RTC and so of its layout (default 0)",
