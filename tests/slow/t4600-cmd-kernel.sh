@@ -15,7 +15,7 @@ test_need_kernel_source
 GUEST=$KCP_BUILD/kcp-guest
 [ -x "$GUEST" ] || test_skip_all "no $GUEST (make builds it)"
 command -v qemu-system-x86_64 >/dev/null || test_skip_all "no qemu-system-x86_64"
-for tool in lvm cryptsetup mkfs.ext4 dd; do
+for tool in lvm cryptsetup mkfs.ext4 dd gcc bonnie++; do
 	command -v "$tool" >/dev/null || test_skip_all "no $tool on this host (run scripts/deps)"
 done
 
@@ -80,6 +80,24 @@ test_expect_success 'ext4 on a scratch disk: the guest makes it, mounts it, the 
 	test_grep "^status: ok$" out &&
 	test_grep "^sample: cmd throughput 0 " out &&
 	test_grep "4194304 bytes" ext4/output.txt
+'
+
+# The README's recipes for seeds 003 and 004, one run each (their sweeps
+# are the README's; here only that they run and yield their numbers).
+test_expect_success 'recipe 003: a compile of the host tree runs in the guest' '
+	vm -w "cmd:gcc -O2 -D_GNU_SOURCE -I$SRC_DIR/src -c $SRC_DIR/src/util/strbuf.c" --dir cc >out ||
+		{ cat out cc/console.txt; exit 1; }
+	test_grep "^status: ok$" out &&
+	test_grep "^sample: cmd time 0 [0-9.]* s$" out
+'
+
+test_expect_success 'recipe 004: bonnie++ on ext4, its CSV field as the sample' '
+	vm -w "cmd:bonnie++ -d /mnt/vda -s 32M -r 16 -n 0 -u root -f -b -D -q" --scratch 64M:ext4 \
+		--extract "seq_block_output,K/s,higher,csv:12" --dir bonnie >out ||
+		{ cat out bonnie/console.txt; exit 1; }
+	test_grep "^status: ok$" out &&
+	test_grep "^sample: cmd seq_block_output 0 [0-9]* K/s$" out &&
+	test_grep "^1\.98,2\.00a," bonnie/output.txt
 '
 
 test_expect_success 'a program that fails in the guest is a failed run with its reason' '
