@@ -50,6 +50,9 @@ double now(void);
 /* The boot-to-init time: CLOCK_BOOTTIME when kcp-guest started, seconds. */
 double boot_seconds(void);
 
+/* Whether kcp-guest runs as the guest's init (not --host). */
+int guest_is_init(void);
+
 /* Absolute path of this program, for fork exec=1 (which runs it with --exit). */
 const char *self_path(void);
 

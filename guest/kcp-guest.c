@@ -54,6 +54,7 @@ static const char **values;	/* per workload_params[] index; NULL unless ours */
 static unsigned long long *numbers;
 static double boot_s;
 static char self[256];
+static int init_mode;		/* running as the guest's /init */
 
 static const char usage_text[] =
 	"usage: kcp-guest                 (as /init: kcp.* parameters from /proc/cmdline)\n"
@@ -89,6 +90,11 @@ double now(void)
 double boot_seconds(void)
 {
 	return boot_s;
+}
+
+int guest_is_init(void)
+{
+	return init_mode;
 }
 
 const char *self_path(void)
@@ -219,7 +225,7 @@ static void list_append(char *list, size_t size, const char *item)
  * Sets kcp.<key>=<value> (or --key=value) for the chosen workload; the
  * workload must be known.  Returns 0 or -1 with an error written.
  */
-static int set_param(const char *key, const char *value, const char *how)
+static int set_param(const char *key, char *value, const char *how)
 {
 	const struct workload_param *p = workload_param_find(workload_id, key);
 	char why[256];
@@ -238,6 +244,9 @@ static int set_param(const char *key, const char *value, const char *how)
 	i = p - workload_params;
 	if (values[i] != p->def)
 		return guest_error("parameter '%s%s' given twice", how, key);
+	/* on the kernel command line a TEXT value is percent-encoded */
+	if (p->type == WP_TEXT && !strcmp(how, "kcp.") && workload_text_decode(value))
+		return guest_error("%s%s: a '%%' that is not %%XX in '%s'", how, key, value);
 	if (workload_param_check(p, value, &numbers[i], why, sizeof(why)))
 		return guest_error("%s%s: %s", how, key, why);
 	values[i] = value;
@@ -679,6 +688,7 @@ static void __attribute__((__noreturn__)) main_init(void)
 	int mounted, fd, read_errno = 0;
 	ssize_t n;
 
+	init_mode = 1;
 	mounted = mount_all(why, sizeof(why));
 	open_std_fds();
 	fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);

@@ -7,6 +7,7 @@
 #include "cmd/cmd-options.h"
 #include "store/experiment.h"
 #include "plan/harness.h"
+#include "util/strbuf.h"
 #include "util/usage.h"
 #include "run/vm.h"
 #include "run/workload-spec.h"
@@ -106,9 +107,60 @@ int run_args_measure(struct run_args *a, struct store *st, double noise)
 	return adaptive_runs(st, &a->o, &a->adaptive);
 }
 
+static int attach(const struct option *opt, const char *arg, int extract)
+{
+	struct run_args *a = opt->value;
+	struct run_attachment *at;
+
+	if (!a->workloads.nr)
+		return error("--%s '%s' comes after the --workload it is for",
+			     extract ? "extract" : "scratch", arg);
+	a->attached = xrealloc(a->attached, (a->nr_attached + 1) * sizeof(*a->attached));
+	at = &a->attached[a->nr_attached++];
+	at->workload = a->workloads.nr - 1;
+	at->extract = extract;
+	at->arg = xstrdup(arg);
+	return 0;
+}
+
+int parse_scratch_option(const struct option *opt, const char *arg)
+{
+	return attach(opt, arg, 0);
+}
+
+int parse_extract_option(const struct option *opt, const char *arg)
+{
+	return attach(opt, arg, 1);
+}
+
+/* Parses one member of --workload number w and gives it w's attachments. */
+static int parse_member(struct run_args *a, size_t w, const char *member)
+{
+	struct workload_spec *spec;
+	struct workload_spec blank = WORKLOAD_SPEC_INIT;
+	size_t i;
+
+	a->specs = xrealloc(a->specs, (a->nr_specs + 1) * sizeof(*a->specs));
+	spec = &a->specs[a->nr_specs];
+	*spec = blank;
+	if (workload_spec_parse(spec, member))
+		return -1;
+	a->nr_specs++;
+	for (i = 0; i < a->nr_attached; i++) {
+		const struct run_attachment *at = &a->attached[i];
+
+		if (at->workload != w)
+			continue;
+		if (at->extract ? workload_spec_add_extract(spec, at->arg)
+				: workload_spec_add_scratch(spec, at->arg))
+			return -1;
+	}
+	return 0;
+}
+
 void run_args_finish(struct run_args *a, int allow_none)
 {
-	size_t i;
+	size_t i, k;
 
 	if (!a->workloads.nr && !allow_none)
 		usage_error("a --workload is needed (see 'kconfperf workloads')");
@@ -129,19 +181,47 @@ void run_args_finish(struct run_args *a, int allow_none)
 		usage_error("--max-runs must be at least %d", a->adaptive.min_runs);
 	if (a->o.runs < 0 || a->o.warmup < 0)
 		usage_error("--runs and --warmup cannot be negative");
-	a->specs = xcalloc(a->workloads.nr ? a->workloads.nr : 1, sizeof(*a->specs));
 	for (i = 0; i < a->workloads.nr; i++) {
-		struct workload_spec blank = WORKLOAD_SPEC_INIT;
+		struct strvec members = STRVEC_INIT, values = STRVEC_INIT;
+		size_t first = a->nr_specs;
+		char *param = NULL;
 
-		a->specs[i] = blank;
-		if (workload_spec_parse(&a->specs[i], a->workloads.v[i])) {
-			a->nr_specs = i;
+		if (workload_spec_expand(&members, &param, a->workloads.v[i]))
 			exit(2);
+		for (k = 0; k < members.nr; k++)
+			if (parse_member(a, i, members.v[k]))
+				exit(2);
+		if (param) {
+			struct strbuf label = STRBUF_INIT;
+
+			for (k = first; k < a->nr_specs; k++)
+				strvec_push(&values, workload_spec_get(&a->specs[k], param));
+			workload_spec_format_series(&a->specs[first], param, &values, &label);
+			strvec_push(&a->series, label.buf);
+			strbuf_release(&label);
 		}
+		free(param);
+		strvec_clear(&members);
+		strvec_clear(&values);
 	}
-	a->nr_specs = a->workloads.nr;
+	if (!a->specs)
+		a->specs = xcalloc(1, sizeof(*a->specs));
 	a->o.workloads = a->specs;
 	a->o.nr_workloads = a->nr_specs;
+	a->o.series = (const char *const *)a->series.v;
+	a->o.nr_series = a->series.nr;
+}
+
+void run_args_harness(const struct run_args *a, struct plan_args *pa)
+{
+	struct strvec need = STRVEC_INIT;
+	size_t i;
+
+	for (i = 0; i < a->nr_specs; i++)
+		workload_spec_harness(&a->specs[i], &need);
+	for (i = 0; i < need.nr; i++)
+		strvec_push(&pa->o.harness, need.v[i]);
+	strvec_clear(&need);
 }
 
 void run_args_release(struct run_args *a)
@@ -153,7 +233,13 @@ void run_args_release(struct run_args *a)
 	free(a->specs);
 	a->specs = NULL;
 	a->nr_specs = 0;
+	for (i = 0; i < a->nr_attached; i++)
+		free(a->attached[i].arg);
+	free(a->attached);
+	a->attached = NULL;
+	a->nr_attached = 0;
 	strvec_clear(&a->workloads);
+	strvec_clear(&a->series);
 }
 
 int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,

@@ -69,20 +69,31 @@ struct plan_args {
 void plan_args_finish(struct plan_args *a, int *argc, const char ***argv, const char *command);
 void plan_args_release(struct plan_args *a);
 
+/* A --scratch or --extract, for the --workload given before it. */
+struct run_attachment {
+	size_t workload;	/* index into run_args.workloads */
+	int extract;		/* --extract, else --scratch */
+	char *arg;
+};
+
 struct run_args {
 	struct measure_options o;
 	struct strvec workloads;
+	struct run_attachment *attached;
+	size_t nr_attached;
+	/* the checked workloads, a series expanded into its members */
 	struct workload_spec *specs;
 	size_t nr_specs;
 	const char *runs;		/* --runs N or "auto" */
 	int auto_runs;			/* --runs auto: see stats/adaptive.h */
 	struct adaptive_options adaptive;
+	struct strvec series;	/* the label of each series (measure_options.series) */
 };
 #define RUN_ARGS_INIT { .o = MEASURE_OPTIONS_INIT, .workloads = STRVEC_INIT, .runs = "10", \
-			.adaptive = ADAPTIVE_OPTIONS_INIT }
+			.adaptive = ADAPTIVE_OPTIONS_INIT, .series = STRVEC_INIT }
 /* sweep: rounds chosen by the precision reached. */
 #define RUN_ARGS_AUTO_INIT { .o = MEASURE_OPTIONS_INIT, .workloads = STRVEC_INIT, .runs = "auto", \
-			     .adaptive = ADAPTIVE_OPTIONS_INIT }
+			     .adaptive = ADAPTIVE_OPTIONS_INIT, .series = STRVEC_INIT }
 
 /* run and sweep: the bound of --runs auto. */
 #define OPT_MAX_RUNS(a) \
@@ -109,10 +120,26 @@ int parse_timeout_option(const struct option *opt, const char *arg);
 int parse_accel_option(const struct option *opt, const char *arg);
 /* For OPT_RUN_ARGS' --clock: opt->value is the struct measure_options *. */
 int parse_clock_option(const struct option *opt, const char *arg);
+/* For --scratch and --extract: opt->value is the struct run_args *. */
+int parse_scratch_option(const struct option *opt, const char *arg);
+int parse_extract_option(const struct option *opt, const char *arg);
+
+/*
+ * --scratch and --extract belong to the --workload before them, as
+ * ffmpeg's options belong to the file after them; with OPT_RUN_ARGS.
+ */
+#define OPT_WORKLOAD_EXTRAS(a) \
+	OPT_CALLBACK(0, "scratch", (a), "SIZE[:LAYER,...]", \
+		     "a scratch disk for the workload before it: lvm, crypt, ext4 (repeatable)", \
+		     parse_scratch_option), \
+	OPT_CALLBACK(0, "extract", (a), "NAME,UNIT,higher|lower,SOURCE", \
+		     "a number of the cmd: workload's output before it (re:, csv:, json:)", \
+		     parse_extract_option)
 
 #define OPT_RUN_ARGS(a) \
-	OPT_STRING_LIST('w', "workload", &(a)->workloads, "NAME[:k=v,...]", \
-			"a guest workload (repeatable; see 'kconfperf workloads')"), \
+	OPT_STRING_LIST('w', "workload", &(a)->workloads, "NAME[:k=v,...]|cmd:COMMAND", \
+			"a guest workload, k=v1,v2,... a series (repeatable; see 'kconfperf workloads')"), \
+	OPT_WORKLOAD_EXTRAS(a), \
 	OPT_STRING(0, "runs", &(a)->runs, "N|auto", \
 		   "measured rounds per workload; auto: until every interval is within the " \
 		   "noise band (sweep's default; run's is 10)"), \
@@ -120,8 +147,9 @@ int parse_clock_option(const struct option *opt, const char *arg);
 	OPT_CALLBACK(0, "accel", &(a)->o.accel, "auto|kvm|tcg", \
 		     "accelerator; auto probes KVM with a bounded boot (default auto)", \
 		     parse_accel_option), \
-	OPT_CALLBACK(0, "clock", &(a)->o, "icount[:SHIFT]|host", \
-		     "guest time: counts instructions (default under tcg: icount:0) or is host time", \
+	OPT_CALLBACK(0, "clock", &(a)->o, "icount[:SHIFT]|icount-idle|host", \
+		     "guest time: counts instructions (default under tcg; icount-idle, where idle " \
+		     "time is host time, for cmd: and scratch disks) or is host time", \
 		     parse_clock_option), \
 	OPT_CALLBACK(0, "smp", &(a)->o.smp, "N", "guest CPUs (default 1: the least noise)", \
 		     parse_smp_option), \
@@ -142,11 +170,19 @@ int parse_clock_option(const struct option *opt, const char *arg);
 		   "a static program for the exec workload, copied to /workload")
 
 /*
- * Checks the numbers and parses every --workload into a->specs; exits 2
- * on a usage error (a bad workload spec names what exists).  allow_none:
- * no --workload is fine (run --print-command).
+ * Checks the numbers and parses every --workload into a->specs (a series
+ * into one spec per value, each with the --scratch and --extract of its
+ * --workload); exits 2 on a usage error (a bad workload spec names what
+ * exists).  allow_none: no --workload is fine (run --print-command).
  */
 void run_args_finish(struct run_args *a, int allow_none);
+
+/*
+ * Adds the harness profiles the workloads need (workload_spec_harness())
+ * to the plan's, after run_args_finish(), so sweep and screen plan kernels
+ * that can run them.
+ */
+void run_args_harness(const struct run_args *a, struct plan_args *pa);
 void run_args_release(struct run_args *a);
 
 /*

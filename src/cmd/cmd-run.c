@@ -21,6 +21,8 @@ static const char *const run_usage[] = {
 	"kconfperf run [--dir DIR] --workload NAME[:k=v,...]... [--runs N] [--warmup N]\n"
 	"                     [--accel auto|kvm|tcg] [--smp N] [--mem MB] [--timeout SEC]\n"
 	"                     [--seed N] [--runner CMD] [--workload-exec FILE]",
+	"kconfperf run ... --workload 'cmd:PROGRAM ARGS' [--scratch SIZE[:LAYER,...]]...\n"
+	"                     [--extract NAME,UNIT,higher|lower,SOURCE]...",
 	"kconfperf run [--dir DIR] --workload NAME[:k=v,...] --print-command VARIANT",
 	"",
 	"Boots each built variant under qemu (or --runner) with each workload: first",
@@ -35,6 +37,8 @@ static const char *const run_usage[] = {
 	"kcp-guest-arm64.  A --runner gets the run in KCP_* variables (KCP_KERNEL,",
 	"KCP_INITRAMFS, KCP_CMDLINE, KCP_ARCH, ...) and prints the protocol lines;",
 	"scripts/board-runner boots a real board over TFTP and its serial console.",
+	"A cmd: workload needs kernels planned with its harness profiles (sweep adds",
+	"them; for plan, --harness 9p and, for scratch disks, disk or crypt).",
 	"Exit status 0 when every run was ok, 1 when some failed or a variant was skipped.",
 	NULL,
 };

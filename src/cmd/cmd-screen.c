@@ -123,6 +123,7 @@ static int screen_kernels(int argc, const char **argv)
 	if (ra.auto_runs)
 		usage_error("screen adds runs to a group until it is decided: --runs auto is for "
 			    "sweep and run");
+	run_args_harness(&ra, &pa);
 	if (!strcmp(order, "related"))
 		ro.related_order = 1;
 	else if (strcmp(order, "given"))

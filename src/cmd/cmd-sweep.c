@@ -27,6 +27,8 @@ static const char *const sweep_usage[] = {
 	"                       [--runs N] [--warmup N] [--accel auto|kvm|tcg] [--smp N] [--mem MB]\n"
 	"                       [--timeout SEC] [--seed N] [-j N] [--cc-wrapper CMD] [--dir DIR]\n"
 	"                       [--arch x86_64|arm64] [--runner CMD]",
+	"kconfperf sweep ... --workload 'cmd:PROGRAM ARGS' [--scratch SIZE[:lvm,crypt,ext4]]...\n"
+	"                       [--extract NAME,UNIT,higher|lower,re:REGEX|csv:FIELD|json:KEY]...",
 	"",
 	"The whole experiment in one go, in one directory: resolves the variants with",
 	"the kernel's Kconfig, builds each distinct kernel once, boots each variant",
@@ -34,6 +36,14 @@ static const char *const sweep_usage[] = {
 	"DIR/report.html and DIR/report.json are written too.  Running the same command",
 	"again resumes: finished builds and runs are reused and only what is missing is",
 	"done.  Other inputs in an existing DIR are refused unless --new is given.",
+	"",
+	"A workload cmd:PROGRAM ARGS runs a program of this host inside each guest,",
+	"which sees the host's root read-only over virtio-9p; its samples are its",
+	"guest wall time and what each --extract after it takes from its output.",
+	"--scratch gives its runs disks the guest prepares (lvm, crypt, ext4).  A",
+	"workload NAME:k=v1,v2,... is a series, one table with a row per value.",
+	"What the workloads need of the kernel (harness profiles 9p, disk, crypt)",
+	"is merged into every variant and verified.",
 	NULL,
 };
 
@@ -74,6 +84,7 @@ int cmd_sweep(int argc, const char **argv)
 	if (argc)
 		usage_error("unexpected argument '%s'", argv[0]);
 	run_args_finish(&ra, 0);
+	run_args_harness(&ra, &pa);
 	if (jobs < 0)
 		usage_error("-j cannot be negative");
 	if (!(noise >= 0) || noise >= 100)

@@ -11,6 +11,7 @@
 #include "util/escape.h"
 #include "util/parse-options.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 #include "util/usage.h"
 #include "run/vm.h"
 #include "run/workload-spec.h"
@@ -62,9 +63,10 @@ static void print_result(const struct vm_result *res)
 
 	strbuf_addf(&sb, "status: %s\n", run_status_name(res->status));
 	strbuf_addf(&sb, "accel: %s\n", vm_accel_name(res->accel));
-	if (res->clock == VM_CLOCK_ICOUNT)
-		strbuf_addf(&sb, "clock: icount (shift %d, 1 instruction = %d ns)\n",
-			    res->icount_shift, 1 << res->icount_shift);
+	if (vm_clock_is_icount(res->clock))
+		strbuf_addf(&sb, "clock: %s (shift %d, 1 instruction = %d ns%s)\n",
+			    vm_clock_name(res->clock), res->icount_shift, 1 << res->icount_shift,
+			    res->clock == VM_CLOCK_ICOUNT_IDLE ? "; idle time is host time" : "");
 	else
 		strbuf_addf(&sb, "clock: %s\n", vm_clock_name(res->clock));
 	if (res->proto.clocksource) {
@@ -107,18 +109,26 @@ int cmd_vm(int argc, const char **argv)
 	struct vm_result res = VM_RESULT_INIT;
 	struct workload_spec spec = WORKLOAD_SPEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
+	struct strvec scratch = STRVEC_INIT, extract = STRVEC_INIT;
 	const char *workload = "boot", *dir = ".";
+	size_t i;
 	int print_command = 0, ret = 1;
 	const struct option opts[] = {
 		OPT_STRING(0, "kernel", &cfg.kernel, "BZIMAGE", "the kernel to boot"),
 		OPT_STRING(0, "initramfs", &cfg.initramfs, "FILE", "the initramfs (kconfperf initramfs)"),
 		OPT_STRING(0, "arch", &cfg.arch, "ARCH", "the kernel's arch: x86_64 or arm64 (default x86_64)"),
-		OPT_STRING('w', "workload", &workload, "NAME[:k=v,...]", "the guest workload (default boot)"),
+		OPT_STRING('w', "workload", &workload, "NAME[:k=v,...]|cmd:COMMAND",
+			   "the guest workload (default boot)"),
+		OPT_STRING_LIST(0, "scratch", &scratch, "SIZE[:LAYER,...]",
+				"a scratch disk: lvm, crypt, ext4 (repeatable; see 'kconfperf help sweep')"),
+		OPT_STRING_LIST(0, "extract", &extract, "NAME,UNIT,higher|lower,SOURCE",
+				"a number of the cmd: program's output, re:, csv: or json: (repeatable)"),
 		OPT_CALLBACK(0, "accel", NULL, "auto|kvm|tcg", "accelerator (default auto)", parse_accel),
 		OPT_STRING(0, "cpu", &cfg.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU
 			   ", arm64 " VM_DEFAULT_TCG_CPU_ARM64 ")"),
-		OPT_CALLBACK(0, "clock", NULL, "icount[:SHIFT]|host",
-			     "guest time counts instructions (default under tcg) or is host time",
+		OPT_CALLBACK(0, "clock", NULL, "icount[:SHIFT]|icount-idle|host",
+			     "guest time counts instructions (default under tcg; icount-idle for cmd: and"
+			     " scratch disks) or is host time",
 			     parse_clock),
 		OPT_CALLBACK(0, "layout-seed", NULL, "N",
 			     "under icount, the seed of the guest's RTC and so of its layout (default 0)",
@@ -126,7 +136,8 @@ int cmd_vm(int argc, const char **argv)
 		OPT_CALLBACK(0, "smp", &cfg.smp, "N", "guest CPUs (default 1)", parse_smp_option),
 		OPT_CALLBACK(0, "mem", &cfg.mem_mb, "MB", "guest memory, at least 64 (default 512)",
 			     parse_mem_option),
-		OPT_STRING(0, "disk", &cfg.disk, "IMAGE", "raw image attached read-only as /dev/vda"),
+		OPT_STRING(0, "disk", &cfg.disk, "IMAGE",
+			   "raw image attached read-only (/dev/vda, after the scratch disks)"),
 		OPT_STRING(0, "append", &cfg.extra_append, "PARAMS", "more kernel parameters"),
 		OPT_CALLBACK(0, "timeout", &cfg.timeout, "SEC",
 			     "kill the run after SEC seconds, at most a week (default 120)",
@@ -148,6 +159,12 @@ int cmd_vm(int argc, const char **argv)
 		usage_error("--arch '%s': kconfperf boots x86_64 and arm64", cfg.arch);
 	if (workload_spec_parse(&spec, workload))
 		goto out;
+	for (i = 0; i < scratch.nr; i++)
+		if (workload_spec_add_scratch(&spec, scratch.v[i]))
+			goto out;
+	for (i = 0; i < extract.nr; i++)
+		if (workload_spec_add_extract(&spec, extract.v[i]))
+			goto out;
 	cfg.workload = &spec;
 	cfg.accel = accel_opt;
 	cfg.clock = clock_opt;
@@ -169,5 +186,7 @@ out:
 	vm_result_release(&res);
 	workload_spec_release(&spec);
 	strbuf_release(&sb);
+	strvec_clear(&scratch);
+	strvec_clear(&extract);
 	return ret;
 }

@@ -18,7 +18,9 @@ static const char *const workloads_usage[] = {
 	"kconfperf workloads --check-output FILE",
 	"",
 	"Lists the workloads built into the guest, with each parameter's default.",
-	"Use one in 'sweep --workload NAME:k=v,...'.  --cmdline checks such a spec",
+	"Use one in 'sweep --workload NAME:k=v,...'; NAME:k=v1,v2,v3 is a series, one",
+	"workload per value, reported in one table.  cmd:PROGRAM ARGS runs a program",
+	"of this host in the guest.  --cmdline checks such a spec",
 	"and prints the kernel command line parameters the guest will read.",
 	"--check-output reads a guest's or a --runner's output (- for stdin),",
 	"prints what it reported and exits 0 only for a complete run.",
@@ -43,6 +45,7 @@ static void print_param(const struct workload_param *p)
 		printf(" (%s)", p->choices);
 		break;
 	case WP_PATH:
+	case WP_TEXT:
 		break;
 	}
 	putchar('\n');
@@ -57,6 +60,15 @@ static void print_workload(int id)
 	printf("%s\n    %s\n", w->name, w->summary);
 	printf("    %-20s %s in %s, %s is better\n", "(sample)", w->metric, w->unit,
 	       w->higher_is_better ? "higher" : "lower");
+	if (w->flags & WL_COMMAND) {
+		/* its parameters come from the spec and the options after it */
+		printf("    --workload 'cmd:PROGRAM ARGS...' [--scratch SIZE[:lvm,crypt,ext4]]...\n"
+		       "        [--extract NAME,UNIT,higher|lower,re:REGEX|csv:FIELD|json:KEY]...\n"
+		       "    the guest's PATH, HOME=/tmp, LC_ALL=C, cwd /tmp; /bin/sh -c only for shell "
+		       "syntax;\n    scratch disk N is /dev/vdX (vda first), its top device "
+		       "/dev/kcp/vdX, ext4 on /mnt/vdX\n");
+		return;
+	}
 	for (i = 0; i < nr_workload_params; i++)
 		if ((int)workload_params[i].workload == id)
 			print_param(&workload_params[i]);

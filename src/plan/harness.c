@@ -129,6 +129,70 @@ static const struct harness_profile profiles[] = {
 			"CONFIG_BLK_DEV_RAM_COUNT=1\n"
 			"CONFIG_BLK_DEV_RAM_SIZE=65536\n",
 	},
+	{
+		/*
+		 * A cmd: workload: the host's root over virtio-9p (9P_FS needs
+		 * INET), a third 8250 port for the program's output (the
+		 * default 4 ports), and what the host's programs need of the
+		 * kernel to run at all, which tinyconfig turns off: uids
+		 * (MULTIUSER: setuid, getgroups; bonnie++ -u), flock and
+		 * fcntl locks (FILE_LOCKING: lvm, cryptsetup, make), POSIX
+		 * timers (timer_create, clock_nanosleep: coreutils' timeout,
+		 * sleep), signalfd, timerfd and eventfd (libraries built on
+		 * event loops), AIO and fadvise/madvise (ADVISE_SYSCALLS),
+		 * inotify, SysV IPC, name_to_handle_at (FHANDLE) and ptys
+		 * (UNIX98_PTYS, for /dev/pts).
+		 */
+		.name = "9p", .arch = NULL,
+		.summary = "the host's programs in the guest (cmd:): virtio-9p, and the system "
+			   "calls they need (users, file locks, POSIX timers, signalfd, ...)",
+		.fragment =
+			"CONFIG_NET=y\n"
+			"CONFIG_INET=y\n"
+			"CONFIG_NET_9P=y\n"
+			"CONFIG_NET_9P_VIRTIO=y\n"
+			"CONFIG_9P_FS=y\n"
+			"CONFIG_MULTIUSER=y\n"
+			"CONFIG_FILE_LOCKING=y\n"
+			"CONFIG_POSIX_TIMERS=y\n"
+			"CONFIG_SIGNALFD=y\n"
+			"CONFIG_TIMERFD=y\n"
+			"CONFIG_EVENTFD=y\n"
+			"CONFIG_AIO=y\n"
+			"CONFIG_ADVISE_SYSCALLS=y\n"
+			"CONFIG_FHANDLE=y\n"
+			"CONFIG_INOTIFY_USER=y\n"
+			"CONFIG_SYSVIPC=y\n"
+			"CONFIG_UNIX98_PTYS=y\n",
+	},
+	{
+		.name = "disk", .arch = NULL,
+		.summary = "scratch disks with a file system (--scratch SIZE:ext4): ext4",
+		.fragment =
+			"CONFIG_BLOCK=y\n"
+			"CONFIG_EXT4_FS=y\n",
+	},
+	{
+		/*
+		 * lvm and dm-crypt layers of a scratch disk: device mapper
+		 * (LVM's linear target is in its core), dm-crypt and the
+		 * test key's cipher, aes-xts-plain64 (XTS runs over ECB);
+		 * cryptsetup asks the kernel's crypto API over AF_ALG whether
+		 * the cipher exists.
+		 */
+		.name = "crypt", .arch = NULL,
+		.summary = "scratch disks with lvm or dm-crypt (--scratch SIZE:lvm,crypt): "
+			   "device mapper, dm-crypt, AES-XTS",
+		.fragment =
+			"CONFIG_MD=y\n"
+			"CONFIG_BLK_DEV_DM=y\n"
+			"CONFIG_DM_CRYPT=y\n"
+			"CONFIG_CRYPTO=y\n"
+			"CONFIG_CRYPTO_AES=y\n"
+			"CONFIG_CRYPTO_XTS=y\n"
+			"CONFIG_CRYPTO_ECB=y\n"
+			"CONFIG_CRYPTO_USER_API_SKCIPHER=y\n",
+	},
 };
 
 static int serves(const struct harness_profile *p, const char *arch)

@@ -624,6 +624,54 @@ static void raw_data(struct strbuf *out, const struct analyze_model *m)
 	strbuf_release(&sb);
 }
 
+/* A parameter series: a row per value, a column per variant (analyze.h). */
+static void series_section(struct strbuf *out, const struct analyze_model *m,
+			   const struct analyze_series *s, size_t nr)
+{
+	const struct analyze_table *first = &m->tables[s->first_table];
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, v;
+
+	strbuf_addf(out, "<section id=\"s%zu\">\n<h2>", nr);
+	esc(out, s->label);
+	strbuf_addstr(out, " \xE2\x80\x94 ");
+	esc(out, s->metric);
+	strbuf_addstr(out, "</h2>\n<p class=\"lead\">");
+	if (*s->unit)
+		strbuf_addf(&sb, "in %s, ", s->unit);
+	strbuf_addf(&sb, "%s is better: %s; a row per %s, each member's own section below. Runs: ",
+		    s->higher_is_better ? "higher" : "lower", report_metric_about(first), s->param);
+	report_add_series_runs(&sb, s);
+	strbuf_addf(&sb, "; %zu warm-ups and %zu failed runs excluded. Clock: %s.", s->warmups,
+		    s->failed, first->clock_text);
+	esc_buf(out, &sb);
+	strbuf_addstr(out, "</p>\n<div class=\"card\"><table class=\"summary series\">\n"
+		      "<thead><tr><th>");
+	esc(out, s->param);
+	strbuf_addstr(out, "</th>");
+	for (v = 0; v < s->nr_variants; v++) {
+		strbuf_addstr(out, "<th class=\"n\">");
+		esc(out, m->variants[s->variants[v]].v.name);
+		strbuf_addstr(out, "</th>");
+	}
+	strbuf_addstr(out, "</tr></thead>\n<tbody>\n");
+	for (i = 0; i < s->nr_values; i++) {
+		strbuf_addstr(out, "<tr><td class=\"name\">");
+		esc(out, s->values[i]);
+		strbuf_addstr(out, "</td>");
+		for (v = 0; v < s->nr_variants; v++) {
+			const struct analyze_row *r = analyze_series_cell(m, s, i, s->variants[v],
+									  NULL);
+
+			report_add_series_cell(&sb, m, s, i, s->variants[v]);
+			td_num(out, &sb, r ? effect_class(r) : "");
+		}
+		strbuf_addstr(out, "</tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
+	strbuf_release(&sb);
+}
+
 void report_html(struct strbuf *out, const struct analyze_model *m)
 {
 	size_t i;
@@ -642,8 +690,14 @@ void report_html(struct strbuf *out, const struct analyze_model *m)
 	}
 	if (!m->nr_tables)
 		strbuf_addstr(out, "<p>No measured runs yet.</p>\n");
-	for (i = 0; i < m->nr_tables; i++)
-		table_section(out, m, &m->tables[i], i + 1);
+	for (i = 0; i < m->nr_tables; i++) {
+		const struct analyze_table *t = &m->tables[i];
+
+		/* a series before its members' own sections */
+		if (t->series != SIZE_MAX && m->series[t->series].first_table == i)
+			series_section(out, m, &m->series[t->series], t->series + 1);
+		table_section(out, m, t, i + 1);
+	}
 	groups(out, m);
 	variants(out, m);
 	not_measured(out, m);

@@ -295,6 +295,60 @@ static void table_info(struct json_writer *jw, const struct analyze_model *m,
 	jw_end(jw);
 }
 
+/*
+ * kconfperf.series[]: each parameter series (analyze.h) with a row per
+ * value, each row the member workload and a cell per variant; the
+ * figures of each cell are those of its member's result above.
+ */
+static void series_list(struct json_writer *jw, const struct analyze_model *m)
+{
+	size_t i, k, v;
+
+	jw_object_inline_begin_array(jw, "series");
+	for (i = 0; i < m->nr_series; i++) {
+		const struct analyze_series *s = &m->series[i];
+
+		jw_array_inline_begin_object(jw);
+		jw_object_string(jw, "label", s->label);
+		jw_object_string(jw, "param", s->param);
+		jw_object_string(jw, "metric", s->metric);
+		jw_object_string(jw, "unit", s->unit);
+		jw_object_bool(jw, "higher_is_better", s->higher_is_better);
+		jw_object_inline_begin_array(jw, "rows");
+		for (k = 0; k < s->nr_values; k++) {
+			const struct analyze_table *t = s->tables[k] == SIZE_MAX ? NULL :
+				&m->tables[s->tables[k]];
+
+			jw_array_inline_begin_object(jw);
+			jw_object_string(jw, "value", s->values[k]);
+			jw_object_string(jw, "workload", t ? t->workload : NULL);
+			jw_object_inline_begin_array(jw, "cells");
+			for (v = 0; v < s->nr_variants; v++) {
+				const struct analyze_row *r = analyze_series_cell(m, s, k,
+										  s->variants[v], NULL);
+
+				jw_array_inline_begin_object(jw);
+				jw_object_string(jw, "variant", m->variants[s->variants[v]].v.name);
+				jw_object_intmax(jw, "n", r ? (intmax_t)r->n : 0);
+				jw_object_double(jw, "mean", r && r->n ? r->summary.mean : NAN);
+				jw_object_double(jw, "stddev", r && r->n ? r->summary.sd : NAN);
+				jw_object_double(jw, "change_pct", !r ? NAN : r->is_baseline ? 0 :
+						 r->compared ? r->cmp.change : NAN);
+				jw_object_double(jw, "ci_low_pct", r && r->compared ? r->cmp.change_lo : NAN);
+				jw_object_double(jw, "ci_high_pct", r && r->compared ? r->cmp.change_hi : NAN);
+				jw_object_double(jw, "q_bh", r && r->compared ? r->cmp.q : NAN);
+				jw_object_string(jw, "marker", r ? report_marker(t, (size_t)(r - t->rows)) : "");
+				jw_end(jw);
+			}
+			jw_end(jw);
+			jw_end(jw);
+		}
+		jw_end(jw);
+		jw_end(jw);
+	}
+	jw_end(jw);
+}
+
 void report_json(struct strbuf *out, const struct analyze_model *m)
 {
 	struct json_writer jw;
@@ -333,6 +387,7 @@ void report_json(struct strbuf *out, const struct analyze_model *m)
 	for (i = 0; i < m->nr_tables; i++)
 		table_info(&jw, m, &m->tables[i]);
 	jw_end(&jw);
+	series_list(&jw, m);
 	jw_object_inline_begin_array(&jw, "not_measured");
 	for (i = 0; i < m->nr_variants; i++) {
 		const struct analyze_variant *av = &m->variants[i];

@@ -274,19 +274,85 @@ static void facts(struct strbuf *out, const struct analyze_model *m)
 	strbuf_release(&sb);
 }
 
+/* A parameter series: a row per value, a column per variant (analyze.h). */
+static void series_table(struct strbuf *out, const struct analyze_model *m,
+			 const struct analyze_series *s)
+{
+	const struct analyze_table *first = &m->tables[s->first_table];
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, v, k;
+	int notes = 0;
+
+	strbuf_addstr(out, "## ");
+	strbuf_add_markdown(out, s->label);
+	strbuf_addstr(out, ": ");
+	strbuf_add_markdown(out, s->metric);
+	strbuf_addstr(out, "\n\n");
+	if (*s->unit)
+		strbuf_addf(&sb, "In %s, ", s->unit);
+	strbuf_addf(&sb, "%s is better; %s; a row per %s. Runs: ",
+		    s->higher_is_better ? "higher" : "lower", report_metric_about(first), s->param);
+	report_add_series_runs(&sb, s);
+	strbuf_addf(&sb, ", warm-ups excluded: %zu, failed runs excluded: %zu, accel: %s. Clock: %s.",
+		    s->warmups, s->failed, *first->accel ? first->accel : "unknown",
+		    first->clock_text);
+	strbuf_add_markdown(out, sb.buf);
+	strbuf_reset(&sb);
+	strbuf_addstr(out, "\n\n|");
+	cell(out, s->param);
+	for (v = 0; v < s->nr_variants; v++)
+		cell(out, m->variants[s->variants[v]].v.name);
+	strbuf_addstr(out, "\n|---|");
+	for (v = 0; v < s->nr_variants; v++)
+		strbuf_addstr(out, "---:|");
+	strbuf_addch(out, '\n');
+	for (i = 0; i < s->nr_values; i++) {
+		strbuf_addch(out, '|');
+		cell(out, s->values[i]);
+		for (v = 0; v < s->nr_variants; v++) {
+			report_add_series_cell(&sb, m, s, i, s->variants[v]);
+			cell_buf(out, &sb);
+		}
+		strbuf_addch(out, '\n');
+	}
+	for (i = 0; i < s->nr_values; i++) {
+		const struct analyze_table *t = s->tables[i] == SIZE_MAX ? NULL :
+			&m->tables[s->tables[i]];
+
+		for (k = 0; t && k < t->nr_notes; k++) {
+			strbuf_addf(&sb, "%s=%s %s: ", s->param, s->values[i],
+				    analyze_row_variant(m, &t->rows[t->notes[k].row])->v.name);
+			report_add_note(&sb, t, &t->notes[k]);
+			strbuf_addstr(out, notes++ ? "- " : "\n- ");
+			strbuf_add_markdown(out, sb.buf);
+			strbuf_addch(out, '\n');
+			strbuf_reset(&sb);
+		}
+	}
+	strbuf_release(&sb);
+}
+
 void report_markdown(struct strbuf *out, const struct analyze_model *m)
 {
-	size_t i;
+	size_t i, n = 0;
 
 	strbuf_addstr(out, "# kconfperf report\n\n");
 	facts(out, m);
 	if (!m->nr_tables)
 		strbuf_addstr(out, "No measured runs yet.\n");
 	for (i = 0; i < m->nr_tables; i++) {
-		if (i)
+		const struct analyze_table *t = &m->tables[i];
+
+		if (t->series != SIZE_MAX && m->series[t->series].first_table != i)
+			continue;
+		if (n++)
 			strbuf_addch(out, '\n');
-		table(out, m, &m->tables[i]);
-		interactions(out, m, &m->tables[i]);
+		if (t->series != SIZE_MAX) {
+			series_table(out, m, &m->series[t->series]);
+			continue;
+		}
+		table(out, m, t);
+		interactions(out, m, t);
 	}
 	groups(out, m);
 	not_measured(out, m);

@@ -219,15 +219,87 @@ static void block(struct strbuf *out, const struct analyze_model *m,
 	free(width);
 }
 
+/*
+ * A parameter series as compare-kernels prints hackbench: a row per
+ * statistic and value ("Amean     1", "Amean     4", ... "Stddev    1"),
+ * a column per variant, each cell against the baseline of its own value.
+ */
+static void series_block(struct strbuf *out, const struct analyze_model *m,
+			 const struct analyze_series *s)
+{
+	size_t *width = xcalloc(s->nr_variants ? s->nr_variants : 1, sizeof(*width));
+	size_t i, v, st;
+
+	strbuf_addstr(out, "kconfperf ");
+	strbuf_add_text(out, s->label);
+	strbuf_addch(out, ' ');
+	strbuf_add_text(out, s->metric);
+	if (*s->unit) {
+		strbuf_addstr(out, " (");
+		strbuf_add_text(out, s->unit);
+		strbuf_addch(out, ')');
+	}
+	strbuf_addf(out, ", %s is better, a row per ", s->higher_is_better ? "higher" : "lower");
+	strbuf_add_text(out, s->param);
+	strbuf_addch(out, '\n');
+	strbuf_addf(out, "%-16s", "");
+	for (v = 0; v < s->nr_variants; v++) {
+		struct strbuf esc = STRBUF_INIT;
+		size_t w;
+
+		strbuf_add_text(&esc, m->variants[s->variants[v]].v.name);
+		w = text_width(esc.buf, esc.len);
+		width[v] = w + 1 > COL_WIDTH ? w + 1 : COL_WIDTH;
+		strbuf_addchars(out, ' ', width[v] - w);
+		strbuf_addbuf(out, &esc);
+		strbuf_release(&esc);
+	}
+	strbuf_addch(out, '\n');
+	for (st = 0; st < NR_STAT_ROWS; st++) {
+		int lower_better = st == STDDEV || st == COEFFVAR || !s->higher_is_better;
+
+		for (i = 0; i < s->nr_values; i++) {
+			const struct analyze_row *base = m->baseline == SIZE_MAX ? NULL :
+				analyze_series_cell(m, s, i, m->baseline, NULL);
+			struct strbuf label = STRBUF_INIT;
+
+			strbuf_add_text(&label, s->values[i]);
+			strbuf_addf(out, "%-9s %-6s", stat_names[st], label.buf);
+			strbuf_release(&label);
+			for (v = 0; v < s->nr_variants; v++) {
+				const struct analyze_row *r = analyze_series_cell(m, s, i,
+										  s->variants[v], NULL);
+				double b = base && base->n ? stat_value(base, st) : NAN;
+
+				if (!r || !r->n) {
+					strbuf_addf(out, "%*s", (int)width[v], "n/a");
+					continue;
+				}
+				add_cell(out, stat_value(r, st), b, lower_better, r == base,
+					 significant(r, st), width[v]);
+			}
+			strbuf_addch(out, '\n');
+		}
+	}
+	free(width);
+}
+
 void report_mmtests(struct strbuf *out, const struct analyze_model *m)
 {
-	size_t i;
+	size_t i, n = 0;
 
 	if (!m->nr_tables)
 		strbuf_addstr(out, "no measured runs yet\n");
 	for (i = 0; i < m->nr_tables; i++) {
-		if (i)
+		const struct analyze_table *t = &m->tables[i];
+
+		if (t->series != SIZE_MAX && m->series[t->series].first_table != i)
+			continue;
+		if (n++)
 			strbuf_addch(out, '\n');
-		block(out, m, &m->tables[i]);
+		if (t->series != SIZE_MAX)
+			series_block(out, m, &m->series[t->series]);
+		else
+			block(out, m, t);
 	}
 }

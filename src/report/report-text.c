@@ -389,6 +389,119 @@ static void not_measured(struct strbuf *out, const struct analyze_model *m)
 	}
 }
 
+/*
+ * A parameter series, one table for all its members (analyze.h):
+ *
+ *                 baseline            CONFIG_DEBUG_PREEMPT=y
+ *   Amean     1   0.0312 s            0.0335 s (+7.4%) *
+ *   Amean     4   0.1154 s            0.1240 s (+7.5%) *
+ *
+ * then the legend and each member's failed runs and short rows.
+ */
+static void series_block(struct strbuf *out, const struct analyze_model *m,
+			 const struct analyze_series *s)
+{
+	const struct analyze_table *first = &m->tables[s->first_table];
+	struct strbuf *cells, sb = STRBUF_INIT, label = STRBUF_INIT;
+	size_t nr = (s->nr_values + 1) * s->nr_variants, i, v, *w, lw = 0;
+
+	fact_line(out, "series:", s->label);
+	strbuf_add_text(&sb, s->metric);
+	if (*s->unit) {
+		strbuf_addstr(&sb, " (");
+		strbuf_add_text(&sb, s->unit);
+		strbuf_addch(&sb, ')');
+	}
+	strbuf_addf(&sb, ", %s is better: %s; a row per %s", s->higher_is_better ? "higher" :
+		    "lower", report_metric_about(first), s->param);
+	strbuf_addf(out, "%-10s%s\n", "metric:", sb.buf);
+	strbuf_reset(&sb);
+	report_add_series_runs(&sb, s);
+	strbuf_addf(out, "%-10s", "runs:");
+	strbuf_add_text(out, sb.buf);
+	strbuf_addf(out, ", %zu in all", s->runs);
+	if (s->failed)
+		strbuf_addf(out, "; %zu failed run%s excluded", s->failed, s->failed == 1 ? "" : "s");
+	strbuf_addch(out, '\n');
+	if (s->warmups)
+		strbuf_addf(out, "%-10s%zu, excluded\n", "warm-ups:", s->warmups);
+	fact_line(out, "accel:", *first->accel ? first->accel : NULL);
+	fact_line(out, "clock:", first->clock_text);
+	fact_line(out, "kernel:", analyze_fact(m, "kernel_version"));
+	fact_line(out, "host:", analyze_fact(m, "host"));
+	strbuf_addch(out, '\n');
+
+	/* cells[0..nr_variants) are the column heads, then a row per value */
+	cells = xcalloc(nr ? nr : 1, sizeof(*cells));
+	w = xcalloc(s->nr_variants ? s->nr_variants : 1, sizeof(*w));
+	for (i = 0; i < nr; i++)
+		strbuf_init(&cells[i], 0);
+	for (v = 0; v < s->nr_variants; v++)
+		strbuf_add_text(&cells[v], m->variants[s->variants[v]].v.name);
+	for (i = 0; i < s->nr_values; i++) {
+		strbuf_reset(&label);
+		strbuf_addf(&label, "Amean     ");
+		strbuf_add_text(&label, s->values[i]);
+		if (width(&label) > lw)
+			lw = width(&label);
+		for (v = 0; v < s->nr_variants; v++) {
+			strbuf_reset(&sb);
+			report_add_series_cell(&sb, m, s, i, s->variants[v]);
+			strbuf_add_text(&cells[(i + 1) * s->nr_variants + v], sb.buf);
+		}
+	}
+	for (i = 0; i < nr; i++)
+		if (width(&cells[i]) > w[i % s->nr_variants])
+			w[i % s->nr_variants] = width(&cells[i]);
+	for (i = 0; i <= s->nr_values; i++) {
+		strbuf_reset(&label);
+		if (i) {
+			strbuf_addf(&label, "Amean     ");
+			strbuf_add_text(&label, s->values[i - 1]);
+		}
+		strbuf_addbuf(out, &label);
+		pad(out, width(&label), lw + 3);
+		for (v = 0; v < s->nr_variants; v++) {
+			const struct strbuf *c = &cells[i * s->nr_variants + v];
+
+			strbuf_addbuf(out, c);
+			if (v + 1 < s->nr_variants)
+				pad(out, width(c), w[v] + 3);
+		}
+		rtrim_line(out);
+	}
+	legend(out, m, &m->tables[s->first_table]);
+	for (i = 0; i < s->nr_values; i++) {
+		const struct analyze_table *t = s->tables[i] == SIZE_MAX ? NULL :
+			&m->tables[s->tables[i]];
+		size_t k;
+
+		if (!t) {
+			strbuf_addf(out, "\n%s=", s->param);
+			strbuf_add_text(out, s->values[i]);
+			strbuf_addstr(out, ": not run yet\n");
+			continue;
+		}
+		for (k = 0; k < t->nr_notes; k++) {
+			strbuf_reset(&sb);
+			report_add_note(&sb, t, &t->notes[k]);
+			strbuf_addf(out, "%s%s=", k ? "" : "\n", s->param);
+			strbuf_add_text(out, s->values[i]);
+			strbuf_addstr(out, " ");
+			strbuf_add_text(out, analyze_row_variant(m, &t->rows[t->notes[k].row])->v.name);
+			strbuf_addstr(out, ": ");
+			strbuf_add_text(out, sb.buf);
+			strbuf_addch(out, '\n');
+		}
+	}
+	for (i = 0; i < nr; i++)
+		strbuf_release(&cells[i]);
+	free(cells);
+	free(w);
+	strbuf_release(&sb);
+	strbuf_release(&label);
+}
+
 void report_text(struct strbuf *out, const struct analyze_model *m)
 {
 	const char *screen = analyze_fact(m, "screen_report");
@@ -403,8 +516,15 @@ void report_text(struct strbuf *out, const struct analyze_model *m)
 	for (i = 0; i < m->nr_tables; i++) {
 		const struct analyze_table *t = &m->tables[i];
 
+		/* a series' members are in its table, printed where the first is */
+		if (t->series != SIZE_MAX && m->series[t->series].first_table != i)
+			continue;
 		if (i)
 			strbuf_addstr(out, "\n\n");
+		if (t->series != SIZE_MAX) {
+			series_block(out, m, &m->series[t->series]);
+			continue;
+		}
 		header(out, m, t);
 		rows(out, m, t);
 		legend(out, m, t);

@@ -22,7 +22,45 @@ const char *report_metric_about(const struct analyze_table *t)
 		return "host wall time of the whole run";
 	if (!strcmp(t->metric, "boot"))
 		return "guest boot to init";
+	if (!strncmp(t->workload, "cmd:", 4))
+		return strcmp(t->metric, "time") ? "taken from the program's output (--extract)"
+						 : "the program's wall time in the guest";
 	return "the workload's own samples, mean per run";
+}
+
+void report_add_series_runs(struct strbuf *sb, const struct analyze_series *s)
+{
+	if (!s->max_n)
+		strbuf_addstr(sb, "none yet");
+	else if (s->min_n == s->max_n)
+		strbuf_addf(sb, "%zu per variant and %s", s->max_n, s->param);
+	else
+		strbuf_addf(sb, "%zu to %zu per variant and %s", s->min_n, s->max_n, s->param);
+}
+
+int report_add_series_cell(struct strbuf *sb, const struct analyze_model *m,
+			   const struct analyze_series *s, size_t i, size_t variant)
+{
+	const struct analyze_table *t;
+	const struct analyze_row *r = analyze_series_cell(m, s, i, variant, &t);
+	const char *mark;
+
+	if (!r || !r->n) {
+		strbuf_addstr(sb, "-");
+		return 0;
+	}
+	report_add_value(sb, r->summary.mean, analyze_decimals(t));
+	if (*t->unit)
+		strbuf_addf(sb, " %s", t->unit);
+	if (!r->compared)
+		return 1;
+	strbuf_addstr(sb, " (");
+	stats_format_change(sb, r->cmp.change, 1);
+	strbuf_addch(sb, ')');
+	mark = report_marker(t, (size_t)(r - t->rows));
+	if (*mark)
+		strbuf_addf(sb, " %s", mark);
+	return 1;
 }
 
 void report_add_runs(struct strbuf *sb, const struct analyze_table *t)

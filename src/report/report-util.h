@@ -57,6 +57,16 @@ struct analyze_note;
  */
 void report_add_note(struct strbuf *sb, const struct analyze_table *t,
 		     const struct analyze_note *note);
+struct analyze_series;
+/* "10 per variant and groups", "3 to 10 per variant and groups", "none yet". */
+void report_add_series_runs(struct strbuf *sb, const struct analyze_series *s);
+/*
+ * A cell of a series (analyze.h), "0.1234 s (+5.3%) *": the mean, and the
+ * change and marker against the baseline when compared; "-" when the cell
+ * has no values.  Returns whether it had values.  Raw text.
+ */
+int report_add_series_cell(struct strbuf *sb, const struct analyze_model *m,
+			   const struct analyze_series *s, size_t i, size_t variant);
 /* The marker of a row as a string: "*", "~", "?" or "" (also for the baseline). */
 const char *report_marker(const struct analyze_table *t, size_t row);
 

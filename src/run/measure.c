@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "plan/arch.h"
@@ -83,16 +84,34 @@ static void state_release(struct state *s)
 	lockfile_release(&s->lock);
 }
 
-/* A name as one path component: what is not [A-Za-z0-9._=+-] becomes '_'. */
+/* Path components longer than this are cut and told apart by a hash. */
+#define COMPONENT_MAX 120
+
+/*
+ * A name as one path component: what is not [A-Za-z0-9._=+-] becomes '_';
+ * a long name (a cmd: workload's command line) keeps its first
+ * COMPONENT_MAX - 17 bytes and "-" and 16 hex digits of its SHA-256.
+ */
 static void add_component(struct strbuf *sb, const char *name)
 {
 	const char *p;
+	size_t start = sb->len;
 
 	if (!strcmp(name, ".") || !strcmp(name, "..") || !*name)
 		strbuf_addch(sb, '_');
 	for (p = name; *p; p++)
 		strbuf_addch(sb, strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					"0123456789._=+-", *p) ? *p : '_');
+	if (sb->len - start > COMPONENT_MAX) {
+		struct sha256 c;
+		char hex[SHA256_HEX_SIZE];
+
+		sha256_init(&c);
+		sha256_update(&c, name, strlen(name));
+		sha256_final_hex(&c, hex);
+		strbuf_setlen(sb, start + COMPONENT_MAX - 17);
+		strbuf_addf(sb, "-%.16s", hex);
+	}
 }
 
 /* DIR/runs/<variant>[/<workload>[/<leaf>]], malloc'd. */
@@ -418,6 +437,74 @@ static const char *qemu_of(const struct state *s)
 	return s->o->qemu ? s->o->qemu : vm_default_qemu(s->arch->name);
 }
 
+/* The parameter series run so far, one label per line, as store_workloads(). */
+static int store_series(struct state *s)
+{
+	char *old = store_get_meta(s->st, "series");
+	struct strvec all = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int ret = 0;
+
+	if (old)
+		strvec_split(&all, old, "\n");
+	for (i = 0; i < s->o->nr_series; i++)
+		strvec_push_unique(&all, s->o->series[i]);
+	for (i = 0; i < all.nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? "\n" : "", all.v[i]);
+	if (all.nr)
+		ret = store_set_meta(s->st, "series", sb.buf);
+	strbuf_release(&sb);
+	strvec_clear(&all);
+	free(old);
+	return ret;
+}
+
+/*
+ * The plan's kernels must carry what the workloads need (harness
+ * profiles), and a cmd: workload runs the host's programs, so its kernels
+ * must be of the host's arch.  0, or -1 saying what to do.
+ */
+static int check_workload_needs(struct state *s)
+{
+	char *have = store_get_meta(s->st, "harness");
+	struct strvec taken = STRVEC_INIT, need = STRVEC_INIT;
+	struct strbuf missing = STRBUF_INIT;
+	struct utsname host;
+	size_t i, k;
+	int ret = 0;
+
+	if (!have)
+		return 0;	/* an imported experiment: no plan of ours */
+	strvec_split(&taken, have, ",");
+	for (i = 0; i < s->o->nr_workloads && !ret; i++) {
+		const struct workload_spec *w = &s->o->workloads[i];
+
+		strvec_clear(&need);
+		workload_spec_harness(w, &need);
+		strbuf_reset(&missing);
+		for (k = 0; k < need.nr; k++)
+			if (strvec_find(&taken, need.v[k]) < 0)
+				strbuf_addf(&missing, "%s%s", missing.len ? "," : "", need.v[k]);
+		if (missing.len)
+			ret = error("workload '%s' needs the harness profile%s %s, which the plan "
+				    "in '%s' lacks (it has %s): plan again with --harness %s "
+				    "(sweep and screen add them themselves)", s->specs.v[i],
+				    strchr(missing.buf, ',') ? "s" : "", missing.buf, s->o->dir,
+				    have, missing.buf);
+		else if ((workload_table[w->id].flags & WL_COMMAND) && taken.nr &&
+			 !uname(&host) && strcmp(taken.v[0], host.machine))
+			ret = error("workload '%s' runs this host's %s programs; the kernels of "
+				    "'%s' are for %s, which cannot run them", s->specs.v[i],
+				    host.machine, s->o->dir, taken.v[0]);
+	}
+	strvec_clear(&taken);
+	strvec_clear(&need);
+	strbuf_release(&missing);
+	free(have);
+	return ret;
+}
+
 static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed,
 			     const char *qemu_version_line)
 {
@@ -436,8 +523,8 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	s->seed = seed;
 	if (vm_effective_clock(&clock, &shift, &s->cfg, accel))
 		goto out;
-	if (clock == VM_CLOCK_ICOUNT)
-		snprintf(clockname, sizeof(clockname), "icount:%d", shift);
+	if (vm_clock_is_icount(clock))
+		snprintf(clockname, sizeof(clockname), "%s:%d", vm_clock_name(clock), shift);
 	else
 		snprintf(clockname, sizeof(clockname), "host");
 	snprintf(smp, sizeof(smp), "%d", o->smp > 0 ? o->smp : VM_DEFAULT_SMP);
@@ -462,6 +549,7 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	    set_metaf(s->st, "runs", "%d", o->runs) ||
 	    set_metaf(s->st, "warmup", "%d", o->warmup) ||
 	    store_workloads(s) ||
+	    store_series(s) ||
 	    store_set_meta(s->st, "host", host.name) ||
 	    store_set_meta(s->st, "host_kernel", host.kernel) ||
 	    store_set_meta(s->st, "cpu_model", host.cpu_model) ||
@@ -559,20 +647,32 @@ static void show_run(struct state *s, const struct schedule_run *r)
 	strbuf_release(&sb);
 }
 
-/* "time 0.512 s (mean of 3)": the workload's own figure, for the per-run line. */
+/*
+ * "time 0.512 s (mean of 3)", then each other metric the same way
+ * ("throughput 201 MB/s"): the workload's own figures, for the per-run line.
+ */
 static void describe_samples(struct strbuf *sb, const struct protocol_result *proto)
 {
-	double sum = 0;
-	size_t i;
+	size_t i, k;
 
-	if (!proto->nr_samples)
-		return;
-	for (i = 0; i < proto->nr_samples; i++)
-		sum += proto->samples[i].value;
-	strbuf_addf(sb, ", %s %.4g %s", proto->samples[0].metric,
-		    sum / (double)proto->nr_samples, proto->samples[0].unit);
-	if (proto->nr_samples > 1)
-		strbuf_addf(sb, " (mean of %zu)", proto->nr_samples);
+	for (i = 0; i < proto->nr_samples; i++) {
+		const char *metric = proto->samples[i].metric;
+		double sum = 0;
+		size_t n = 0;
+
+		for (k = 0; k < i && strcmp(proto->samples[k].metric, metric); k++)
+			;
+		if (k < i)
+			continue;	/* said already */
+		for (k = i; k < proto->nr_samples; k++)
+			if (!strcmp(proto->samples[k].metric, metric)) {
+				sum += proto->samples[k].value;
+				n++;
+			}
+		strbuf_addf(sb, ", %s %.4g %s", metric, sum / (double)n, proto->samples[i].unit);
+		if (n > 1)
+			strbuf_addf(sb, " (mean of %zu)", n);
+	}
 }
 
 /*
@@ -640,7 +740,7 @@ static int store_result(struct state *s, const struct schedule_run *r,
 	run.boot_s = res->proto.ready ? res->proto.boot_seconds : NAN;
 	run.started = xstrdup(started);
 	run.clock = xstrdup(vm_clock_name(res->clock));
-	if (res->clock == VM_CLOCK_ICOUNT) {
+	if (vm_clock_is_icount(res->clock)) {
 		run.icount_shift = res->icount_shift;
 		run.layout_seed = (int64_t)layout_seed;
 	}
@@ -747,7 +847,8 @@ static int prepare(struct state *s, struct store *st, const struct measure_optio
 				     "use --runner", workload_table[o->workloads[i].id].name);
 	if (read_arch(s))
 		return -1;
-	if (parse_workloads(s) || (!s->session && load_variants(s)) || make_initramfs(s))
+	if (parse_workloads(s) || check_workload_needs(s) ||
+	    (!s->session && load_variants(s)) || make_initramfs(s))
 		return -1;
 	base_config(s);
 	return 0;

@@ -54,6 +54,13 @@ struct measure_options {
 	/* Checked workloads (cmd-run parses them) and how many. */
 	const struct workload_spec *workloads;
 	size_t nr_workloads;
+	/*
+	 * The labels of the parameter series among them
+	 * (workload_spec_format_series()), stored in meta "series", one per
+	 * line, so reports put each series in one table.
+	 */
+	const char *const *series;
+	size_t nr_series;
 	int runs;		/* measured rounds per workload */
 	int warmup;		/* warm-up rounds per workload, stored with warmup = 1 */
 	const char *seed;	/* decimal, or NULL */

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "plan/arch.h"
+#include "run/extract.h"
 #include "run/protocol.h"
 #include "util/run-command.h"
 #include "util/usage.h"
@@ -20,6 +21,8 @@
 /* The end of the console is enough to find a panic and show the tail. */
 #define CONSOLE_READ_MAX ((size_t)1 << 20)
 #define QEMU_LOG_READ_MAX ((size_t)64 << 10)
+/* A cmd program's output as the guest sends it: 64 KiB and a line about what it left out. */
+#define OUTPUT_READ_MAX ((size_t)1 << 20)
 
 static const char *const accel_names[] = {
 	[VM_ACCEL_AUTO] = "auto",
@@ -57,6 +60,7 @@ void vm_config_init(struct vm_config *cfg)
 static const char *const clock_names[] = {
 	[VM_CLOCK_AUTO] = "auto",
 	[VM_CLOCK_ICOUNT] = "icount",
+	[VM_CLOCK_ICOUNT_IDLE] = "icount-idle",
 	[VM_CLOCK_HOST] = "host",
 };
 
@@ -67,11 +71,24 @@ const char *vm_clock_name(enum vm_clock clock)
 	return clock_names[clock];
 }
 
+int vm_clock_is_icount(enum vm_clock clock)
+{
+	return clock == VM_CLOCK_ICOUNT || clock == VM_CLOCK_ICOUNT_IDLE;
+}
+
 int vm_clock_parse(enum vm_clock *clock, int *shift, const char *spec)
 {
+	static const struct {
+		const char *name;
+		enum vm_clock clock;
+	} icounts[] = {
+		{ "icount", VM_CLOCK_ICOUNT },
+		{ "icount-idle", VM_CLOCK_ICOUNT_IDLE },
+	};
 	const char *rest;
 	char *end;
 	long n;
+	size_t i;
 
 	*shift = -1;
 	if (!strcmp(spec, "auto")) {
@@ -82,21 +99,32 @@ int vm_clock_parse(enum vm_clock *clock, int *shift, const char *spec)
 		*clock = VM_CLOCK_HOST;
 		return 0;
 	}
-	if (!strcmp(spec, "icount")) {
-		*clock = VM_CLOCK_ICOUNT;
-		return 0;
-	}
-	if (skip_prefix(spec, "icount:", &rest) && *rest >= '0' && *rest <= '9') {
+	for (i = 0; i < ARRAY_SIZE(icounts); i++) {
+		if (!skip_prefix(spec, icounts[i].name, &rest))
+			continue;
+		if (!*rest) {
+			*clock = icounts[i].clock;
+			return 0;
+		}
+		if (*rest++ != ':' || *rest < '0' || *rest > '9')
+			continue;
 		errno = 0;
 		n = strtol(rest, &end, 10);
 		if (!errno && !*end && n <= VM_ICOUNT_SHIFT_MAX) {
-			*clock = VM_CLOCK_ICOUNT;
+			*clock = icounts[i].clock;
 			*shift = (int)n;
 			return 0;
 		}
 	}
-	return error("'%s' is not a clock: use icount, icount:SHIFT (0 to %d), host or auto",
-		     spec, VM_ICOUNT_SHIFT_MAX);
+	return error("'%s' is not a clock: use icount, icount-idle, either with :SHIFT (0 to %d), "
+		     "host or auto", spec, VM_ICOUNT_SHIFT_MAX);
+}
+
+/* A run of cfg waits for I/O: the host's programs over 9p, scratch disks. */
+static int waits_for_io(const struct vm_config *cfg)
+{
+	return cfg->workload && ((workload_table[cfg->workload->id].flags & WL_COMMAND) ||
+				 cfg->workload->nr_scratch);
 }
 
 int vm_effective_clock(enum vm_clock *out, int *shift, const struct vm_config *cfg,
@@ -107,9 +135,12 @@ int vm_effective_clock(enum vm_clock *out, int *shift, const struct vm_config *c
 	if (cfg->clock == VM_CLOCK_HOST || (cfg->clock == VM_CLOCK_AUTO && accel != VM_ACCEL_TCG))
 		return 0;
 	if (accel != VM_ACCEL_TCG)
-		return error("--clock icount needs TCG; this run uses %s (use --clock host)",
-			     vm_accel_name(accel));
-	*out = VM_CLOCK_ICOUNT;
+		return error("--clock %s needs TCG; this run uses %s (use --clock host)",
+			     vm_clock_name(cfg->clock), vm_accel_name(accel));
+	if (cfg->clock == VM_CLOCK_AUTO)
+		*out = waits_for_io(cfg) ? VM_CLOCK_ICOUNT_IDLE : VM_CLOCK_ICOUNT;
+	else
+		*out = cfg->clock;
 	*shift = cfg->icount_shift >= 0 ? cfg->icount_shift : VM_DEFAULT_ICOUNT_SHIFT;
 	return 0;
 }
@@ -259,7 +290,7 @@ static int add_clock_cmdline(struct strbuf *out, const struct vm_config *cfg,
 	enum vm_clock clock;
 	int shift;
 
-	if (vm_effective_clock(&clock, &shift, cfg, accel) || clock != VM_CLOCK_ICOUNT)
+	if (vm_effective_clock(&clock, &shift, cfg, accel) || !vm_clock_is_icount(clock))
 		return 0;
 	/*
 	 * The seed in 20 digits, so every command line of a workload has the
@@ -293,6 +324,30 @@ void vm_kernel_cmdline(struct strbuf *out, const struct vm_config *cfg, enum vm_
 	kernel_cmdline(out, cfg, accel, 1);
 }
 
+static int runs_command(const struct vm_config *cfg)
+{
+	return cfg->workload && (workload_table[cfg->workload->id].flags & WL_COMMAND);
+}
+
+static char *run_file(const struct vm_config *cfg, const char *name)
+{
+	return xstrfmt("%s/%s", cfg->run_dir ? cfg->run_dir : ".", name);
+}
+
+/* <run_dir>/scratch-vdX.img of scratch disk i (vda first). */
+static char *scratch_image(const struct vm_config *cfg, size_t i)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "scratch-vd%c.img", (int)('a' + i));
+	return run_file(cfg, name);
+}
+
+static size_t nr_scratch(const struct vm_config *cfg)
+{
+	return cfg->workload ? cfg->workload->nr_scratch : 0;
+}
+
 /* qemu's option values end at a comma; ",," stands for one. */
 static void add_option_value(struct strbuf *sb, const char *value)
 {
@@ -316,11 +371,12 @@ static int add_clock_options(struct strvec *argv, const struct vm_config *cfg,
 	enum vm_clock clock;
 	int shift;
 
-	if (vm_effective_clock(&clock, &shift, cfg, accel) || clock != VM_CLOCK_ICOUNT)
+	if (vm_effective_clock(&clock, &shift, cfg, accel) || !vm_clock_is_icount(clock))
 		return 0;
-	/* sleep=off: idle time is skipped, never waited for on the host. */
+	/* sleep=off: idle time is skipped, never waited for; sleep=on: see vm.h */
 	strvec_push(argv, "-icount");
-	strvec_pushf(argv, "shift=%d,sleep=off", shift);
+	strvec_pushf(argv, "shift=%d,sleep=%s", shift,
+		     clock == VM_CLOCK_ICOUNT_IDLE ? "on" : "off");
 	if (rtc && *rtc)
 		strbuf_addf(&sb, "%s,", rtc);
 	strbuf_addstr(&sb, "base=");
@@ -372,6 +428,35 @@ static void qemu_argv(struct strvec *argv, const struct vm_config *cfg,
 		/* The second -serial is ttyS1. */
 		strvec_push(argv, "-serial");
 		strvec_pushf(argv, "file:%s", results_path);
+	}
+	if (runs_command(cfg)) {
+		char *output = run_file(cfg, "output.txt");
+
+		/* ttyS2: the program's output */
+		strvec_push(argv, "-serial");
+		strvec_pushf(argv, "file:%s", output);
+		free(output);
+		/* multidevs=remap: / spans file systems, whose inode numbers could clash */
+		strvec_push(argv, "-fsdev");
+		strbuf_addstr(&sb, "local,id=kcphost,path=");
+		add_option_value(&sb, VM_HOST_ROOT);
+		strbuf_addstr(&sb, ",security_model=none,readonly=on,multidevs=remap");
+		strvec_push(argv, sb.buf);
+		strbuf_reset(&sb);
+		strvec_push(argv, "-device");
+		strvec_push(argv, "virtio-9p-pci,fsdev=kcphost,mount_tag=" WORKLOAD_HOST_ROOT_TAG);
+	}
+	for (size_t i = 0; i < nr_scratch(cfg); i++) {
+		char *image = scratch_image(cfg, i);
+
+		/* cache=unsafe: see vm.h */
+		strbuf_addstr(&sb, "file=");
+		add_option_value(&sb, image);
+		strbuf_addstr(&sb, ",if=virtio,format=raw,cache=unsafe");
+		strvec_push(argv, "-drive");
+		strvec_push(argv, sb.buf);
+		strbuf_reset(&sb);
+		free(image);
 	}
 	if (cfg->disk) {
 		/* cache=none: see vm.h. */
@@ -540,6 +625,13 @@ static void runner_env(struct strvec *env, const struct vm_config *cfg, const ch
 	strvec_pushf(env, "KCP_WORKLOAD=%s", sb.buf);
 	strvec_pushf(env, "KCP_RUN=%d", cfg->run_number);
 	push_path(env, "KCP_DIR", dir);
+	if (runs_command(cfg)) {
+		char *output = run_file(cfg, "output.txt");
+
+		/* where kcp-guest --host writes the program's output */
+		strvec_pushf(env, "KCP_OUTPUT=%s", output);
+		free(output);
+	}
 	strvec_pushf(env, "KCP_MEM_MB=%d", cfg_mem(cfg));
 	strvec_pushf(env, "KCP_SMP=%d", cfg_smp(cfg));
 	strvec_pushf(env, "KCP_ARCH=%s", cfg_arch(cfg)->name);
@@ -600,6 +692,7 @@ static enum vm_accel probe_kvm(const struct vm_config *run_cfg)
 	/* The shortest run of the same machine: the boot workload, no disk. */
 	probe.workload = NULL;
 	probe.disk = NULL;
+	probe.run_dir = templ;
 	qemu_argv(&cp.args, cfg, VM_ACCEL_KVM, console, results, 0);
 	cp.out.mode = CHILD_IO_CAPTURE;
 	cp.out.buf = &log;
@@ -686,14 +779,16 @@ static void prepare(struct child_process *cp, const struct vm_config *cfg,
 	cp->contain = 1;
 }
 
-int vm_format_command(struct strbuf *out, const struct vm_config *cfg, const char *dir)
+int vm_format_command(struct strbuf *out, const struct vm_config *run_cfg, const char *dir)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
+	struct vm_config in_dir = *run_cfg, *cfg = &in_dir;
 	enum vm_accel accel = vm_resolve_accel(cfg);
 	char *console = xstrfmt("%s/console.txt", dir);
 	char *results = xstrfmt("%s/results.txt", dir);
 	char *qemu_log = xstrfmt("%s/qemu.txt", dir);
 
+	in_dir.run_dir = dir;
 	prepare(&cp, cfg, accel, dir, console, results, qemu_log);
 	if (accel == VM_ACCEL_RUNNER) {
 		struct strvec all = STRVEC_INIT;
@@ -901,9 +996,66 @@ void vm_classify(struct vm_result *out, const struct child_process *cp,
 	strbuf_release(&why);
 }
 
-int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir)
+/* Sparse images for the scratch disks; 0, or -1 with the reason in why. */
+static int make_scratch(const struct vm_config *cfg, struct strbuf *why)
+{
+	size_t i;
+
+	for (i = 0; i < nr_scratch(cfg); i++) {
+		char *image = scratch_image(cfg, i);
+		int fd = open(image, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		int failed = fd < 0 || ftruncate(fd, (off_t)cfg->workload->scratch[i].bytes);
+
+		if (failed)
+			strbuf_addf(why, "cannot make the scratch disk '%s': %s", image,
+				    strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(image);
+		if (failed)
+			return -1;
+	}
+	return 0;
+}
+
+static void remove_scratch(const struct vm_config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < nr_scratch(cfg); i++) {
+		char *image = scratch_image(cfg, i);
+
+		unlink(image);
+		free(image);
+	}
+}
+
+/* A complete cmd run: the numbers its --extract options take from its output. */
+static void extract_output(struct vm_result *out, const struct vm_config *cfg)
+{
+	const struct workload_spec *spec = cfg->workload;
+	struct strbuf output = STRBUF_INIT, why = STRBUF_INIT;
+	char *path;
+
+	if (out->status != RUN_OK || !runs_command(cfg) || !spec->nr_extracts)
+		return;
+	path = run_file(cfg, "output.txt");
+	read_tail(&output, path, OUTPUT_READ_MAX);
+	if (extract_samples(&out->proto, workload_table[spec->id].name, spec->extracts,
+			    spec->nr_extracts, output.buf, output.len, &why)) {
+		out->status = RUN_MALFORMED;
+		strbuf_addf(&out->reason, "the program's output: %s", why.buf);
+	}
+	free(path);
+	strbuf_release(&output);
+	strbuf_release(&why);
+}
+
+int vm_run(struct vm_result *out, const struct vm_config *run_cfg, const char *dir)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
+	struct vm_config in_dir = *run_cfg, *cfg = &in_dir;
+	char *output_path = xstrfmt("%s/output.txt", dir);
 	struct strbuf console = STRBUF_INIT, results = STRBUF_INIT, qemu_log = STRBUF_INIT;
 	char *console_path = xstrfmt("%s/console.txt", dir);
 	char *results_path = xstrfmt("%s/results.txt", dir);
@@ -930,19 +1082,33 @@ int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir)
 	unlink(console_path);
 	unlink(results_path);
 	unlink(qemu_log_path);
+	unlink(output_path);
+	in_dir.run_dir = dir;
+	if (make_scratch(cfg, &out->reason)) {
+		out->status = RUN_START_FAILED;
+		error("%s", out->reason.buf);
+		remove_scratch(cfg);
+		goto out;
+	}
 
 	prepare(&cp, cfg, out->accel, dir, console_path, results_path, qemu_log_path);
 	cp.silent_exec_failure = 1;
 	if (!start_command(&cp))
 		finish_command(&cp);
+	remove_scratch(cfg);
 	read_tail(&console, console_path, CONSOLE_READ_MAX);
 	read_head(&results, results_path, KCP_OUTPUT_MAX);
 	read_tail(&qemu_log, qemu_log_path, QEMU_LOG_READ_MAX);
 	/* A runner's stderr is its console: its last line explains an exit. */
 	vm_classify(out, &cp, console.buf, console.len, results.buf, results.len,
 		    out->accel == VM_ACCEL_RUNNER ? console.buf : qemu_log.buf);
+	extract_output(out, cfg);
+	if (out->status != RUN_OK && !out->console_tail.len)
+		add_last_lines(&out->console_tail, console.buf, console.len,
+			       VM_CONSOLE_TAIL_LINES);
 	ret = out->status == RUN_OK ? 0 : -1;
 out:
+	free(output_path);
 	child_process_release(&cp);
 	strbuf_release(&console);
 	strbuf_release(&results);

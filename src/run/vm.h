@@ -38,8 +38,10 @@ struct workload_spec;
  * it gets the run's identity in KCP_KERNEL, KCP_INITRAMFS, KCP_CMDLINE
  * (the kernel command line qemu would get), KCP_CONFIG, KCP_VARIANT,
  * KCP_WORKLOAD (the canonical workload spec), KCP_RUN, and also KCP_DIR (the
- * run's directory), KCP_MEM_MB, KCP_SMP and KCP_ARCH (x86_64, arm64), and
- * must print the protocol
+ * run's directory), KCP_MEM_MB, KCP_SMP and KCP_ARCH (x86_64, arm64) (for a
+ * cmd workload KCP_OUTPUT, the file the program's output goes to, as
+ * kcp-guest --host writes it; its --extract numbers are taken from there),
+ * and must print the protocol
  * lines on its stdout (saved as results.txt); its stderr is saved as
  * console.txt, so a panic it shows there is recognised too.  Paths in KCP_*
  * are made absolute when they exist.  A runner with shell syntax or spaces
@@ -73,11 +75,30 @@ int vm_accel_parse(enum vm_accel *out, const char *name);
  * VM_CLOCK_HOST is qemu's default: guest time follows host time, and the
  * RTC starts from the host's clock.  KVM and a --runner always use it.
  */
+/*
+ * VM_CLOCK_ICOUNT_IDLE is icount with sleep=on: instructions count as
+ * under VM_CLOCK_ICOUNT while the guest runs, and while it is idle,
+ * waiting for I/O, its clock follows the host's.  With sleep=off an idle
+ * guest jumps to its next timer at once, so a wait for a 9p read or a
+ * disk request costs as many timer ticks as pass, at that speed, before
+ * the host completes it: measured here (6.1 tinyconfig, HZ=250, host
+ * load 9-12), the same dd through dm-crypt on LVM with the same layout
+ * seed took 31.7 s and then 6.3 s of guest time (2000 reads of 8 KiB, 16
+ * s of host time), and gcc on one file 64, 91 and 71 s, against 1.3 and
+ * 1.5 s, and 0.9-1.3 s, with sleep=on.  So under TCG AUTO takes it for
+ * every workload that waits for I/O: cmd (the host's programs come over
+ * 9p) and any with scratch disks.  The waits then move with host load;
+ * the rest does not.
+ */
 enum vm_clock {
-	VM_CLOCK_AUTO = 0,	/* icount under TCG, host under KVM and for a runner */
+	VM_CLOCK_AUTO = 0,	/* icount (or icount-idle) under TCG, host under KVM and a runner */
 	VM_CLOCK_ICOUNT,
 	VM_CLOCK_HOST,
+	VM_CLOCK_ICOUNT_IDLE,
 };
+
+/* ICOUNT or ICOUNT_IDLE: guest time counts instructions (while it runs). */
+int vm_clock_is_icount(enum vm_clock clock);
 /*
  * 2^6 = 64 ns of guest time per instruction: chosen by bench/clock-speed
  * (see README.md, "Guest time"): lower shifts spend minutes in the kernel's
@@ -87,12 +108,12 @@ enum vm_clock {
 #define VM_DEFAULT_ICOUNT_SHIFT 0
 #define VM_ICOUNT_SHIFT_MAX 10
 
-/* "auto", "icount", "host". */
+/* "auto", "icount", "host", "icount-idle". */
 const char *vm_clock_name(enum vm_clock clock);
 /*
- * Parses --clock: "auto", "host", "icount" (the default shift) or
- * "icount:N" with N in 0..VM_ICOUNT_SHIFT_MAX.  *shift gets N, or -1 for
- * the default.  0, or -1 with an error printed.
+ * Parses --clock: "auto", "host", "icount" or "icount-idle" (the default
+ * shift), or either with ":N", N in 0..VM_ICOUNT_SHIFT_MAX.  *shift gets
+ * N, or -1 for the default.  0, or -1 with an error printed.
  */
 int vm_clock_parse(enum vm_clock *clock, int *shift, const char *spec);
 /*
@@ -104,6 +125,8 @@ void vm_rtc_base(struct strbuf *out, uint64_t layout_seed);
 #define VM_DEFAULT_ARCH "x86_64"
 /* x86_64's qemu and CPU models: vm_default_qemu() and vm_default_cpu() give every arch's. */
 #define VM_DEFAULT_QEMU "qemu-system-x86_64"
+/* The directory a cmd workload's guest sees as its root (read-only). */
+#define VM_HOST_ROOT "/"
 /*
  * The CPU model when cfg->cpu is NULL.  Under TCG "max" emulates every
  * feature qemu knows, "qemu64" a plain x86-64; see the commit that set
@@ -154,8 +177,24 @@ struct vm_config {
 	 * cannot open the image: the run ends as RUN_EXIT_FAILED saying so.
 	 */
 	const char *disk;
-	/* Rendered with workload_spec_cmdline(); NULL: "kcp.workload=boot". */
+	/*
+	 * Rendered with workload_spec_cmdline(); NULL: "kcp.workload=boot".
+	 * The workload also says what else the machine has:
+	 *  - a cmd workload (WL_COMMAND) gets the host's root file system,
+	 *    read-only over virtio-9p (VM_HOST_ROOT, tag
+	 *    WORKLOAD_HOST_ROOT_TAG), and a third serial port (ttyS2) whose
+	 *    output, the program's, goes to <run_dir>/output.txt; its
+	 *    --extract numbers are taken from there after the run (extract.h),
+	 *    and a run whose output lacks one is RUN_MALFORMED with the reason;
+	 *  - each scratch disk is a sparse image <run_dir>/scratch-vdX.img
+	 *    made before the run and removed after it, attached as a virtio
+	 *    disk with cache=unsafe (the host's page cache, flushes ignored:
+	 *    what is measured is the guest kernel's work, not the host's
+	 *    disk), before `disk`.
+	 */
 	const struct workload_spec *workload;
+	/* Where a run's scratch images and output go; vm_run() sets it to its dir. */
+	const char *run_dir;
 	const char *extra_append;	/* more kernel parameters, or NULL */
 	double timeout;		/* seconds; 0: VM_DEFAULT_TIMEOUT */
 

@@ -160,6 +160,109 @@ range:
 	return -1;
 }
 
+static int check_text(const char *value, char *why, size_t size)
+{
+	const unsigned char *s;
+
+	if (strlen(value) > WORKLOAD_TEXT_MAX) {
+		snprintf(why, size, "longer than %d bytes", WORKLOAD_TEXT_MAX);
+		return -1;
+	}
+	for (s = (const unsigned char *)value; *s; s++) {
+		if ((*s < ' ' && *s != '\t') || *s == 0x7f) {
+			snprintf(why, size, "control character 0x%02x in '%s'", *s, value);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Bytes a TEXT value keeps as they are on the kernel command line. */
+static int text_plain(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("/._-+:@,", c));
+}
+
+size_t workload_text_encode(char *out, size_t size, const char *text)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t len = 0, o = size ? strlen(out) : 0;
+	const unsigned char *s;
+
+	for (s = (const unsigned char *)text; *s; s++) {
+		char enc[4] = { (char)*s, 0, 0, 0 };
+		size_t n = 1;
+
+		if (!text_plain(*s)) {
+			enc[0] = '%';
+			enc[1] = hex[*s >> 4];
+			enc[2] = hex[*s & 15];
+			n = 3;
+		}
+		len += n;
+		if (size && o + n < size) {
+			memcpy(out + o, enc, n);
+			o += n;
+			out[o] = '\0';
+		}
+	}
+	return len;
+}
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int workload_text_decode(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		int hi, lo;
+
+		if (*s != '%') {
+			*o++ = *s;
+			continue;
+		}
+		hi = hex_value(s[1]);
+		lo = hi < 0 ? -1 : hex_value(s[2]);
+		if (lo < 0)
+			return -1;
+		*o++ = (char)(hi << 4 | lo);
+		s += 2;
+	}
+	*o = '\0';
+	return 0;
+}
+
+int workload_command_needs_shell(const char *cmd)
+{
+	const char *s = cmd, *word;
+
+	if (strpbrk(cmd, "\"'`$\\|&;<>()*?[]#~{}\n"))
+		return 1;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	/* NAME=value as the first word is an assignment, which only a shell makes */
+	word = s;
+	if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_') {
+		while ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		       (*s >= '0' && *s <= '9') || *s == '_')
+			s++;
+		if (*s == '=' && s > word)
+			return 1;
+	}
+	return 0;
+}
+
 int workload_param_check(const struct workload_param *p, const char *value,
 			 unsigned long long *num, char *why, size_t size)
 {
@@ -174,6 +277,8 @@ int workload_param_check(const struct workload_param *p, const char *value,
 		return check_choice(p, value, why, size);
 	case WP_PATH:
 		return check_path(value, why, size);
+	case WP_TEXT:
+		return check_text(value, why, size);
 	}
 	snprintf(why, size, "parameter '%s' has an unknown type", p->name);
 	return -1;

@@ -23,6 +23,17 @@ enum workload_id {
 /* workload_info.flags */
 #define WL_TEST (1 << 0)	/* for kconfperf's own tests (hang, panic) */
 #define WL_HOST (1 << 1)	/* runs on the host and boots the kernel itself (libguestfs) */
+/*
+ * A program of the host (cmd): its spec is "cmd:COMMAND", the guest mounts
+ * the host's root over virtio-9p (tag WORKLOAD_HOST_ROOT_TAG) and writes
+ * the program's output to its third serial port (ttyS2).
+ */
+#define WL_COMMAND (1 << 2)
+
+/* The virtio-9p mount tag of the host's root file system. */
+#define WORKLOAD_HOST_ROOT_TAG "kcphost"
+/* Longest TEXT value (a command line), bytes, before percent-encoding. */
+#define WORKLOAD_TEXT_MAX 1024
 
 struct workload_info {
 	const char *name;
@@ -39,6 +50,7 @@ enum workload_param_type {
 	WP_CHOICE,	/* one of the '|'-separated `choices` */
 	WP_BLOCKS,	/* a WP_SIZE that is a multiple of 512 */
 	WP_PATH,	/* absolute path: no spaces, quotes, commas or backslashes */
+	WP_TEXT,	/* printable text (tabs allowed), percent-encoded on the command line */
 };
 
 struct workload_param {
@@ -72,5 +84,24 @@ const struct workload_param *workload_param_find(int id, const char *name);
  */
 int workload_param_check(const struct workload_param *p, const char *value,
 			 unsigned long long *num, char *why, size_t size);
+
+/*
+ * TEXT values on the kernel command line: the kernel splits it at spaces
+ * and has no escape for '"', so every byte that is not a letter, a digit
+ * or one of "/._-+:@," is written as %XX.  workload_text_encode() appends
+ * the encoding of text to out[size] (NUL-terminated, cut to fit) and
+ * returns its full length; workload_text_decode() decodes s in place and
+ * returns 0, or -1 for a '%' not followed by two hex digits.
+ */
+size_t workload_text_encode(char *out, size_t size, const char *text);
+int workload_text_decode(char *s);
+
+/*
+ * Whether a cmd: command line needs /bin/sh: it has quotes, '$', '`',
+ * '\\', redirections, pipes, ';', '&', globs, '#', '~', braces, parentheses
+ * or a newline, or its first word assigns a variable (NAME=value).  Any
+ * other command line is split at blanks and executed directly.
+ */
+int workload_command_needs_shell(const char *cmd);
 
 #endif

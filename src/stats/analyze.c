@@ -7,6 +7,7 @@
 
 #include "plan/plan.h"
 #include "run/workload-table.h"
+#include "stats/analyze-series.h"
 #include "stats/analyze.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -389,8 +390,9 @@ static void add_clock(struct strvec *clocks, const struct store_run *r)
 {
 	char name[32];
 
-	if (r->clock && !strcmp(r->clock, "icount") && r->icount_shift >= 0)
-		snprintf(name, sizeof(name), "icount:%d", r->icount_shift);
+	if (r->clock && (!strcmp(r->clock, "icount") || !strcmp(r->clock, "icount-idle")) &&
+	    r->icount_shift >= 0)
+		snprintf(name, sizeof(name), "%s:%d", r->clock, r->icount_shift);
 	else
 		snprintf(name, sizeof(name), "host");
 	add_distinct(clocks, name);
@@ -849,6 +851,11 @@ static void describe_clock(struct analyze_table *t, const struct strvec *clocks)
 		strbuf_addf(&sb, "guest time counted in instructions (icount shift %d: "
 			    "1 instruction = %d ns); host load does not move it; %zu layout%s sampled",
 			    shift, 1 << shift, t->layouts, t->layouts == 1 ? "" : "s");
+	else if (clocks->nr == 1 && sscanf(clocks->v[0], "icount-idle:%d", &shift) == 1)
+		strbuf_addf(&sb, "guest time counted in instructions while the guest runs (icount "
+			    "shift %d: 1 instruction = %d ns) and host time while it waits for I/O "
+			    "(sleep=on), so host load moves the waits only; %zu layout%s sampled",
+			    shift, 1 << shift, t->layouts, t->layouts == 1 ? "" : "s");
 	else
 		strbuf_addstr(&sb, "host time: the guest's clock follows the host's, "
 			      "so host load moves it");
@@ -954,6 +961,7 @@ static int build_tables(struct analyze_model *m, const struct analyze_options *o
 				continue;
 			ALLOC_GROW(m->tables, m->nr_tables + 1, alloc);
 			memset(&m->tables[m->nr_tables], 0, sizeof(m->tables[0]));
+			m->tables[m->nr_tables].series = NONE;
 			build_table(m, &m->tables[m->nr_tables++], workloads.v[i], &ms[j], opts);
 		}
 		metric_specs_release(ms, nr);
@@ -1051,6 +1059,7 @@ int analyze_load(struct analyze_model *out, struct store *st,
 
 	if (build_tables(out, opts))
 		goto fail;
+	analyze_series_build(out);
 	return 0;
 fail:
 	analyze_release(out);
@@ -1088,6 +1097,7 @@ void analyze_release(struct analyze_model *m)
 {
 	size_t i;
 
+	analyze_series_release(m);
 	for (i = 0; i < m->nr_tables; i++)
 		table_release(&m->tables[i]);
 	free(m->tables);

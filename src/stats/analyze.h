@@ -257,6 +257,31 @@ struct analyze_table {
 	char *aa_text;
 
 	size_t nr_steps;		/* rows that are cumulative steps */
+	size_t series;			/* the analyze_series that shows it, or SIZE_MAX */
+};
+
+/*
+ * A parameter series (hackbench:groups=1,4,7,12, recorded by the run in
+ * meta "series"): its members are workloads of their own, each with its
+ * tables, and a series is the view reports print instead of them, one per
+ * metric: a row per value, a column per variant, as mmtests does
+ * ("Amean 1 ...", "Amean 4 ...").  It exists when two or more of its
+ * members have a table of the metric.  Each member table's `series` is
+ * the index of the series that shows it.
+ */
+struct analyze_series {
+	char *label;			/* "hackbench:groups=1,4,7,12" */
+	char *param;			/* "groups" */
+	char *metric, *unit;
+	int higher_is_better;
+	size_t nr_values;
+	char **values;			/* "1", "4", ... in the series' order */
+	size_t *tables;			/* per value: its table, or SIZE_MAX (no runs yet) */
+	size_t first_table;		/* the lowest of tables[]: where writers print it */
+	size_t *variants;		/* the columns: variants with a row in some member */
+	size_t nr_variants;
+	size_t runs, failed, warmups;	/* totals over the member tables */
+	size_t min_n, max_n;		/* values per cell, over cells with values */
 };
 
 /* A named group of options and what it sets ("CONFIG_X=y" each). */
@@ -275,6 +300,8 @@ struct analyze_model {
 	size_t nr_tables;
 	struct analyze_group *groups;	/* plan order */
 	size_t nr_groups;
+	struct analyze_series *series;	/* in meta order, then by metric */
+	size_t nr_series;
 	/* Raw data, for CSV and the HTML data table: every run and sample. */
 	struct store_run *runs;
 	size_t nr_runs;
@@ -294,6 +321,15 @@ void analyze_release(struct analyze_model *m);
 
 /* The value of an experiment fact, or NULL when unknown or empty. */
 const char *analyze_fact(const struct analyze_model *m, const char *key);
+
+/*
+ * The cell of series s for value i and variant (an index into
+ * m->variants): the member table's row, or NULL when that member has no
+ * table or no row for it.  *table, when not NULL, gets the table.
+ */
+const struct analyze_row *analyze_series_cell(const struct analyze_model *m,
+					      const struct analyze_series *s, size_t i,
+					      size_t variant, const struct analyze_table **table);
 
 /* The variant of a row, and its name. */
 const struct analyze_variant *analyze_row_variant(const struct analyze_model *m,

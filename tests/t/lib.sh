@@ -134,6 +134,10 @@ test_kernel_arm64() {
 		ON v.config_hash = b.config_hash WHERE v.name = 'baseline'"
 }
 
+# The harness profiles of the test baseline that runs host programs:
+# cmd: workloads over virtio-9p and scratch disks with ext4, lvm and dm-crypt.
+TEST_CMD_HARNESS=9p,disk,crypt
+
 # test_skip 'desc' REASON: a test this machine cannot run, counted and shown
 # as skipped with its reason (a skip is a result, never a pass).
 test_skip() {

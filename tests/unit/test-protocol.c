@@ -369,8 +369,9 @@ static void test_table(void)
 		check_int(workload_find(w->name), ==, id);
 		check(!strcmp(w->metric, "time") || !strcmp(w->metric, "throughput"));
 		check_int(w->higher_is_better, ==, !strcmp(w->metric, "throughput"));
-		/* every guest workload that measures has iterations (libguestfs: one test a run) */
-		if (id != WORKLOAD_boot && !(w->flags & (WL_TEST | WL_HOST)))
+		/* every guest workload that measures has iterations (libguestfs: one test a run;
+		 * cmd runs its program once a boot) */
+		if (id != WORKLOAD_boot && !(w->flags & (WL_TEST | WL_HOST | WL_COMMAND)))
 			check(workload_param_find(id, "iterations") != NULL);
 	}
 	check_int(workload_find("nope"), ==, -1);
@@ -484,7 +485,7 @@ static void test_spec_errors(void)
 {
 	check_bad_spec("hackbnch", "error: unknown workload 'hackbnch'; did you mean 'hackbench'? "
 		       "(workloads: boot, hackbench, syscall, fork, pipe, files, dd, pagefault, exec, "
-		       "libguestfs)");
+		       "libguestfs, cmd)");
 	check_bad_spec("zzzzzzzzzzzz", "unknown workload 'zzzzzzzzzzzz' (workloads: boot,");
 	check_bad_spec("", "has no name (workloads: boot,");
 	check_bad_spec(":groups=1", "has no name");
@@ -513,8 +514,10 @@ static void test_spec_values_pass_to_guest_cmdline(void)
 	for (id = 0; id < NR_WORKLOADS; id++) {
 		struct workload_spec spec = WORKLOAD_SPEC_INIT;
 		struct strbuf sb = STRBUF_INIT;
+		const char *name = id == WORKLOAD_cmd ? "cmd:sh -c \"echo 'a b' \\\"c\\\"\"" :
+				   workload_table[id].name;
 
-		if (!check_int(workload_spec_parse(&spec, workload_table[id].name), ==, 0))
+		if (!check_int(workload_spec_parse(&spec, name), ==, 0))
 			continue;
 		workload_spec_cmdline(&spec, &sb);
 		check(!strchr(sb.buf, '"') && !strchr(sb.buf, '\t') && !strchr(sb.buf, '\n'));

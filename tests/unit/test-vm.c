@@ -607,6 +607,53 @@ out:
 	free(fails);
 }
 
+static void test_cmd_machine(void)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+	struct workload_spec spec = WORKLOAD_SPEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	enum vm_clock clock;
+	int shift;
+
+	check_int(workload_spec_parse(&spec, "cmd:dd if=/dev/kcp/vda of=/dev/null"), ==, 0);
+	check_int(workload_spec_add_scratch(&spec, "64M:lvm,crypt"), ==, 0);
+	check_int(workload_spec_add_scratch(&spec, "1G"), ==, 0);
+	cfg.kernel = "bzImage";
+	cfg.initramfs = "initramfs.gz";
+	cfg.workload = &spec;
+	cfg.run_dir = "run";
+	joined_argv(&sb, &cfg, VM_ACCEL_TCG);
+	/* idle time is host time for a workload that waits for I/O */
+	check(strstr(sb.buf, " -icount shift=0,sleep=on ") != NULL);
+	/* ttyS2 for the program's output, the host's root over 9p, the disks in order */
+	check(strstr(sb.buf, "-serial file:run/results.txt -serial file:run/output.txt -fsdev "
+		     "local,id=kcphost,path=/,security_model=none,readonly=on,multidevs=remap "
+		     "-device virtio-9p-pci,fsdev=kcphost,mount_tag=kcphost "
+		     "-drive file=run/scratch-vda.img,if=virtio,format=raw,cache=unsafe "
+		     "-drive file=run/scratch-vdb.img,if=virtio,format=raw,cache=unsafe -kernel") != NULL);
+	check(strstr(sb.buf, "kcp.run=dd%20if%3D/dev/kcp/vda%20of%3D/dev/null "
+		     "kcp.scratch=64M:lvm,crypt%201G'") != NULL);
+	check_int(vm_effective_clock(&clock, &shift, &cfg, VM_ACCEL_TCG), ==, 0);
+	check_int(clock, ==, VM_CLOCK_ICOUNT_IDLE);
+	strbuf_reset(&sb);
+
+	/* asked for plain icount, it gets it (and its waits jump to the next timer) */
+	cfg.clock = VM_CLOCK_ICOUNT;
+	joined_argv(&sb, &cfg, VM_ACCEL_TCG);
+	check(strstr(sb.buf, " -icount shift=0,sleep=off ") != NULL);
+	strbuf_reset(&sb);
+	check_int(vm_clock_parse(&clock, &shift, "icount-idle:2"), ==, 0);
+	check_int(clock, ==, VM_CLOCK_ICOUNT_IDLE);
+	check_int(shift, ==, 2);
+	check_int(vm_clock_parse(&clock, &shift, "icount-idle"), ==, 0);
+	check_int(shift, ==, -1);
+	test_capture_start();
+	check_int(vm_clock_parse(&clock, &shift, "icount-idlex"), ==, -1);
+	test_capture_stop();
+	strbuf_release(&sb);
+	workload_spec_release(&spec);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -630,6 +677,7 @@ int main(int argc, char **argv)
 	TEST(test_hanging_qemu_times_out);
 	TEST(test_failing_qemu_and_stale_files);
 	TEST(test_kvm_probe_decisions);
+	TEST(test_cmd_machine);
 	strbuf_release(&messages);
 	return test_done();
 }

@@ -1,0 +1,132 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# t4600: cmd: workloads on real 6.1 kernels under qemu TCG (icount): the
+# host's programs inside the guest over virtio-9p, scratch disks through
+# lvm, dm-crypt and ext4, --extract, failures inside the guest, and a sweep
+# that reports a program's time and its own number per variant beside a
+# parameter series.  Kernels: the tinyconfig baseline with the harness
+# profiles 9p, disk and crypt ($TEST_CMD_HARNESS) and its PRINTK_TIME
+# variant (2 kernels no other test builds: 24 minutes for the baseline and
+# 40 s for the variant, seeded from its tree, on this loaded 2-core host), so
+# it runs in make check-slow; with the kernels cached it took 16 minutes here
+# (21 guest boots, about 45 s each at host load 20).
+. "$(dirname "$0")/../t/lib.sh"
+test_need_kernel_source
+GUEST=$KCP_BUILD/kcp-guest
+[ -x "$GUEST" ] || test_skip_all "no $GUEST (make builds it)"
+command -v qemu-system-x86_64 >/dev/null || test_skip_all "no qemu-system-x86_64"
+for tool in lvm cryptsetup mkfs.ext4 dd gcc bonnie++; do
+	command -v "$tool" >/dev/null || test_skip_all "no $tool on this host (run scripts/deps)"
+done
+
+DD='cmd:dd if=/dev/kcp/vda of=/dev/null bs=8k count=2000 iflag=direct'
+MBS='throughput,MB/s,higher,re:([0-9.]+) [kMG]?B/s'
+
+# (paths without blanks: the test cache and Debian's tarball)
+SWEEP_ARGS="--cache $KCP_TEST_CACHE --source $KSRC_TARBALL --base tinyconfig
+	--harness $TEST_CMD_HARNESS --options PRINTK_TIME --no-baseline-again --runs 3 --warmup 0 --seed 11
+	--timeout 300"
+
+test_expect_success 'sweep runs a host program in the guest and reports its time and number' '
+	kconfperf sweep $SWEEP_ARGS --workload "$DD" --scratch 64M:lvm,crypt --extract "$MBS" \
+		--workload hackbench:groups=1,2,loops=5,iterations=1 --dir exp >report.txt 2>err ||
+		{ cat err; exit 1; }
+	cat report.txt &&
+	test "$(sqlite3 exp/kconfperf.db "SELECT count(*) FROM run WHERE status = \"ok\"")" = 18 &&
+	test_grep "^workload: *cmd:dd if=/dev/kcp/vda .* --scratch 64M:lvm,crypt --extract" report.txt &&
+	test_grep "^metric: *throughput (MB/s), higher is better: taken from the program" report.txt &&
+	test_grep "^metric: *time (s), lower is better: the program.s wall time in the guest" report.txt &&
+	test_grep "^clock: *guest time counted in instructions" report.txt &&
+	awk "/^metric: *throughput/ { t = 1 } /^metric: *time/ { t = 0 } t" report.txt >mbs &&
+	test_grep "^baseline  *[0-9.]* MB/s" mbs &&
+	test_grep "^CONFIG_PRINTK_TIME=y  *[0-9.]* MB/s" mbs
+'
+
+test_expect_success 'the plan took the profiles, and each run kept the output' '
+	test "$(sqlite3 exp/kconfperf.db "SELECT value FROM meta WHERE key = \"harness\"")" = \
+		"x86_64,9p,disk,crypt" &&
+	ls exp/runs/baseline/*/r0/output.txt >outputs &&
+	test_grep "records out" "$(grep "cmd_dd" outputs | head -n 1)" &&
+	! ls exp/runs/baseline/*/r0/scratch-*.img 2>/dev/null
+'
+
+test_expect_success 'the series is one table, a row per value, in every format' '
+	test_grep "^series: *hackbench:iterations=1,groups=1,2,loops=5$" report.txt &&
+	test_grep "^Amean     1  " report.txt &&
+	test_grep "^Amean     2  " report.txt &&
+	! grep -q "^workload: *hackbench" report.txt &&
+	kconfperf report --dir exp --format mmtests >mm &&
+	test_grep "^kconfperf hackbench:iterations=1,groups=1,2,loops=5 time (s)" mm &&
+	test_grep "^Amean     2 " mm &&
+	kconfperf report --dir exp --format markdown >md &&
+	test_grep "^| groups | baseline | CONFIG_PRINTK_TIME=y |$" md &&
+	jq -e "[.kconfperf.series[] | select(.param == \"groups\")][0].rows | length == 2" \
+		exp/report.json &&
+	kconfperf report --dir exp --format html >html &&
+	test_grep "<table class=\"summary series\">" html
+'
+
+KERNEL=$(sqlite3 exp/kconfperf.db "SELECT b.image FROM build b JOIN variant v
+	ON v.config_hash = b.config_hash WHERE v.name = 'baseline'" 2>/dev/null) || KERNEL=
+
+vm() {
+	kconfperf vm --kernel "$KERNEL" --initramfs exp/initramfs.gz --accel tcg --timeout 300 "$@"
+}
+
+test_expect_success 'ext4 on a scratch disk: the guest makes it, mounts it, the program writes' '
+	vm -w "cmd:dd if=/dev/zero of=/mnt/vda/f bs=64k count=64 conv=fsync" --scratch 32M:ext4 \
+		--extract "$MBS" --dir ext4 >out ||
+		{ cat out ext4/console.txt; exit 1; }
+	test_grep "^status: ok$" out &&
+	test_grep "^sample: cmd throughput 0 " out &&
+	test_grep "4194304 bytes" ext4/output.txt
+'
+
+# The README's recipes for seeds 003 and 004, one run each (their sweeps
+# are the README's; here only that they run and yield their numbers).
+# bonnie++ prints +++++ for a test done in under 0.5 s: 32 MB was, at host
+# load 6, so the file is 128 MB (about 2.5 s of writing here).
+test_expect_success 'recipe 003: a compile of the host tree runs in the guest' '
+	vm -w "cmd:gcc -O2 -D_GNU_SOURCE -I$SRC_DIR/src -c $SRC_DIR/src/util/strbuf.c" --dir cc >out ||
+		{ cat out cc/console.txt; exit 1; }
+	test_grep "^status: ok$" out &&
+	test_grep "^sample: cmd time 0 [0-9.]* s$" out
+'
+
+test_expect_success 'recipe 004: bonnie++ on ext4, its CSV field as the sample' '
+	vm -w "cmd:bonnie++ -d /mnt/vda -s 128M -r 64 -n 0 -u root -f -b -D -q" --scratch 256M:ext4 \
+		--extract "seq_block_output,K/s,higher,csv:12" --dir bonnie >out ||
+		{ cat out bonnie/console.txt; exit 1; }
+	test_grep "^status: ok$" out &&
+	test_grep "^sample: cmd seq_block_output 0 [0-9]* K/s$" out &&
+	test_grep "^1\.98,2\.00a," bonnie/output.txt
+'
+
+test_expect_success 'a program that fails in the guest is a failed run with its reason' '
+	vm -w "cmd:sh -c \"echo no such thing >&2; exit 4\"" --dir fail >out
+	rc=$?
+	cat out &&
+	test "$rc" = 1 &&
+	test_grep "^status: guest-error$" out &&
+	test_grep "^reason: guest error: cmd: .* exited with status 4; its last line: no such thing$" out
+'
+
+test_expect_success 'output without the number is a failed run' '
+	vm -w "cmd:echo 42 apples" --extract "$MBS" --dir nomatch >out
+	rc=$?
+	cat out &&
+	test "$rc" = 1 &&
+	test_grep "^status: malformed$" out &&
+	test_grep "no line matches re:.*the last: .42 apples." out
+'
+
+test_expect_success 'a program that hangs times out' '
+	vm -w "cmd:sh -c \"while :; do :; done\"" --timeout 40 --dir hang >out
+	rc=$?
+	cat out &&
+	test "$rc" = 1 &&
+	test_grep "^status: timeout$" out &&
+	test_grep "running .sh -c" hang/console.txt
+'
+
+test_done
