@@ -7,7 +7,7 @@
 # qemu-system-aarch64, on boot and on dd reading a RAM disk through the
 # block layer and the page cache, the guest's nearest to bonnie++'s
 # sequential block input.  Kernels: t4700's two arm64 kernels (lib.sh
-# ARM64_PLAN_ARGS), shared; the script takes about 3 minutes of runs, kept
+# ARM64_LOCK_PLAN_ARGS), the baseline shared with t4700; the script takes about 3 minutes of runs, kept
 # out of make check's tight budget.
 . "$(dirname "$0")/../t/lib.sh"
 test_need_arm64
@@ -24,7 +24,7 @@ own_table() {
 }
 
 test_expect_success 'sweep: PROVE_LOCKING on and off on arm64, boot and dd from a RAM disk' '
-	kconfperf sweep --cache "$KCP_TEST_CACHE" $ARM64_PLAN_ARGS --workload boot \
+	kconfperf sweep --cache "$KCP_TEST_CACHE" $ARM64_LOCK_PLAN_ARGS --workload boot \
 		--workload "$DD" --runs 3 --warmup 0 --seed 4 --dir exp >report.txt 2>err &&
 	cat report.txt &&
 	test "$(sqlite3 exp/kconfperf.db "SELECT count(*) FROM run WHERE status = \"ok\"")" = 18
