@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kbuild/kbuild-variants.h"
+#include "plan/sources.h"
 #include "store/store.h"
 #include "util/progress.h"
 #include "util/usage.h"
@@ -157,4 +158,44 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 	}
 	progress_stop(&progress);
 	return 0;
+}
+
+int kbuild_sources(struct kbuild_options *o, const struct source_set *ss, struct store *st,
+		   const struct store_variant *v, size_t nr, FILE *table,
+		   struct kbuild_summary *sum)
+{
+	struct store_variant *mine = xcalloc(nr ? nr : 1, sizeof(*mine));
+	const struct kernel_source *saved = o->source;
+	size_t pass, i, k;
+	int ret = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	for (pass = 0; pass < 2 && !ret; pass++) {
+		for (i = 0; i < ss->nr && !ret; i++) {
+			const struct experiment_source *es = &ss->v[i];
+			struct kbuild_summary one;
+			size_t n = 0;
+
+			if ((es->base >= 0) != (pass == 1))
+				continue;
+			/* Shallow copies: the rows stay v's. */
+			for (k = 0; k < nr; k++)
+				if (!strcmp(v[k].source ? v[k].source : "", es->label))
+					mine[n++] = v[k];
+			if (!n)
+				continue;
+			if (table && ss->nr > 1)
+				fprintf(table, "%ssource %s (%s%s%s):\n", i ? "\n" : "", es->label,
+					es->ks.version, es->ks.patch ? ", patched with " : "",
+					es->ks.patch ? es->ks.patch : "");
+			o->source = &es->ks;
+			ret = kbuild_variants(o, st, mine, n, table, &one);
+			sum->built += one.built;
+			sum->cached += one.cached;
+			sum->failed += one.failed;
+		}
+	}
+	o->source = saved;
+	free(mine);
+	return ret;
 }

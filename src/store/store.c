@@ -786,6 +786,8 @@ int store_get_sources(struct store *st, struct store_source **out, size_t *nr)
 		store_sources_free(v, n);
 		return -1;
 	}
+	if (!n)
+		return sources_from_meta(st, out, nr);
 	*out = v;
 	*nr = n;
 	return 0;
