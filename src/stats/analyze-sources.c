@@ -84,16 +84,19 @@ static size_t add_missing(struct strbuf *sb, const struct strvec *have, const st
 	return n;
 }
 
-/* What a variant's kernel changes on source s that its counterpart's on the first does not. */
+/*
+ * What a variant's kernel changes on each source that its counterpart's
+ * on the first does not, and the other way round, when both are measured.
+ */
 static void note_differs(struct analyze_model *m, struct analyze_counterpart *c)
 {
 	const struct analyze_variant *ref, *base0;
-	struct strbuf sb = STRBUF_INIT;
 	struct strvec names0 = STRVEC_INIT;
 	size_t s;
 
+	c->differs = xcalloc(m->nr_sources, sizeof(*c->differs));
 	if (c->variant[0] == NONE || m->sources[0].baseline == NONE ||
-	    !strcmp(c->name, "baseline"))
+	    !strcmp(c->name, "baseline") || analyze_not_measured(m, &m->variants[c->variant[0]]))
 		return;
 	ref = &m->variants[c->variant[0]];
 	base0 = &m->variants[m->sources[0].baseline];
@@ -101,25 +104,25 @@ static void note_differs(struct analyze_model *m, struct analyze_counterpart *c)
 	for (s = 1; s < m->nr_sources; s++) {
 		struct strvec names = STRVEC_INIT;
 		const struct analyze_variant *av;
-		struct strbuf one = STRBUF_INIT, other = STRBUF_INIT;
+		struct strbuf sb = STRBUF_INIT, one = STRBUF_INIT;
 
-		if (c->variant[s] == NONE || m->sources[s].baseline == NONE)
+		if (c->variant[s] == NONE || m->sources[s].baseline == NONE ||
+		    analyze_not_measured(m, &m->variants[c->variant[s]]))
 			continue;
 		av = &m->variants[c->variant[s]];
 		changed_names(&names, m->variants[m->sources[s].baseline].v.config, av->v.config);
 		if (add_missing(&one, &names, &names0))
-			strbuf_addf(&sb, "%s%s also sets %s", sb.len ? "; " : "",
-				    m->sources[s].label, one.buf);
-		if (add_missing(&other, &names0, &names))
+			strbuf_addf(&sb, "%s also sets %s", m->sources[s].label, one.buf);
+		strbuf_reset(&one);
+		if (add_missing(&one, &names0, &names))
 			strbuf_addf(&sb, "%s%s does not set %s (%s does)", sb.len ? "; " : "",
-				    m->sources[s].label, other.buf, m->sources[0].label);
+				    m->sources[s].label, one.buf, m->sources[0].label);
+		if (sb.len)
+			c->differs[s] = strbuf_detach(&sb, NULL);
+		strbuf_release(&sb);
 		strbuf_release(&one);
-		strbuf_release(&other);
 		strvec_clear(&names);
 	}
-	if (sb.len)
-		c->differs = strbuf_detach(&sb, NULL);
-	strbuf_release(&sb);
 	strvec_clear(&names0);
 }
 
@@ -140,7 +143,6 @@ static void make_counterparts(struct analyze_model *m)
 				ALLOC_GROW(m->counterparts, m->nr_counterparts + 1, alloc);
 				c = m->nr_counterparts++;
 				m->counterparts[c].name = xstrdup(av->short_name);
-				m->counterparts[c].differs = NULL;
 				m->counterparts[c].variant = xcalloc(m->nr_sources, sizeof(size_t));
 				for (k = 0; k < m->nr_sources; k++)
 					m->counterparts[c].variant[k] = NONE;
@@ -340,8 +342,12 @@ void analyze_sources_release(struct analyze_model *m)
 	}
 	free(m->sources);
 	for (i = 0; i < m->nr_counterparts; i++) {
+		size_t s;
+
 		free(m->counterparts[i].name);
 		free(m->counterparts[i].variant);
+		for (s = 0; m->counterparts[i].differs && s < m->nr_sources; s++)
+			free(m->counterparts[i].differs[s]);
 		free(m->counterparts[i].differs);
 	}
 	free(m->counterparts);

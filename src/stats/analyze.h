@@ -96,8 +96,9 @@
  * A counterpart that a source lacks or does not measure (an unknown
  * symbol there, a no-op, a failed build) has no numbers in that column,
  * and its variant's why says why: it is never a zero cost.  differs
- * says how the sources resolve a counterpart differently: the symbols its
- * kernel changes against its baseline on one source and not on the first.
+ * says how a source resolves a counterpart differently from the first:
+ * the symbols its kernel changes against its baseline there and not on
+ * the first, or the other way round.
  *
  * Notes.  What a report says about a row besides its numbers is decided
  * here, once for every writer (table.notes, in row order; a same-as row
@@ -275,7 +276,12 @@ struct analyze_source {
 struct analyze_counterpart {
 	char *name;			/* without a label: "baseline", "CONFIG_X=y", "all" */
 	size_t *variant;		/* per source: its variant, or SIZE_MAX when it has none */
-	char *differs;			/* how the sources resolve it differently, or NULL */
+	/*
+	 * Per source (NULL for the first): how its kernel differs from the
+	 * first source's when both are measured, "6.12 also sets NEW_DEP",
+	 * or NULL when they change the same symbols.
+	 */
+	char **differs;
 };
 
 /* A counterpart on one source, against the first source's (see "Sources"). */
