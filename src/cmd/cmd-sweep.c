@@ -41,7 +41,8 @@ static const char *const sweep_usage[] = {
 	"report says how each option's cost changed between them.  --patch FILE adds",
 	"the first source with FILE applied (-p1) as a source of its own, each",
 	"variant measured against its unpatched twin.  Variants are then named",
-	"SOURCE:VARIANT, the source named by NAME= or by its kernel version.",
+	"SOURCE:VARIANT, the source named by NAME= or by its kernel version, and",
+	"--options may be left out: the sources' baselines are compared.",
 	NULL,
 };
 

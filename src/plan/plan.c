@@ -963,7 +963,7 @@ int plan_print_table(struct store *st, FILE *fp)
 		snprintf(eff, sizeof(eff), "+%d -%d ~%d", v[i].added, v[i].removed, v[i].changed);
 		strbuf_reset(&line);
 		strbuf_addf(&line, "%-*s  %-*s  %9d  %-16s  ", wname, names[i], wstatus, statuses[i],
-			    requested, i ? eff : "-");
+			    requested, strcmp(v[i].kind, "baseline") ? eff : "-");
 		strbuf_add_text(&line, v[i].reason);
 		strbuf_rtrim(&line);
 		fprintf(fp, "%s\n", line.buf);

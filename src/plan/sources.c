@@ -193,11 +193,16 @@ int source_set_open(struct source_set *out, const struct strvec *sources,
 	for (i = 0; i < patches->nr; i++) {
 		struct experiment_source *es = add(out);
 		const char *path;
-		char *name;
+		char *name, *abs;
+		int rc;
 
 		source_arg_split(patches->v[i], &es->label, &path);
 		es->base = 0;
-		if (kernel_source_patch(&es->ks, &out->v[0].ks, path, cache_dir))
+		/* Kept with its whole path: build opens it again from wherever it runs. */
+		abs = absolute_path(path);
+		rc = kernel_source_patch(&es->ks, &out->v[0].ks, abs, cache_dir);
+		free(abs);
+		if (rc)
 			goto fail;
 		if (!es->label) {
 			name = patch_name(path);

@@ -261,7 +261,7 @@ static void across_pair(struct strbuf *out, const struct analyze_model *m,
 
 	strbuf_addf(&sb, "%s: %s, %s against %s", a->workload, a->metric, s1->label, s0->label);
 	if (s1->patch)
-		strbuf_addf(&sb, " (the patch %s, config for config)", s1->patch);
+		strbuf_addf(&sb, " (the patch %s, config for config)", s1->patch_name);
 	strbuf_addstr(out, "\n## ");
 	strbuf_add_markdown(out, sb.buf);
 	strbuf_addstr(out, "\n\n| Variant |");

@@ -409,7 +409,7 @@ static void across_pair(struct strbuf *out, const struct analyze_model *m,
 
 	strbuf_addf(out, "\n%s against %s", s1->label, s0->label);
 	if (patched)
-		strbuf_addf(out, " (the patch %s, config for config)", s1->patch);
+		strbuf_addf(out, " (the patch %s, config for config)", s1->patch_name);
 	strbuf_addstr(out, ": ");
 	strbuf_add_text(out, a->workload);
 	strbuf_addf(out, " %s%s%s%s, %s is better\n", a->metric, *a->unit ? " (" : "",
@@ -505,7 +505,7 @@ static void patch_builds(struct strbuf *out, const struct analyze_model *m)
 			continue;
 		}
 		strbuf_addf(out, "\nbuilds of %s (%s), beside the unpatched ones:\n",
-			    m->sources[s].label, m->sources[s].patch);
+			    m->sources[s].label, m->sources[s].patch_name);
 		{
 			struct strbuf body = STRBUF_INIT;
 			const char *p, *nl;

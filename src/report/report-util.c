@@ -324,7 +324,7 @@ int report_add_patch_verdict(struct strbuf *sb, const struct analyze_model *m,
 	if (!m->sources[s].patch || !cell->has_same ||
 	    (cell->same.marker != '*' && cell->same.marker != '~'))
 		return 0;
-	strbuf_addf(sb, "%s on %s with %s: ", m->sources[s].patch, m->sources[0].label,
+	strbuf_addf(sb, "%s on %s with %s: ", m->sources[s].patch_name, m->sources[0].label,
 		    m->counterparts[c].name);
 	stats_format_change(sb, cell->same.change, 1);
 	strbuf_addch(sb, ' ');

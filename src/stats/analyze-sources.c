@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kconfig/kconfig.h"
+#include "plan/plan.h"
 #include "stats/analyze-sources.h"
 #include "stats/analyze.h"
 #include "util/strbuf.h"
@@ -134,7 +135,8 @@ static void make_counterparts(struct analyze_model *m)
 		for (i = 0; i < m->nr_variants; i++) {
 			const struct analyze_variant *av = &m->variants[i];
 
-			if (av->source != s)
+			/* Each source's A/A control is its own; it is no option to compare. */
+			if (av->source != s || (av->v.kind && !strcmp(av->v.kind, PLAN_AA_NAME)))
 				continue;
 			c = counterpart_of(m, av->short_name);
 			if (c == NONE) {
@@ -171,6 +173,8 @@ int analyze_sources_load(struct analyze_model *m, struct store *st)
 		s->version = nr ? dup_or_null(rows[i].version) : NULL;
 		s->origin = nr ? dup_or_null(rows[i].origin) : NULL;
 		s->patch = nr ? dup_or_null(rows[i].patch) : NULL;
+		s->patch_name = s->patch && strrchr(s->patch, '/') ? strrchr(s->patch, '/') + 1 :
+				s->patch;
 		s->base = NONE;
 		s->baseline = NONE;
 	}
@@ -326,7 +330,7 @@ void analyze_describe_source(struct strbuf *sb, const struct analyze_source *s)
 	}
 	strbuf_addf(sb, "%s (%s", s->label, version);
 	if (s->patch)
-		strbuf_addf(sb, " with %s", s->patch);
+		strbuf_addf(sb, " with %s", s->patch_name);
 	strbuf_addch(sb, ')');
 }
 

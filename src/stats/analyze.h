@@ -81,7 +81,8 @@
  * own baseline, with the interaction checks within the source; tables
  * come per workload, then metric, then source in the order of the
  * sources.  Variants of the same name on several sources ("6.1:CONFIG_X=y",
- * "6.12:CONFIG_X=y") are counterparts (model.counterparts, once), and per
+ * "6.12:CONFIG_X=y") are counterparts (model.counterparts, once; each
+ * source's baseline-again is its own A/A control, not one), and per
  * workload and metric an across block (model.across) sets each
  * counterpart's numbers on every source beside the first source's:
  *   same     its values against the first source's counterpart's, the
@@ -268,6 +269,7 @@ struct analyze_source {
 	char *version;			/* "6.1.192" */
 	char *origin;			/* the tree or archive as named */
 	char *patch;			/* a patched source's patch, else NULL */
+	const char *patch_name;		/* its file name without directories, for reports */
 	size_t base;			/* a patched source's base, else SIZE_MAX */
 	size_t baseline;		/* its baseline variant, or SIZE_MAX */
 };
