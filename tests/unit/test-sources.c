@@ -67,7 +67,7 @@ static void test_labels(void)
 
 static void test_arg_split(void)
 {
-	char *label;
+	char *label, *name;
 	const char *path;
 
 	source_arg_split("old=/usr/src/x.tar.xz", &label, &path);
@@ -81,8 +81,12 @@ static void test_arg_split(void)
 	source_arg_split("/a=b/x.tar.xz", &label, &path);
 	check(label == NULL);
 	check_str(path, "/a=b/x.tar.xz");
-	check_str(source_variant_name("6.12", "baseline"), "6.12:baseline");
-	check_str(source_variant_name("", "baseline"), "baseline");
+	name = source_variant_name("6.12", "baseline");
+	check_str(name, "6.12:baseline");
+	free(name);
+	name = source_variant_name("", "baseline");
+	check_str(name, "baseline");
+	free(name);
 }
 
 static void test_version_labels(void)
