@@ -9,7 +9,7 @@
 #include "kbuild/kbuild-variants.h"
 #include "kbuild/kbuild.h"
 #include "util/parse-options.h"
-#include "plan/source.h"
+#include "plan/plan-sources.h"
 #include "store/store.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -40,12 +40,12 @@ static const char *const build_usage[] = {
 int cmd_build(int argc, const char **argv)
 {
 	struct kbuild_options o = KBUILD_OPTIONS_INIT;
-	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct source_set ss = SOURCE_SET_INIT;
 	struct store *st = NULL;
 	struct store_variant *v = NULL;
 	size_t nr = 0;
 	const char *dir = EXPERIMENT_DEFAULT_DIR, *cache_opt = NULL;
-	char *cache = NULL, *source = NULL, *logs = NULL, *arch = NULL, *cross = NULL;
+	char *cache = NULL, *logs = NULL, *arch = NULL, *cross = NULL;
 	struct kbuild_summary sum = { 0 };
 	int ret = 1;
 	const struct option opts[] = {
@@ -72,13 +72,12 @@ int cmd_build(int argc, const char **argv)
 		error("'%s' has no plan yet (run 'kconfperf plan')", dir);
 		goto out;
 	}
-	source = store_get_meta(st, "source");
 	cache = cache_opt ? absolute_path(cache_opt) : store_get_meta(st, "cache");
-	if (!source || !cache) {
-		error("'%s': the plan does not say which source it used; plan again", dir);
+	if (!cache) {
+		error("'%s': the plan does not say which cache it used; plan again", dir);
 		goto out;
 	}
-	if (kernel_source_open(&ks, source, cache))
+	if (source_set_reopen(&ss, st, cache))
 		goto out;
 	{
 		char *abs = absolute_path(dir);
@@ -86,7 +85,7 @@ int cmd_build(int argc, const char **argv)
 		logs = experiment_path(abs, "logs");
 		free(abs);
 	}
-	o.source = &ks;
+	o.source = &ss.v[0].ks;
 	o.cache_dir = cache;
 	o.log_dir = logs;
 	/* The plan's arch and cross compiler; an older plan has neither: x86_64. */
@@ -97,7 +96,7 @@ int cmd_build(int argc, const char **argv)
 	if (kbuild_prepare(&o))
 		goto out;
 
-	if (kbuild_variants(&o, st, v, nr, stdout, &sum))
+	if (kbuild_sources(&o, &ss, st, v, nr, stdout, &sum))
 		goto out;
 	note("%d built, %d cached, %d failed", sum.built, sum.cached, sum.failed);
 	ret = sum.failed ? 1 : 0;
@@ -105,9 +104,8 @@ out:
 	store_variants_free(v, nr);
 	store_close(st);
 	kbuild_options_release(&o);
-	kernel_source_release(&ks);
+	source_set_release(&ss);
 	free(cache);
-	free(source);
 	free(logs);
 	free(arch);
 	free(cross);

@@ -22,10 +22,11 @@ void plan_args_finish(struct plan_args *a, int *argc, const char ***argv, const 
 		(*argc)--;
 		(*argv)++;
 	}
-	if (!a->source || !a->o.base)
+	if (!a->sources.nr || !a->o.base)
 		usage_error("%s needs --source and --base", command);
-	if (!a->o.options && !a->o.diff_old)
-		usage_error("%s needs --options or --options-from-diff", command);
+	if (!a->o.options && !a->o.diff_old && a->sources.nr + a->patches.nr < 2)
+		usage_error("%s needs --options or --options-from-diff (or several sources "
+			    "to compare)", command);
 	if (a->o.options && a->o.diff_old)
 		usage_error("--options and --options-from-diff cannot be combined");
 	if (plan_parse_designs(&a->o.designs, a->designs))
@@ -41,6 +42,8 @@ void plan_args_finish(struct plan_args *a, int *argc, const char ***argv, const 
 void plan_args_release(struct plan_args *a)
 {
 	plan_options_release(&a->o);
+	strvec_clear(&a->sources);
+	strvec_clear(&a->patches);
 }
 
 /* A decimal integer in [min, max] into *out: 0, or -1 (no message). */
@@ -250,12 +253,13 @@ int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
 	e->work = experiment_path(e->dir, "work");
 	e->logs = experiment_path(e->dir, "logs");
 	if (experiment_check_dir(dir_opt) ||
-	    kernel_source_open(&e->source, pa->source, e->cache))
+	    source_set_open(&e->sources, &pa->sources, &pa->patches, e->cache))
 		return -1;
-	pa->o.source = &e->source;
+	pa->o.source = &e->sources.v[0].ks;
+	pa->o.label = e->sources.v[0].label;
 	pa->o.work_dir = e->work;
 	pa->o.jobs = jobs;
-	e->build.source = &e->source;
+	e->build.source = &e->sources.v[0].ks;
 	e->build.cache_dir = e->cache;
 	e->build.log_dir = e->logs;
 	e->build.jobs = jobs;
@@ -272,7 +276,7 @@ int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
 void experiment_inputs_release(struct experiment_inputs *e)
 {
 	kbuild_options_release(&e->build);
-	kernel_source_release(&e->source);
+	source_set_release(&e->sources);
 	free(e->dir);
 	free(e->cache);
 	free(e->work);

@@ -11,6 +11,7 @@
 #include "util/parse-options.h"
 #include "plan/plan.h"
 #include "plan/source.h"
+#include "plan/sources.h"
 #include "util/strvec.h"
 
 /*
@@ -22,18 +23,23 @@
 
 struct plan_args {
 	struct plan_options o;
-	const char *source;
+	struct strvec sources;		/* --source [NAME=]SRC, repeatable */
+	struct strvec patches;		/* --patch [NAME=]FILE, repeatable */
 	const char *cache;
 	const char *designs;
 };
-#define PLAN_ARGS_INIT { .o = PLAN_OPTIONS_INIT, .designs = "oat" }
+#define PLAN_ARGS_INIT { .o = PLAN_OPTIONS_INIT, .sources = STRVEC_INIT, \
+			 .patches = STRVEC_INIT, .designs = "oat" }
 /* plan and sweep take the A/A control by default. */
-#define PLAN_ARGS_AA_INIT { .o = PLAN_OPTIONS_AA_INIT, .designs = "oat" }
+#define PLAN_ARGS_AA_INIT { .o = PLAN_OPTIONS_AA_INIT, .sources = STRVEC_INIT, \
+			    .patches = STRVEC_INIT, .designs = "oat" }
 
 #define OPT_PLAN_ARGS(a) \
-	OPT_STRING(0, "source", &(a)->source, "SRC", \
-		   "kernel tree (known by its files' sizes and mtimes, not contents) " \
-		   "or .tar.xz/.tar.gz of one"), \
+	OPT_STRING_LIST(0, "source", &(a)->sources, "[NAME=]SRC", \
+			"kernel tree (known by its files' sizes and mtimes, not contents) " \
+			"or .tar.xz/.tar.gz of one (again: another version)"), \
+	OPT_STRING_LIST(0, "patch", &(a)->patches, "[NAME=]FILE", \
+			"the first source with this patch (-p1), a source of its own"), \
 	OPT_STRING(0, "base", &(a)->o.base, "BASE", "make config target or .config file"), \
 	OPT_STRING_LIST(0, "base-add", &(a)->o.base_add, "FRAG|CONFIG_X=y", \
 			"merge a fragment or setting into the baseline"), \
@@ -62,9 +68,10 @@ struct plan_args {
 /*
  * Takes NEW of --options-from-diff OLD NEW from the arguments left after
  * parse_options() (*argc, *argv are advanced past it), checks that the
- * inputs make a plan, parses --design and settles the arch
- * (plan_choose_arch(): an --arch that contradicts the baseline .config is
- * a usage error).  command names the caller in messages.
+ * inputs make a plan (options may be left out when there are several
+ * sources: their baselines are compared), parses --design and settles the
+ * arch (plan_choose_arch(): an --arch that contradicts the baseline .config
+ * is a usage error).  command names the caller in messages.
  */
 void plan_args_finish(struct plan_args *a, int *argc, const char ***argv, const char *command);
 void plan_args_release(struct plan_args *a);
@@ -191,16 +198,17 @@ void run_args_release(struct run_args *a);
  * and the build options (--cc-wrapper fills build.cc_wrapper while parsing).
  */
 struct experiment_inputs {
-	struct kernel_source source;
+	struct source_set sources;	/* every --source, then every --patch */
 	struct kbuild_options build;
 	char *dir, *cache, *work, *logs;
 };
-#define EXPERIMENT_INPUTS_INIT { .source = KERNEL_SOURCE_INIT, .build = KBUILD_OPTIONS_INIT }
+#define EXPERIMENT_INPUTS_INIT { .sources = SOURCE_SET_INIT, .build = KBUILD_OPTIONS_INIT }
 
 /*
- * Opens the kernel source and points pa's plan, ra's runs and e->build at
- * dir_opt, the cache, the source and the plan's arch, with make -j jobs.  Returns 0, or -1
- * (with a message) when the source cannot be opened.
+ * Opens the kernel sources (patches applied, sources.h) and points pa's
+ * plan, ra's runs and e->build at dir_opt, the cache, the first source and
+ * the plan's arch, with make -j jobs.  Returns 0, or -1 (with a message)
+ * when a source cannot be opened or a patch does not apply.
  */
 int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
 			   struct run_args *ra, const char *dir_opt, int jobs);

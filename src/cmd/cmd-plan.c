@@ -9,6 +9,7 @@
 #include "util/escape.h"
 #include "store/experiment.h"
 #include "util/parse-options.h"
+#include "plan/plan-sources.h"
 #include "plan/plan.h"
 #include "plan/source.h"
 #include "store/store.h"
@@ -16,7 +17,8 @@
 #include "util/wrapper.h"
 
 static const char *const plan_usage[] = {
-	"kconfperf plan --source SRC --base BASE [--base-add FRAG|CONFIG_X=y]...\n"
+	"kconfperf plan --source [NAME=]SRC... [--patch [NAME=]FILE]... --base BASE\n"
+	"                      [--base-add FRAG|CONFIG_X=y]...\n"
 	"                      (--options FILE|LIST | --options-from-diff OLD NEW)\n"
 	"                      [--design oat,all,loo,cumulative] [--with-deps] [--slim] [--harness PROFILE,...]\n"
 	"                      [--arch x86_64|arm64] [--cross-compile PREFIX] [-j N] [--dir DIR]",
@@ -30,6 +32,9 @@ static const char *const plan_usage[] = {
 	"and measured once.  --arch arm64 resolves (and later builds) with ARCH=arm64",
 	"CROSS_COMPILE=aarch64-linux-gnu-; a baseline .config's own arch is taken",
 	"when --arch is not given, and one that contradicts --arch is refused.",
+	"and measured once.  With several sources (--source again, --patch) each is",
+	"resolved with its own Kconfig and its variants are named SOURCE:VARIANT; a",
+	"patch that does not apply is an error naming its file and hunk.",
 	NULL,
 };
 
@@ -79,8 +84,11 @@ static int show_variant(struct store *st, const char *name)
 int cmd_plan(int argc, const char **argv)
 {
 	struct plan_args pa = PLAN_ARGS_AA_INIT;
-	struct kernel_source ks = KERNEL_SOURCE_INIT;
-	struct plan p = PLAN_INIT;
+	struct source_set ss = SOURCE_SET_INIT;
+	struct plan_set ps = PLAN_SET_INIT;
+	char key[SHA256_HEX_SIZE];
+	size_t i, nr_variants = 0;
+	double seconds = 0;
 	struct store *st = NULL;
 	const char *dir = EXPERIMENT_DEFAULT_DIR, *show = NULL;
 	char *cache = NULL, *work = NULL, *abs = NULL;
@@ -96,8 +104,8 @@ int cmd_plan(int argc, const char **argv)
 	};
 
 	argc = parse_options(argc, argv, opts, plan_usage);
-	if (show || slimmed ||
-	    (argc == 0 && !pa.source && !pa.o.base && !pa.o.options && !pa.o.diff_old)) {
+	if (show || slimmed || (argc == 0 && !pa.sources.nr && !pa.patches.nr && !pa.o.base &&
+				!pa.o.options && !pa.o.diff_old)) {
 		if (argc)
 			usage_error("unexpected argument '%s'", argv[0]);
 		if (experiment_open_readonly(&st, dir))
@@ -113,25 +121,31 @@ int cmd_plan(int argc, const char **argv)
 		usage_error("unexpected argument '%s'", argv[0]);
 
 	cache = pa.cache ? absolute_path(pa.cache) : default_cache_dir();
-	if (experiment_check_dir(dir) || kernel_source_open(&ks, pa.source, cache))
+	if (experiment_check_dir(dir) || source_set_open(&ss, &pa.sources, &pa.patches, cache))
 		goto out;
 	if (experiment_open(&st, dir, 1))
 		goto out;
 	abs = absolute_path(dir);
 	work = experiment_path(abs, "work");
-	pa.o.source = &ks;
 	pa.o.work_dir = work;
-	if (plan_make(&p, &pa.o))
+	if (plan_set_key(&pa.o, &ss, key) || plan_set_make(&ps, &pa.o, &ss))
 		goto out;
-	if (check_replace(st, p.key, dir) || plan_save_inputs(st, &ks, &pa.o, cache, pa.designs) ||
-	    plan_save(&p, st))
+	if (check_replace(st, key, dir) || plan_set_save(&ps, &ss, &pa.o, st, cache, pa.designs))
 		goto out;
-	note("resolved %zu variants of %s in %.1f s", p.nr_variants, ks.version, p.seconds);
+	for (i = 0; i < ps.nr; i++) {
+		nr_variants += ps.plans[i].nr_variants;
+		seconds += ps.plans[i].seconds;
+	}
+	if (ss.nr == 1)
+		note("resolved %zu variants of %s in %.1f s", nr_variants, ss.v[0].ks.version,
+		     seconds);
+	else
+		note("resolved %zu variants of %zu sources in %.1f s", nr_variants, ss.nr, seconds);
 	ret = plan_print_table(st, stdout) ? 1 : 0;
 out:
-	plan_release(&p);
+	plan_set_release(&ps);
 	store_close(st);
-	kernel_source_release(&ks);
+	source_set_release(&ss);
 	plan_args_release(&pa);
 	free(cache);
 	free(work);

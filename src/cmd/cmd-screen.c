@@ -116,6 +116,9 @@ static int screen_kernels(int argc, const char **argv)
 	if (pa.o.aa)
 		usage_error("screen judges each group on its own fresh runs of both ends: "
 			    "--baseline-again is for sweep and plan");
+	if (pa.sources.nr > 1 || pa.patches.nr)
+		usage_error("screen bisects the options of one source: give one --source and "
+			    "no --patch (sweep compares sources)");
 	plan_args_finish(&pa, &argc, &argv, "screen");
 	if (argc)
 		usage_error("unexpected argument '%s'", argv[0]);
@@ -160,7 +163,7 @@ static int screen_kernels(int argc, const char **argv)
 		goto out;
 	if (resume)
 		note("resuming the screen in '%s'", dir_opt);
-	else if (plan_save_inputs(st, &e.source, &pa.o, e.cache, "screen") ||
+	else if (plan_save_inputs(st, &e.sources.v[0].ks, &pa.o, e.cache, "screen") ||
 		 store_set_meta(st, "plan_key", key))
 		goto out;
 

@@ -13,6 +13,7 @@
 #include "kbuild/kbuild-variants.h"
 #include "kbuild/kbuild.h"
 #include "run/measure.h"
+#include "plan/plan-sources.h"
 #include "plan/plan.h"
 #include "report/report.h"
 #include "plan/source.h"
@@ -21,7 +22,8 @@
 #include "util/wrapper.h"
 
 static const char *const sweep_usage[] = {
-	"kconfperf sweep --source SRC --base BASE [--base-add FRAG|CONFIG_X=y]...\n"
+	"kconfperf sweep --source [NAME=]SRC... [--patch [NAME=]FILE]... --base BASE\n"
+	"                       [--base-add FRAG|CONFIG_X=y]...\n"
 	"                       (--options FILE|LIST | --options-from-diff OLD NEW)\n"
 	"                       [--design oat,all,loo,cumulative] --workload NAME[:k=v,...]...\n"
 	"                       [--runs N] [--warmup N] [--accel auto|kvm|tcg] [--smp N] [--mem MB]\n"
@@ -44,6 +46,13 @@ static const char *const sweep_usage[] = {
 	"workload NAME:k=v1,v2,... is a series, one table with a row per value.",
 	"What the workloads need of the kernel (harness profiles 9p, disk, crypt)",
 	"is merged into every variant and verified.",
+	"--source again adds another kernel (version): each is planned with its own",
+	"Kconfig and measured against its own baseline in the same rounds, and the",
+	"report says how each option's cost changed between them.  --patch FILE adds",
+	"the first source with FILE applied (-p1) as a source of its own, each",
+	"variant measured against its unpatched twin.  Variants are then named",
+	"SOURCE:VARIANT, the source named by NAME= or by its kernel version, and",
+	"--options may be left out: the sources' baselines are compared.",
 	NULL,
 };
 
@@ -53,7 +62,7 @@ int cmd_sweep(int argc, const char **argv)
 	struct run_args ra = RUN_ARGS_AUTO_INIT;
 	struct experiment_inputs e = EXPERIMENT_INPUTS_INIT;
 	struct kbuild_summary sum;
-	struct plan p = PLAN_INIT;
+	struct plan_set ps = PLAN_SET_INIT;
 	struct store *st = NULL;
 	struct store_variant *v = NULL;
 	size_t nr = 0;
@@ -92,7 +101,7 @@ int cmd_sweep(int argc, const char **argv)
 
 	if (experiment_inputs_open(&e, &pa, &ra, dir_opt, jobs))
 		goto out;
-	if (plan_input_key(&pa.o, key))
+	if (plan_set_key(&pa.o, &e.sources, key))
 		goto out;
 	resume = experiment_check_plan(e.dir, key, start_new);
 	if (resume < 0 || experiment_open(&st, e.dir, 1))
@@ -102,9 +111,10 @@ int cmd_sweep(int argc, const char **argv)
 	if (resume) {
 		note("resuming the experiment in '%s'", dir_opt);
 	} else {
-		note("plan: resolving variants with %s's Kconfig", e.source.version);
-		if (plan_make(&p, &pa.o) || plan_save_inputs(st, &e.source, &pa.o, e.cache, pa.designs) ||
-		    plan_save(&p, st))
+		if (e.sources.nr == 1)
+			note("plan: resolving variants with %s's Kconfig", e.sources.v[0].ks.version);
+		if (plan_set_make(&ps, &pa.o, &e.sources) ||
+		    plan_set_save(&ps, &e.sources, &pa.o, st, e.cache, pa.designs))
 			goto out;
 		if (!quiet)
 			plan_print_table(st, stderr);
@@ -113,7 +123,8 @@ int cmd_sweep(int argc, const char **argv)
 	/* build */
 	if (store_get_variants(st, &v, &nr))
 		goto out;
-	if (kbuild_prepare(&e.build) || kbuild_variants(&e.build, st, v, nr, quiet ? NULL : stderr, &sum))
+	if (kbuild_prepare(&e.build) ||
+	    kbuild_sources(&e.build, &e.sources, st, v, nr, quiet ? NULL : stderr, &sum))
 		goto out;
 
 	/* run */
@@ -127,7 +138,7 @@ int cmd_sweep(int argc, const char **argv)
 	note("sweep took %.0f s", now_seconds() - start);
 	ret = (sum.failed || measured) ? 1 : 0;
 out:
-	plan_release(&p);
+	plan_set_release(&ps);
 	store_variants_free(v, nr);
 	store_close(st);
 	experiment_inputs_release(&e);

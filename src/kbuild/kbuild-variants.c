@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kbuild/kbuild-variants.h"
+#include "plan/sources.h"
 #include "store/store.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
@@ -174,4 +175,54 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 	}
 	progress_stop(&progress);
 	return 0;
+}
+
+/* Builds the variants of source i (shallow copies of v's rows into mine). */
+static int build_source(struct kbuild_options *o, const struct source_set *ss, size_t i,
+			struct store *st, const struct store_variant *v, size_t nr,
+			struct store_variant *mine, FILE *table, struct kbuild_summary *sum)
+{
+	const struct experiment_source *es = &ss->v[i];
+	struct kbuild_summary one;
+	size_t n = 0, k;
+	int ret;
+
+	for (k = 0; k < nr; k++)
+		if (!strcmp(v[k].source ? v[k].source : "", es->label))
+			mine[n++] = v[k];
+	if (!n)
+		return 0;
+	if (table && ss->nr > 1)
+		fprintf(table, "%ssource %s (%s%s%s):\n", i ? "\n" : "", es->label, es->ks.version,
+			es->ks.patch ? ", patched with " : "", es->ks.patch ? es->ks.patch : "");
+	o->source = &es->ks;
+	ret = kbuild_variants(o, st, mine, n, table, &one);
+	sum->built += one.built;
+	sum->cached += one.cached;
+	sum->failed += one.failed;
+	return ret;
+}
+
+int kbuild_sources(struct kbuild_options *o, const struct source_set *ss, struct store *st,
+		   const struct store_variant *v, size_t nr, FILE *table,
+		   struct kbuild_summary *sum)
+{
+	struct store_variant *mine = xcalloc(nr ? nr : 1, sizeof(*mine));
+	const struct kernel_source *saved = o->source;
+	size_t i, k;
+	int ret = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	/* Each plain source, then at once its patched ones, while its trees are the newest kept. */
+	for (i = 0; i < ss->nr && !ret; i++) {
+		if (ss->v[i].base >= 0)
+			continue;
+		ret = build_source(o, ss, i, st, v, nr, mine, table, sum);
+		for (k = 0; k < ss->nr && !ret; k++)
+			if (ss->v[k].base == (long)i)
+				ret = build_source(o, ss, k, st, v, nr, mine, table, sum);
+	}
+	o->source = saved;
+	free(mine);
+	return ret;
 }

@@ -46,4 +46,17 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 		    const struct store_variant *v, size_t nr, FILE *table,
 		    struct kbuild_summary *sum);
 
+struct source_set;
+/*
+ * kbuild_variants() for each source of an experiment (plan/sources.h) in
+ * turn, with that source's variants and o->source set to it: each plain
+ * source followed by the sources that patch it, so that their builds find
+ * its object trees to start from while those are the most recently kept
+ * (KBUILD_KEEP_TREES).  A table gets a header line per source when there
+ * are several.  Counts add up in *sum.  Returns as kbuild_variants() does.
+ */
+int kbuild_sources(struct kbuild_options *o, const struct source_set *ss, struct store *st,
+		   const struct store_variant *v, size_t nr, FILE *table,
+		   struct kbuild_summary *sum);
+
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "kbuild/kbuild.h"
+#include "kbuild/objtree-move.h"
 #include "kconfig/kconfig.h"
 #include "plan/arch.h"
 #include "plan/harness.h"
@@ -486,13 +487,25 @@ static char *meta_value(const struct kbuild_options *o, const char *key, const c
 }
 
 /* Whether tree `key` was built from this source with this compiler. */
+/*
+ * Whether the kept tree key can seed a build of this source and compiler:
+ * 2 when it is this source's, 1 when this is a patched source and the
+ * tree its base's (objtree-move.h points it at the patched copy), else 0.
+ * A base's build is never seeded from a patched tree: the patched files'
+ * objects would be newer than the base's own files, and stay.
+ */
 static int tree_fits(const struct kbuild_options *o, const char *key)
 {
 	char *source = meta_value(o, key, "source");
 	char *cc = meta_value(o, key, "compiler");
-	int ret = source && cc && !strcmp(source, o->source->id) &&
-		  !strcmp(cc, o->compiler_version ? o->compiler_version : "");
+	int ret = 0;
 
+	if (source && cc && !strcmp(cc, o->compiler_version ? o->compiler_version : "")) {
+		if (!strcmp(source, o->source->id))
+			ret = 2;
+		else if (o->source->base_id && !strcmp(source, o->source->base_id))
+			ret = 1;
+	}
 	free(source);
 	free(cc);
 	return ret;
@@ -530,13 +543,18 @@ static char *nearest_tree(const struct kbuild_options *o, const char *config_tex
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	long best_distance = -1;
+	int best_fit = 0;
 
 	while (d && (e = readdir(d))) {
 		struct strbuf config = STRBUF_INIT;
 		char *path;
 		long distance;
+		int fit;
 
-		if (e->d_name[0] == '.' || !kbuild_has_tree(o, e->d_name) || !tree_fits(o, e->d_name))
+		if (e->d_name[0] == '.' || !kbuild_has_tree(o, e->d_name))
+			continue;
+		fit = tree_fits(o, e->d_name);
+		if (!fit)
 			continue;
 		path = xstrfmt("%s/%s/.config", dir, e->d_name);
 		distance = strbuf_read_file(&config, path, 0) < 0 ? -1
@@ -545,11 +563,15 @@ static char *nearest_tree(const struct kbuild_options *o, const char *config_tex
 		strbuf_release(&config);
 		if (distance < 0)
 			continue;
+		/* On a tie: prefer, then this source's own tree over its base's. */
 		if (!best || distance < best_distance ||
-		    (distance == best_distance && prefer && !strcmp(e->d_name, prefer))) {
+		    (distance == best_distance && prefer && !strcmp(e->d_name, prefer)) ||
+		    (distance == best_distance && fit > best_fit &&
+		     !(prefer && !strcmp(best, prefer)))) {
 			free(best);
 			best = xstrdup(e->d_name);
 			best_distance = distance;
+			best_fit = fit;
 		}
 	}
 	if (d)
@@ -645,6 +667,38 @@ static void build_paths_release(struct build_paths *bp)
 }
 
 /*
+ * The seed tree just copied is the base's of this patched source: point it
+ * at the patched tree (objtree-move.h), and make the files the patch
+ * touched newer than every object in it, whenever the patched tree was
+ * made, so that kbuild rebuilds what depends on them and only that.
+ */
+static int seed_from_base(const struct kbuild_options *o, const struct build_paths *bp)
+{
+	char *from = objtree_srctree(bp->objtree);
+	long moved;
+	size_t i;
+
+	if (!from)
+		return error("the seed tree '%s' does not say which source it was built from",
+			     bp->objtree);
+	moved = objtree_retarget(bp->objtree, from, o->source->tree);
+	free(from);
+	if (moved < 0)
+		return -1;
+	for (i = 0; i < o->source->patched.nr; i++) {
+		char *path = xstrfmt("%s/%s", o->source->tree, o->source->patched.v[i]);
+
+		if (utime(path, NULL) && errno != ENOENT) {
+			error_errno("cannot touch '%s'", path);
+			free(path);
+			return -1;
+		}
+		free(path);
+	}
+	return 0;
+}
+
+/*
  * A fresh object tree whose .config is config_text: a copy of the nearest
  * kept tree (out->seeded_from) when there is one.  Holding the lock.
  * 0, or -1 with a message.
@@ -666,7 +720,7 @@ static int seed_objtree(const struct kbuild_options *o, const struct build_paths
 		ret = run_quiet(argv, lock, "cannot copy the seed tree");
 		utime(seed, NULL);	/* recently used: kept longest */
 		free(seed);
-		if (ret)
+		if (ret || (tree_fits(o, out->seeded_from) == 1 && seed_from_base(o, bp)))
 			return -1;
 	} else if (mkdir_p(bp->objtree, 0755)) {
 		return -1;

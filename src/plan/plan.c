@@ -295,7 +295,41 @@ static void explain_setting(struct strbuf *out, const struct plan *p, const char
 	strbuf_release(&why);
 }
 
-static void classify(struct plan *p, struct plan_variant *v, size_t index)
+static int labelled(const struct plan_options *o)
+{
+	return o->label && *o->label;
+}
+
+/* A variant's name without its source's "LABEL:". */
+static const char *unlabelled(const struct plan_options *o, const char *name)
+{
+	size_t len = labelled(o) ? strlen(o->label) : 0;
+
+	return len && !strncmp(name, o->label, len) && name[len] == ':' ? name + len + 1 : name;
+}
+
+/*
+ * The variant's hash: its effective config's, and in an experiment of
+ * several sources its source's identity too, so that the same config of
+ * two sources (a patch's twin) is two kernels.
+ */
+static void variant_hash(const struct plan_options *o, const struct plan_variant *v,
+			 char out[SHA256_HEX_SIZE])
+{
+	struct sha256 c;
+
+	kconfig_hash(v->effective, out);
+	if (!labelled(o))
+		return;
+	sha256_init(&c);
+	sha256_update(&c, "kconfperf-source-config-1", 26);
+	sha256_update(&c, o->source->id, strlen(o->source->id) + 1);
+	sha256_update(&c, out, strlen(out));
+	sha256_final_hex(&c, out);
+}
+
+static void classify(struct plan *p, const struct plan_options *o, struct plan_variant *v,
+		     size_t index)
 {
 	size_t iter = 0, i;
 	const char *name, *want;
@@ -303,7 +337,7 @@ static void classify(struct plan *p, struct plan_variant *v, size_t index)
 	struct strbuf failures = STRBUF_INIT;
 	struct kconfig_changes ch = KCONFIG_CHANGES_INIT;
 
-	kconfig_hash(v->effective, v->hash);
+	variant_hash(o, v, v->hash);
 	kconfig_diff(p->baseline, v->effective, &v->diff, 0);
 	kconfig_diff_list(&ch, p->baseline, v->effective);
 	v->added = (int)ch.added;
@@ -437,7 +471,7 @@ static int resolve_all(struct plan *p, const struct plan_options *o, size_t firs
 		child_process_release(&cps[slot]);
 	}
 	for (next = first; !ret && next < p->nr_variants; next++)
-		classify(p, &p->variants[next], next);
+		classify(p, o, &p->variants[next], next);
 	for (i = 0; i < jobs; i++) {
 		free(dirs[i]);
 		strbuf_release(&errs[i]);
@@ -623,15 +657,15 @@ static void add_option_settings(struct kconfig *kc, const struct plan_option *op
 			BUG("cannot set the parsed option CONFIG_%s=%s of %s", name, value, opt->label);
 }
 
-static struct plan_variant *new_variant(struct plan *p, size_t *alloc, const char *name,
-					const char *kind)
+static struct plan_variant *new_variant(struct plan *p, size_t *alloc, const char *label,
+					const char *name, const char *kind)
 {
 	struct plan_variant *v;
 
 	ALLOC_GROW(p->variants, p->nr_variants + 1, *alloc);
 	v = &p->variants[p->nr_variants++];
 	memset(v, 0, sizeof(*v));
-	v->name = xstrdup(name);
+	v->name = label && *label ? xstrfmt("%s:%s", label, name) : xstrdup(name);
 	v->kind = kind;
 	strvec_init(&v->options);
 	v->requested = kconfig_new();
@@ -640,23 +674,23 @@ static struct plan_variant *new_variant(struct plan *p, size_t *alloc, const cha
 	return v;
 }
 
-void plan_make_variants(struct plan *p, unsigned designs, int aa)
+void plan_make_variants(struct plan *p, unsigned designs, int aa, const char *label)
 {
 	size_t *alloc = &p->alloc_variants, i, j;
 	struct plan_variant *v;
 
-	new_variant(p, alloc, "baseline", "baseline");
+	new_variant(p, alloc, label, "baseline", "baseline");
 	if (aa)
-		new_variant(p, alloc, PLAN_AA_NAME, PLAN_AA_NAME);
+		new_variant(p, alloc, label, PLAN_AA_NAME, PLAN_AA_NAME);
 	if (designs & PLAN_OAT || p->nr_options == 1) {
 		for (i = 0; i < p->nr_options; i++) {
-			v = new_variant(p, alloc, p->options[i].label, "oat");
+			v = new_variant(p, alloc, label, p->options[i].label, "oat");
 			add_option_settings(v->requested, &p->options[i]);
 			strvec_push(&v->options, p->options[i].label);
 		}
 	}
 	if (designs & (PLAN_ALL | PLAN_LOO) && p->nr_options > 1) {
-		v = new_variant(p, alloc, "all", "all");
+		v = new_variant(p, alloc, label, "all", "all");
 		for (i = 0; i < p->nr_options; i++) {
 			add_option_settings(v->requested, &p->options[i]);
 			strvec_push(&v->options, p->options[i].label);
@@ -666,7 +700,7 @@ void plan_make_variants(struct plan *p, unsigned designs, int aa)
 		for (i = 0; i < p->nr_options; i++) {
 			char *name = xstrfmt("all-%s", p->options[i].label);
 
-			v = new_variant(p, alloc, name, "loo");
+			v = new_variant(p, alloc, label, name, "loo");
 			free(name);
 			for (j = 0; j < p->nr_options; j++) {
 				if (j == i)
@@ -681,7 +715,7 @@ void plan_make_variants(struct plan *p, unsigned designs, int aa)
 		for (i = 0; i < p->nr_options; i++) {
 			char *name = xstrfmt("+%s", p->options[i].label);
 
-			v = new_variant(p, alloc, name, "cumulative");
+			v = new_variant(p, alloc, label, name, "cumulative");
 			free(name);
 			for (j = 0; j <= i; j++) {
 				add_option_settings(v->requested, &p->options[j]);
@@ -748,7 +782,7 @@ int plan_input_key(const struct plan_options *o, char key[SHA256_HEX_SIZE])
 {
 	struct plan p = PLAN_INIT;
 
-	if (read_options(&p, o)) {
+	if ((o->options || o->diff_old) && read_options(&p, o)) {
 		plan_release(&p);
 		return -1;
 	}
@@ -765,9 +799,9 @@ int plan_make(struct plan *out, const struct plan_options *o)
 
 	memset(out, 0, sizeof(*out));
 	strbuf_init(&out->harness, 0);
-	if (!o->options && !o->diff_old)
+	if (!o->options && !o->diff_old && !labelled(o))
 		return error("no options given (use --options or --options-from-diff)");
-	if (read_options(out, o))
+	if ((o->options || o->diff_old) && read_options(out, o))
 		goto fail;
 	if (!arch_find(plan_arch(o))) {
 		error("kconfperf cannot build and boot arch '%s'", plan_arch(o));
@@ -782,16 +816,16 @@ int plan_make(struct plan *out, const struct plan_options *o)
 	if (o->with_deps)
 		add_deps(out);
 	plan_key(out, o);
-	plan_make_variants(out, o->designs, o->aa);
+	plan_make_variants(out, o->designs, o->aa, o->label);
 	out->variants[0].effective = kconfig_dup(out->baseline);
-	classify(out, &out->variants[0], 0);
+	classify(out, o, &out->variants[0], 0);
 	out->variants[0].status = VARIANT_OK;
 	if (o->aa) {
 		/* The baseline kernel again, measured as a variant of its own. */
 		struct plan_variant *aa = &out->variants[1];
 
 		aa->effective = kconfig_dup(out->baseline);
-		classify(out, aa, 0);
+		classify(out, o, aa, 0);
 		aa->status = VARIANT_OK;
 		strbuf_addstr(&aa->reason, "the baseline kernel, measured again: "
 			      "the experiment's own false-positive check");
@@ -807,7 +841,7 @@ int plan_make(struct plan *out, const struct plan_options *o)
 		for (d = 1; d < out->nr_variants; d++) {
 			struct plan_variant *v = &out->variants[d];
 
-			if (strcmp(v->kind, "oat") || strcmp(v->name, opt->label))
+			if (strcmp(v->kind, "oat") || strcmp(unlabelled(o, v->name), opt->label))
 				continue;
 			strbuf_addf(&v->reason, "%swith deps:", v->reason.len ? "; " : "");
 			for (size_t k = 0; k < opt->deps.nr; k++)
@@ -856,7 +890,7 @@ long plan_add_variant(struct plan *p, const struct plan_options *o, const char *
 	for (i = 0; i < nr; i++)
 		if (opts[i] >= p->nr_options)
 			return error("plan_add_variant: no option %zu", opts[i]);
-	v = new_variant(p, &p->alloc_variants, name, kind);
+	v = new_variant(p, &p->alloc_variants, o->label, name, kind);
 	for (i = 0; i < nr; i++) {
 		add_option_settings(v->requested, &p->options[opts[i]]);
 		strvec_push(&v->options, p->options[opts[i]].label);
@@ -1134,7 +1168,7 @@ int plan_print_table(struct store *st, FILE *fp)
 		snprintf(eff, sizeof(eff), "+%d -%d ~%d", v[i].added, v[i].removed, v[i].changed);
 		strbuf_reset(&line);
 		strbuf_addf(&line, "%-*s  %-*s  %9d  %-16s  ", wname, names[i], wstatus, statuses[i],
-			    requested, i ? eff : "-");
+			    requested, strcmp(v[i].kind, "baseline") ? eff : "-");
 		strbuf_add_text(&line, v[i].reason);
 		strbuf_rtrim(&line);
 		fprintf(fp, "%s\n", line.buf);

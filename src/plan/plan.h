@@ -62,6 +62,15 @@ int plan_parse_designs(unsigned *out, const char *spec);
 
 struct plan_options {
 	const struct kernel_source *source;
+	/*
+	 * The source's label in an experiment of several (sources.h): its
+	 * variants are then named "LABEL:baseline", "LABEL:CONFIG_X=y" ...,
+	 * their hashes take the source's identity in (a kernel of one source
+	 * is never the same as another's), and without options the plan is
+	 * the baseline alone (the sources' baselines are compared).  NULL or
+	 * "" for an experiment's lone source.
+	 */
+	const char *label;
 	const char *base;		/* a make target (tinyconfig) or a .config path */
 	struct strvec base_add;		/* fragment paths and CONFIG_X=y settings */
 	const char *options;		/* a file of options, or a list "A,B=m" */
@@ -88,7 +97,7 @@ struct plan_variant {
 	struct strvec options;		/* labels of the options it holds */
 	struct kconfig *requested;	/* the settings asked for on top of the baseline */
 	struct kconfig *effective;	/* what olddefconfig made of them */
-	char hash[SHA256_HEX_SIZE];	/* kconfig_hash(effective) */
+	char hash[SHA256_HEX_SIZE];	/* kconfig_hash(effective); with a label, of the source's id too */
 	enum variant_status status;
 	char *same_as;
 	struct strbuf reason;		/* why partial, no-op or same-as; unmet settings explained */
@@ -137,9 +146,9 @@ int plan_make(struct plan *out, const struct plan_options *o);
  * The step of plan_make() that adds the variants of the designs (the list
  * above; with aa, baseline-again after the baseline) to a plan that has its
  * options, each with its requested settings and option labels; nothing is
- * resolved.
+ * resolved.  label is the source's (variants named LABEL:NAME), or NULL.
  */
-void plan_make_variants(struct plan *p, unsigned designs, int aa);
+void plan_make_variants(struct plan *p, unsigned designs, int aa, const char *label);
 
 /*
  * The identity of a plan's inputs (source, baseline, --base-add, options,

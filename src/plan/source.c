@@ -9,9 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "plan/patch.h"
+#include "plan/source.h"
 #include "util/run-command.h"
 #include "util/sha256.h"
-#include "plan/source.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -32,7 +33,11 @@ void kernel_source_release(struct kernel_source *ks)
 	free(ks->id);
 	free(ks->version);
 	free(ks->origin);
+	free(ks->base_id);
+	free(ks->patch);
+	strvec_clear(&ks->patched);
 	memset(ks, 0, sizeof(*ks));
+	strvec_init(&ks->patched);
 }
 
 static int is_file(const char *dir, const char *name)
@@ -252,6 +257,7 @@ int kernel_source_open(struct kernel_source *out, const char *src, const char *c
 	char *abs = NULL;
 
 	memset(out, 0, sizeof(*out));
+	strvec_init(&out->patched);
 	if (stat(src, &st))
 		return error_errno("cannot use source '%s'", src);
 	if (S_ISDIR(st.st_mode)) {
@@ -281,4 +287,151 @@ int kernel_source_open(struct kernel_source *out, const char *src, const char *c
 fail:
 	kernel_source_release(out);
 	return -1;
+}
+
+/* A patched tree's copy of base's file rel: its own inode, so patching it leaves base's alone. */
+static int unlink_copy(const char *tree, const char *rel)
+{
+	char *path = xstrfmt("%s/%s", tree, rel);
+	char *tmp = xstrfmt("%s.kconfperf-copy", path);
+	struct stat st;
+	int ret = 0;
+
+	if (lstat(path, &st) || !S_ISREG(st.st_mode) || st.st_nlink < 2)
+		goto out;	/* new, already apart, or not a file: patch(1) decides */
+	{
+		struct child_process cp = CHILD_PROCESS_INIT;
+
+		strvec_pushv(&cp.args, (const char *[]){ "cp", "-p", path, tmp, NULL });
+		cp.out.mode = CHILD_IO_NULL;
+		if (run_command(&cp) || rename(tmp, path)) {
+			ret = error_errno("cannot copy '%s' apart from the tree it patches", path);
+			unlink(tmp);
+		}
+		child_process_release(&cp);
+	}
+out:
+	free(path);
+	free(tmp);
+	return ret;
+}
+
+/* cp -al from to (hard links), or a plain copy where links cannot go. */
+static int link_tree(const char *from, const char *to)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	strvec_pushv(&cp.args, (const char *[]){ "cp", "-al", from, to, NULL });
+	cp.out.mode = CHILD_IO_NULL;
+	cp.err.mode = CHILD_IO_NULL;
+	if (run_command(&cp)) {
+		child_process_release(&cp);
+		remove_tree(to);
+		strvec_pushv(&cp.args, (const char *[]){ "cp", "-a", "--reflink=auto", from, to,
+			NULL });
+		cp.out.mode = CHILD_IO_NULL;
+		cp.err.mode = CHILD_IO_CAPTURE;
+		cp.err.buf = &err;
+		cp.err.cap = 4096;
+		if (run_command(&cp)) {
+			strbuf_rtrim(&err);
+			ret = error("cannot copy '%s' to '%s'%s%s", from, to, err.len ? ": " : "",
+				    err.buf);
+		}
+	}
+	strbuf_release(&err);
+	child_process_release(&cp);
+	return ret;
+}
+
+/* Makes dest/<name>: base's tree, linked, with the patch applied. */
+static int make_patched_tree(const struct kernel_source *base, const struct kernel_patch *kp,
+			     const char *dest, const char *name, const char *tmp)
+{
+	char *tree = xstrfmt("%s/%s", tmp, name), *copy = xstrfmt("%s/patch", tmp);
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int ret = -1;
+
+	if (kernel_patch_apply(kp, base->tree, base->version, 1))
+		goto out;
+	remove_tree(tmp);
+	if (mkdir_p(tmp, 0755))
+		goto out;
+	note("applying '%s' to a copy of %s in '%s'", kp->path, base->version, dest);
+	if (link_tree(base->tree, tree))
+		goto fail;
+	for (i = 0; i < kp->files.nr; i++)
+		if (unlink_copy(tree, kp->files.v[i]))
+			goto fail;
+	strbuf_add(&sb, kp->text.buf, kp->text.len);
+	if (kernel_patch_apply(kp, tree, base->version, 0) || strbuf_write_file(&sb, copy))
+		goto fail;
+	if (rename(tmp, dest)) {
+		/* Another kconfperf made the same tree meanwhile. */
+		if (errno != ENOTEMPTY && errno != EEXIST) {
+			error_errno("cannot rename '%s' to '%s'", tmp, dest);
+			goto fail;
+		}
+		remove_tree(tmp);
+	}
+	ret = 0;
+	goto out;
+fail:
+	remove_tree(tmp);
+out:
+	strbuf_release(&sb);
+	free(tree);
+	free(copy);
+	return ret;
+}
+
+int kernel_source_patch(struct kernel_source *out, const struct kernel_source *base,
+			const char *patch_path, const char *cache_dir)
+{
+	struct kernel_patch kp = KERNEL_PATCH_INIT;
+	struct sha256 c;
+	char hex[SHA256_HEX_SIZE];
+	const char *name = strrchr(base->tree, '/');
+	char *dest = NULL, *tmp = NULL;
+	struct stat st;
+	size_t i;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	strvec_init(&out->patched);
+	name = name ? name + 1 : base->tree;
+	if (kernel_patch_read(&kp, patch_path))
+		return -1;
+	sha256_init(&c);
+	sha256_update(&c, "kconfperf-patch-1", 18);
+	sha256_update(&c, base->id, strlen(base->id) + 1);
+	sha256_update(&c, kp.text.buf, kp.text.len);
+	sha256_final_hex(&c, hex);
+	dest = xstrfmt("%s/sources/p%.16s", cache_dir, hex);
+	if (stat(dest, &st)) {
+		tmp = xstrfmt("%s/sources/tmp.p%.16s.%ld", cache_dir, hex, (long)getpid());
+		if (make_patched_tree(base, &kp, dest, name, tmp))
+			goto out;
+	}
+	out->tree = xstrfmt("%s/%s", dest, name);
+	if (kernel_source_check_tree(out->tree, patch_path))
+		goto out;
+	out->id = xstrfmt("patch:%s", hex);
+	out->version = kernel_version(out->tree);
+	out->origin = xstrdup(base->origin);
+	out->base_id = xstrdup(base->id);
+	out->patch = xstrdup(patch_path);
+	for (i = 0; i < kp.files.nr; i++)
+		strvec_push(&out->patched, kp.files.v[i]);
+	ret = 0;
+out:
+	if (ret)
+		kernel_source_release(out);
+	kernel_patch_release(&kp);
+	free(dest);
+	free(tmp);
+	return ret;
 }

@@ -3,6 +3,8 @@
 #ifndef SOURCE_H
 #define SOURCE_H
 
+#include "util/strvec.h"
+
 /*
  * A source is a kernel tree directory, used in place, or a .tar.xz/.tar.gz/
  * .tar.bz2/.tar of one, extracted once into CACHE/sources/<id>/ and reused
@@ -25,8 +27,12 @@ struct kernel_source {
 	char *id;
 	char *version;		/* "6.1.158", from the top Makefile */
 	char *origin;		/* what the user named, as given */
+	/* A patched source (kernel_source_patch()); all NULL or empty otherwise. */
+	char *base_id;		/* the identity of the source it patches */
+	char *patch;		/* the patch file, as given */
+	struct strvec patched;	/* the files the patch touches, relative to tree */
 };
-#define KERNEL_SOURCE_INIT { 0 }
+#define KERNEL_SOURCE_INIT { .patched = STRVEC_INIT }
 
 /*
  * Resolves src (a directory or an archive) into out, extracting an archive
@@ -35,6 +41,26 @@ struct kernel_source {
  */
 int kernel_source_open(struct kernel_source *out, const char *src, const char *cache_dir);
 void kernel_source_release(struct kernel_source *ks);
+
+/*
+ * A patched source: base with the patch at patch_path applied (-p1), a
+ * source of its own, so it is planned, built and measured like any other.
+ * Its identity is "patch:<sha256 of base's identity and the patch's
+ * bytes>", and its tree CACHE/sources/p<first 16 hex of it>/<name of base's
+ * tree>, made once and found again by every experiment that asks for the
+ * same patch on the same source: a copy of base's tree whose files are
+ * hard links (it costs seconds and no space; a plain copy when the cache
+ * is on another filesystem), each file the patch touches copied first so
+ * that patching it cannot change base's, then patch(1) (patch.h).  The
+ * patch is first checked with a dry run on base's tree: one that does not
+ * apply is an error naming the patch, the line of the hunk, its number and
+ * file, and nothing is copied.
+ *
+ * Its builds can start from base's object trees (kbuild.h): base_id and
+ * patched say which and what changed.  Returns 0, or -1 with a message.
+ */
+int kernel_source_patch(struct kernel_source *out, const struct kernel_source *base,
+			const char *patch_path, const char *cache_dir);
 
 /* Checks that dir looks like a kernel tree; returns 0 or -1 with a message. */
 int kernel_source_check_tree(const char *dir, const char *what);

@@ -155,6 +155,10 @@ static void header(struct strbuf *out, const struct analyze_model *m)
 			esc(out, m->tables[i].workload);
 			strbuf_addstr(out, ": ");
 			esc(out, m->tables[i].metric);
+			if (*m->sources[m->tables[i].source].label) {
+				strbuf_addch(out, ' ');
+				esc(out, m->sources[m->tables[i].source].label);
+			}
 			strbuf_addstr(out, "</a>");
 		}
 		strbuf_addstr(out, "</nav>");
@@ -346,6 +350,11 @@ static void table_section(struct strbuf *out, const struct analyze_model *m,
 	esc(out, t->workload);
 	strbuf_addstr(out, " \xE2\x80\x94 ");
 	esc(out, t->metric);
+	if (*m->sources[t->source].label) {
+		strbuf_addstr(out, ", ");
+		analyze_describe_source(&sb, &m->sources[t->source]);
+		esc_buf(out, &sb);
+	}
 	strbuf_addstr(out, "</h2>\n<p class=\"lead\">");
 	if (*t->unit)
 		strbuf_addf(&sb, "in %s, ", t->unit);
@@ -505,7 +514,7 @@ static void variants(struct strbuf *out, const struct analyze_model *m)
 		if (av->has_build && av->build.bzimage_size > 0) {
 			strbuf_addstr(&sb, ", bzImage ");
 			report_add_bytes(&sb, (double)av->build.bzimage_size, 0);
-			if (av->has_size_delta && i != m->baseline) {
+			if (av->has_size_delta && strcmp(v->kind, "baseline")) {
 				strbuf_addstr(&sb, " (");
 				report_add_bytes(&sb, (double)av->size_delta, 1);
 				strbuf_addch(&sb, ')');
@@ -672,6 +681,167 @@ static void series_section(struct strbuf *out, const struct analyze_model *m,
 	strbuf_release(&sb);
 }
 
+/*
+ * A cell shaded by an effect: red for a cost, green for a gain, as deep as
+ * the effect against full (a cost of full percent or more is the deepest),
+ * so an option x kernel grid reads at a glance.  Not significant: no shade.
+ */
+static void td_shaded(struct strbuf *out, struct strbuf *sb, double change, int cost,
+		      char marker, double full)
+{
+	double a = fabs(change) / full;
+
+	if (isfinite(change) && (marker == '*' || marker == '~') && cost) {
+		if (a > 1)
+			a = 1;
+		strbuf_addf(out, "<td class=\"n\" style=\"background:rgba(%s,%.2f)\">",
+			    cost > 0 ? "200,55,75" : "35,148,106", 0.12 + 0.6 * a);
+	} else {
+		strbuf_addstr(out, "<td class=\"n\">");
+	}
+	esc_buf(out, sb);
+	strbuf_addstr(out, "</td>");
+}
+
+/* Several sources: an option x kernel grid of costs, and each kernel against the first. */
+static void across_section(struct strbuf *out, const struct analyze_model *m,
+			   const struct analyze_across *a, size_t nr)
+{
+	int decimals = a->tables[0] == SIZE_MAX ? 3 : analyze_decimals(&m->tables[a->tables[0]]);
+	struct strbuf sb = STRBUF_INIT, notes = STRBUF_INIT;
+	size_t c, s;
+
+	strbuf_addf(out, "<section id=\"k%zu\">\n<h2>", nr);
+	esc(out, a->workload);
+	strbuf_addstr(out, " \xE2\x80\x94 ");
+	esc(out, a->metric);
+	strbuf_addstr(out, ", kernel by kernel</h2>\n<p class=\"lead\">");
+	for (s = 0; s < m->nr_sources; s++) {
+		analyze_describe_source(&sb, &m->sources[s]);
+		strbuf_addstr(&sb, s + 1 < m->nr_sources ? "; " : ". ");
+	}
+	strbuf_addstr(&sb, "Each option's cost against its kernel's own baseline (the baseline row: "
+		      "the mean), shaded by cost; then, for each kernel after the first, the same "
+		      "config against the first kernel's and the change of the option's cost "
+		      "(the ratio of the two costs).");
+	esc_buf(out, &sb);
+	strbuf_addstr(out, "</p>\n<div class=\"card\"><table class=\"grid\">\n<thead><tr>"
+		      "<th>variant</th>");
+	for (s = 0; s < m->nr_sources; s++) {
+		strbuf_addstr(out, "<th class=\"n\">");
+		esc(out, m->sources[s].label);
+		strbuf_addstr(out, "</th>");
+	}
+	for (s = 1; s < m->nr_sources; s++) {
+		strbuf_addf(&sb, "%s against %s", m->sources[s].label, m->sources[0].label);
+		strbuf_addstr(out, "<th class=\"n\">");
+		esc_buf(out, &sb);
+		strbuf_addstr(out, "</th><th class=\"n\">");
+		strbuf_addf(&sb, "change of cost, %s", m->sources[s].label);
+		esc_buf(out, &sb);
+		strbuf_addstr(out, "</th>");
+	}
+	strbuf_addstr(out, "</tr></thead>\n<tbody>\n");
+	for (c = 0; c < m->nr_counterparts; c++) {
+		const struct analyze_counterpart *cp = &m->counterparts[c];
+		int is_base = !strcmp(cp->name, "baseline");
+
+		strbuf_addstr(out, is_base ? "<tr class=\"base\"><td class=\"name\">" :
+			      "<tr><td class=\"name\">");
+		esc(out, cp->name);
+		strbuf_addstr(out, "</td>");
+		for (s = 0; s < m->nr_sources; s++) {
+			const struct analyze_row *r = report_across_row(m, a, c, s);
+
+			report_add_across_cost(&sb, m, a, c, s, decimals);
+			if (r && r->n && r->compared)
+				td_shaded(out, &sb, r->cmp.change, r->cmp.cost, r->cmp.marker, 100);
+			else
+				td_num(out, &sb, "");
+		}
+		for (s = 1; s < m->nr_sources; s++) {
+			const struct analyze_across_cell *cell = analyze_across_cell(m, a, c, s);
+
+			report_add_across_same(&sb, cell);
+			td_shaded(out, &sb, cell->has_same ? cell->same.change : NAN, cell->same.cost,
+				  cell->same.marker, 25);
+			report_add_cost_change(&sb, cell);
+			td_shaded(out, &sb, cell->has_change ? cell->change.change : NAN,
+				  cell->change.cost, cell->change.marker, 25);
+		}
+		strbuf_addstr(out, "</tr>\n");
+		for (s = 0; s < m->nr_sources; s++) {
+			size_t v = cp->variant[s];
+
+			if (v != SIZE_MAX && analyze_not_measured(m, &m->variants[v]))
+				strbuf_addf(&notes, "%s on %s: %s: %s\n", cp->name, m->sources[s].label,
+					    analyze_state_name(m->variants[v].state),
+					    m->variants[v].why);
+			if (cp->differs && cp->differs[s])
+				strbuf_addf(&notes, "%s: %s\n", cp->name, cp->differs[s]);
+		}
+		for (s = 1; s < m->nr_sources; s++) {
+			strbuf_reset(&sb);
+			if (report_add_patch_verdict(&sb, m, a, c, s))
+				strbuf_addf(&notes, "%s\n", sb.buf);
+			strbuf_reset(&sb);
+			if (report_add_cost_verdict(&sb, m, a, c, s))
+				strbuf_addf(&notes, "%s\n", sb.buf);
+			strbuf_reset(&sb);
+		}
+	}
+	strbuf_addstr(out, "</tbody></table></div>\n");
+	if (notes.len) {
+		const char *p = notes.buf, *nl;
+
+		strbuf_addstr(out, "<ul class=\"notes\">\n");
+		for (; (nl = strchr(p, '\n')); p = nl + 1) {
+			strbuf_add(&sb, p, (size_t)(nl - p));
+			strbuf_addstr(out, "<li>");
+			esc_buf(out, &sb);
+			strbuf_addstr(out, "</li>\n");
+		}
+		strbuf_addstr(out, "</ul>\n");
+	}
+	strbuf_addstr(out, "</section>\n");
+	strbuf_release(&sb);
+	strbuf_release(&notes);
+}
+
+/* Each patched source's builds beside the unpatched ones. */
+static void patch_builds(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t s, c;
+
+	for (s = 1; s < m->nr_sources; s++) {
+		int any = 0;
+
+		if (!m->sources[s].patch)
+			continue;
+		for (c = 0; c < m->nr_counterparts; c++) {
+			strbuf_reset(&sb);
+			if (!report_add_patch_build(&sb, m, c, s))
+				continue;
+			if (!any++) {
+				strbuf_addstr(out, "<section>\n<h2>Builds of ");
+				esc(out, m->sources[s].label);
+				strbuf_addstr(out, ", beside the unpatched ones</h2>\n<div class=\"card\">"
+					      "<table><thead><tr><th>variant</th><th>build</th></tr>"
+					      "</thead>\n<tbody>\n");
+			}
+			strbuf_addstr(out, "<tr><td class=\"name\">");
+			esc(out, m->counterparts[c].name);
+			strbuf_addstr(out, "</td><td>");
+			esc_buf(out, &sb);
+			strbuf_addstr(out, "</td></tr>\n");
+		}
+		if (any)
+			strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
+	}
+	strbuf_release(&sb);
+}
+
 void report_html(struct strbuf *out, const struct analyze_model *m)
 {
 	size_t i;
@@ -697,10 +867,13 @@ void report_html(struct strbuf *out, const struct analyze_model *m)
 		if (t->series != SIZE_MAX && m->series[t->series].first_table == i)
 			series_section(out, m, &m->series[t->series], t->series + 1);
 		table_section(out, m, t, i + 1);
+		if (analyze_across_after(m, i))
+			across_section(out, m, analyze_across_after(m, i), i + 1);
 	}
 	groups(out, m);
 	variants(out, m);
 	not_measured(out, m);
+	patch_builds(out, m);
 	environment(out, m);
 	raw_data(out, m);
 	strbuf_addf(out, "<footer>Written by kconfperf %s.</footer>\n</main>\n</body>\n</html>\n",

@@ -28,6 +28,14 @@
  * step's entry has kconfperf.step (its number, the option it adds, the
  * step it is compared with, and that comparison), a group's kconfperf.group (its name and
  * members); both are null in other entries.
+ *
+ * With several sources (versions, patches) each entry's kconfperf object
+ * names its "source", and the top one has "sources" (label, version,
+ * origin, patch, base) and "across": per workload and metric, a row per
+ * variant name with a cell per source: its state, mean and cost (against
+ * that source's baseline), and for the sources after the first "against"
+ * (the same config against the first's) and "cost_change" (the ratio of
+ * the two costs), each with its interval, q and marker, or null.
  */
 
 static void diff_lines(struct json_writer *jw, const char *diff)
@@ -174,6 +182,8 @@ static void result(struct json_writer *jw, const struct analyze_model *m,
 
 	jw_object_inline_begin_object(jw, "kconfperf");
 	jw_object_string(jw, "variant", av->v.name);
+	if (m->nr_sources > 1)
+		jw_object_string(jw, "source", m->sources[av->source].label);
 	jw_object_string(jw, "kind", av->v.kind);
 	jw_object_string(jw, "same_as", twin ? twin->v.name : NULL);
 	table_members(jw, t);
@@ -241,6 +251,8 @@ static void table_info(struct json_writer *jw, const struct analyze_model *m,
 
 	jw_array_inline_begin_object(jw);
 	table_members(jw, t);
+	if (m->nr_sources > 1)
+		jw_object_string(jw, "source", m->sources[t->source].label);
 	jw_object_intmax(jw, "runs", t->runs);
 	jw_object_intmax(jw, "warmups_excluded", t->warmups);
 	jw_object_intmax(jw, "failed_excluded", t->failed);
@@ -349,6 +361,110 @@ static void series_list(struct json_writer *jw, const struct analyze_model *m)
 	jw_end(jw);
 }
 
+static void marker_member(struct json_writer *jw, char marker)
+{
+	char text[2] = { marker == ' ' ? 0 : marker, 0 };
+
+	jw_object_string(jw, "marker", text);
+}
+
+static void sources(struct json_writer *jw, const struct analyze_model *m)
+{
+	size_t i;
+
+	jw_object_inline_begin_array(jw, "sources");
+	for (i = 0; i < m->nr_sources; i++) {
+		const struct analyze_source *s = &m->sources[i];
+
+		jw_array_inline_begin_object(jw);
+		jw_object_string(jw, "label", s->label);
+		jw_object_string(jw, "version", s->version);
+		jw_object_string(jw, "origin", s->origin);
+		jw_object_string(jw, "patch", s->patch);
+		jw_object_string(jw, "base", s->base == SIZE_MAX ? NULL : m->sources[s->base].label);
+		jw_end(jw);
+	}
+	jw_end(jw);
+}
+
+static void across_cell(struct json_writer *jw, const struct analyze_model *m,
+			const struct analyze_across *a, size_t c, size_t s)
+{
+	const struct analyze_across_cell *cell = analyze_across_cell(m, a, c, s);
+	const struct analyze_row *r = report_across_row(m, a, c, s);
+	size_t v = m->counterparts[c].variant[s];
+	const struct analyze_variant *av = v == SIZE_MAX ? NULL : &m->variants[v];
+	int costed = r && r->n && r->compared;
+
+	jw_array_inline_begin_object(jw);
+	jw_object_string(jw, "source", m->sources[s].label);
+	jw_object_string(jw, "variant", av ? av->v.name : NULL);
+	jw_object_string(jw, "state", !av ? "absent" : analyze_state_name(av->state));
+	jw_object_string(jw, "why", av ? av->why : NULL);
+	jw_object_double(jw, "mean", r && r->n ? r->summary.mean : NAN);
+	jw_object_intmax(jw, "n", r ? (intmax_t)r->n : 0);
+	jw_object_double(jw, "cost_pct", costed ? r->cmp.change : NAN);
+	jw_object_double(jw, "cost_low_pct", costed ? r->cmp.change_lo : NAN);
+	jw_object_double(jw, "cost_high_pct", costed ? r->cmp.change_hi : NAN);
+	marker_member(jw, costed ? r->cmp.marker : ' ');
+	if (cell->has_same) {
+		jw_object_inline_begin_object(jw, "against");
+		jw_object_double(jw, "change_pct", cell->same.change);
+		jw_object_double(jw, "ci_low_pct", cell->same.change_lo);
+		jw_object_double(jw, "ci_high_pct", cell->same.change_hi);
+		jw_object_double(jw, "q_bh", cell->same.q);
+		marker_member(jw, cell->same.marker);
+		jw_end(jw);
+	} else {
+		jw_object_null(jw, "against");
+	}
+	if (cell->has_change) {
+		jw_object_inline_begin_object(jw, "cost_change");
+		jw_object_double(jw, "ratio", cell->change.ratio);
+		jw_object_double(jw, "change_pct", cell->change.change);
+		jw_object_double(jw, "ci_low_pct", cell->change.change_lo);
+		jw_object_double(jw, "ci_high_pct", cell->change.change_hi);
+		jw_object_double(jw, "p", cell->change.p);
+		jw_object_double(jw, "q_bh", cell->change.q);
+		marker_member(jw, cell->change.marker);
+		jw_end(jw);
+	} else {
+		jw_object_null(jw, "cost_change");
+	}
+	jw_object_string(jw, "differs", m->counterparts[c].differs ?
+			 m->counterparts[c].differs[s] : NULL);
+	jw_end(jw);
+}
+
+static void across(struct json_writer *jw, const struct analyze_model *m)
+{
+	size_t i, c, s;
+
+	jw_object_inline_begin_array(jw, "across");
+	for (i = 0; i < m->nr_across; i++) {
+		const struct analyze_across *a = &m->across[i];
+
+		jw_array_inline_begin_object(jw);
+		jw_object_string(jw, "workload", a->workload);
+		jw_object_string(jw, "metric", a->metric);
+		jw_object_string(jw, "unit", a->unit);
+		jw_object_bool(jw, "higher_is_better", a->higher_is_better);
+		jw_object_inline_begin_array(jw, "rows");
+		for (c = 0; c < m->nr_counterparts; c++) {
+			jw_array_inline_begin_object(jw);
+			jw_object_string(jw, "name", m->counterparts[c].name);
+			jw_object_inline_begin_array(jw, "cells");
+			for (s = 0; s < m->nr_sources; s++)
+				across_cell(jw, m, a, c, s);
+			jw_end(jw);
+			jw_end(jw);
+		}
+		jw_end(jw);
+		jw_end(jw);
+	}
+	jw_end(jw);
+}
+
 void report_json(struct strbuf *out, const struct analyze_model *m)
 {
 	struct json_writer jw;
@@ -383,11 +499,15 @@ void report_json(struct strbuf *out, const struct analyze_model *m)
 		jw_end(&jw);
 	}
 	jw_end(&jw);
+	if (m->nr_sources > 1)
+		sources(&jw, m);
 	jw_object_inline_begin_array(&jw, "tables");
 	for (i = 0; i < m->nr_tables; i++)
 		table_info(&jw, m, &m->tables[i]);
 	jw_end(&jw);
 	series_list(&jw, m);
+	if (m->nr_sources > 1)
+		across(&jw, m);
 	jw_object_inline_begin_array(&jw, "not_measured");
 	for (i = 0; i < m->nr_variants; i++) {
 		const struct analyze_variant *av = &m->variants[i];

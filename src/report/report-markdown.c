@@ -9,6 +9,7 @@
 #include "report/report-util.h"
 #include "report/report-writers.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 
 /*
  * Per workload and metric a heading, one line of context and a GitHub
@@ -45,6 +46,12 @@ static void table(struct strbuf *out, const struct analyze_model *m,
 	strbuf_add_markdown(out, t->workload);
 	strbuf_addstr(out, ": ");
 	strbuf_add_markdown(out, t->metric);
+	if (*m->sources[t->source].label) {
+		analyze_describe_source(&sb, &m->sources[t->source]);
+		strbuf_addstr(out, ", ");
+		strbuf_add_markdown(out, sb.buf);
+		strbuf_reset(&sb);
+	}
 	strbuf_addstr(out, "\n\n");
 
 	if (*t->unit)
@@ -332,6 +339,104 @@ static void series_table(struct strbuf *out, const struct analyze_model *m,
 	strbuf_release(&sb);
 }
 
+/* Several sources: each source after the first against the first, as in the text report. */
+static void across_pair(struct strbuf *out, const struct analyze_model *m,
+			const struct analyze_across *a, size_t s)
+{
+	const struct analyze_source *s0 = &m->sources[0], *s1 = &m->sources[s];
+	int decimals = a->tables[0] == SIZE_MAX ? 3 : analyze_decimals(&m->tables[a->tables[0]]);
+	struct strbuf sb = STRBUF_INIT;
+	struct strvec notes = STRVEC_INIT;
+	size_t c, k;
+
+	strbuf_addf(&sb, "%s: %s, %s against %s", a->workload, a->metric, s1->label, s0->label);
+	if (s1->patch)
+		strbuf_addf(&sb, " (the patch %s, config for config)", s1->patch_name);
+	strbuf_addstr(out, "\n## ");
+	strbuf_add_markdown(out, sb.buf);
+	strbuf_addstr(out, "\n\n| Variant |");
+	cell(out, s0->label);
+	cell(out, s1->label);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s against %s", s1->label, s0->label);
+	cell_buf(out, &sb);
+	strbuf_addstr(out, " change of cost |\n|:--|--:|--:|--:|--:|\n");
+	for (c = 0; c < m->nr_counterparts; c++) {
+		const struct analyze_counterpart *cp = &m->counterparts[c];
+		const struct analyze_across_cell *ce = analyze_across_cell(m, a, c, s);
+
+		if (cp->variant[0] == SIZE_MAX && cp->variant[s] == SIZE_MAX)
+			continue;
+		strbuf_addch(out, '|');
+		cell(out, cp->name);
+		report_add_across_cost(&sb, m, a, c, 0, decimals);
+		cell_buf(out, &sb);
+		report_add_across_cost(&sb, m, a, c, s, decimals);
+		cell_buf(out, &sb);
+		report_add_across_same(&sb, ce);
+		cell_buf(out, &sb);
+		report_add_cost_change(&sb, ce);
+		cell_buf(out, &sb);
+		strbuf_addch(out, '\n');
+		for (k = 0; k < 2; k++) {
+			size_t src = k ? s : 0, v = cp->variant[src];
+
+			if (v != SIZE_MAX && analyze_not_measured(m, &m->variants[v]))
+				strvec_pushf(&notes, "%s on %s: %s: %s", cp->name,
+					     m->sources[src].label,
+					     analyze_state_name(m->variants[v].state),
+					     m->variants[v].why);
+		}
+		if (cp->differs && cp->differs[s])
+			strvec_pushf(&notes, "%s: %s", cp->name, cp->differs[s]);
+	}
+	strbuf_addstr(out, "\nCosts against each kernel's own baseline; the same config's values "
+		      "against the first kernel's; the change of cost is the ratio of the two "
+		      "costs, with its confidence interval (Benjamini-Hochberg per column).\n");
+	for (c = 0; c < 2 * m->nr_counterparts; c++) {
+		strbuf_reset(&sb);
+		if (c % 2 ? report_add_cost_verdict(&sb, m, a, c / 2, s) :
+			    report_add_patch_verdict(&sb, m, a, c / 2, s))
+			strvec_push(&notes, sb.buf);
+	}
+	for (k = 0; k < notes.nr; k++) {
+		strbuf_addstr(out, k ? "- " : "\n- ");
+		strbuf_add_markdown(out, notes.v[k]);
+		strbuf_addch(out, '\n');
+	}
+	strvec_clear(&notes);
+	strbuf_release(&sb);
+}
+
+static void patch_builds(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t s, c;
+
+	for (s = 1; s < m->nr_sources; s++) {
+		int any = 0;
+
+		if (!m->sources[s].patch)
+			continue;
+		for (c = 0; c < m->nr_counterparts; c++) {
+			strbuf_reset(&sb);
+			if (!report_add_patch_build(&sb, m, c, s))
+				continue;
+			if (!any++) {
+				strbuf_addstr(out, "\n## Builds of ");
+				strbuf_add_markdown(out, m->sources[s].label);
+				strbuf_addstr(out, ", beside the unpatched ones\n\n"
+					      "| Variant | Build |\n|:--|:--|\n");
+			}
+			strbuf_addch(out, '|');
+			cell(out, m->counterparts[c].name);
+			cell_buf(out, &sb);
+			strbuf_addch(out, '\n');
+		}
+	}
+	strbuf_release(&sb);
+}
+
 void report_markdown(struct strbuf *out, const struct analyze_model *m)
 {
 	size_t i, n = 0;
@@ -353,7 +458,15 @@ void report_markdown(struct strbuf *out, const struct analyze_model *m)
 		}
 		table(out, m, t);
 		interactions(out, m, t);
+		if (analyze_across_after(m, i)) {
+			const struct analyze_across *a = analyze_across_after(m, i);
+			size_t s;
+
+			for (s = 1; s < m->nr_sources; s++)
+				across_pair(out, m, a, s);
+		}
 	}
 	groups(out, m);
 	not_measured(out, m);
+	patch_builds(out, m);
 }

@@ -155,8 +155,12 @@ static void block(struct strbuf *out, const struct analyze_model *m,
 		strbuf_add_text(out, t->unit);
 		strbuf_addch(out, ')');
 	}
-	strbuf_addf(out, ", %s is better\n", t->higher_is_better ? "higher" : "lower");
-	strbuf_addf(out, "%-16s", "");
+	strbuf_addf(out, ", %s is better", t->higher_is_better ? "higher" : "lower");
+	if (*m->sources[t->source].label) {
+		strbuf_addstr(out, ", ");
+		strbuf_add_text(out, m->sources[t->source].label);
+	}
+	strbuf_addf(out, "\n%-16s", "");
 	for (i = 0; i < t->nr_order; i++) {
 		const struct analyze_row *r = &t->rows[t->order[i]];
 		struct strbuf esc = STRBUF_INIT;
@@ -284,6 +288,118 @@ static void series_block(struct strbuf *out, const struct analyze_model *m,
 	free(width);
 }
 
+/* A cell of the kernels' block: "   1.5640 *  -4.55%*", or a word where there is no number. */
+static void kernel_cell(struct strbuf *out, double v, double pct, int sig, int first,
+			const char *word)
+{
+	struct strbuf cell = STRBUF_INIT;
+
+	if (word)
+		strbuf_addf(&cell, "%*s %10s", NUM_WIDTH, word, "");
+	else if (!isfinite(v))
+		strbuf_addf(&cell, "%*s (%7s%%)", NUM_WIDTH, "n/a", "n/a");
+	else if (first)
+		strbuf_addf(&cell, "%*.4f (%7.2f%%)", NUM_WIDTH, v, 0.0);
+	else if (!isfinite(pct))
+		strbuf_addf(&cell, "%*.4f (%7s%%)", NUM_WIDTH, v, "n/a");
+	else if (sig)
+		strbuf_addf(&cell, "%*.4f *%7.2f%%*", NUM_WIDTH, v, pct);
+	else
+		strbuf_addf(&cell, "%*.4f (%7.2f%%)", NUM_WIDTH, v, pct);
+	if (cell.len < COL_WIDTH + 2)
+		strbuf_addchars(out, ' ', COL_WIDTH + 2 - cell.len);
+	strbuf_addbuf(out, &cell);
+	strbuf_release(&cell);
+}
+
+/*
+ *                                     6.1                  6.12
+ * Amean     baseline                1.4960 (   0.00%)    1.5640 *  -4.55%*
+ * Cost      CONFIG_PROVE_LOCKING=y   70.4000 (   0.00%)   94.7685 * -14.33%*
+ *
+ * With several sources: a column per kernel, as compare-kernels compares
+ * kernels.  Amean rows are each variant's mean, its percentage the gain
+ * against the first kernel's same config; Cost rows are each option's
+ * cost in percent against that kernel's baseline, its percentage the gain
+ * in that cost (negative when the option costs more there).  Between
+ * asterisks when significant (q below alpha); a kernel that does not
+ * measure the variant shows why (no-op, build failed, -).
+ */
+static void kernels_block(struct strbuf *out, const struct analyze_model *m,
+			  const struct analyze_across *a)
+{
+	size_t c, s, w = 8;
+	int pass;
+
+	for (c = 0; c < m->nr_counterparts; c++)
+		if (text_width(m->counterparts[c].name, strlen(m->counterparts[c].name)) > w)
+			w = text_width(m->counterparts[c].name, strlen(m->counterparts[c].name));
+	strbuf_addstr(out, "kconfperf ");
+	strbuf_add_text(out, a->workload);
+	strbuf_addch(out, ' ');
+	strbuf_add_text(out, a->metric);
+	if (*a->unit) {
+		strbuf_addstr(out, " (");
+		strbuf_add_text(out, a->unit);
+		strbuf_addch(out, ')');
+	}
+	strbuf_addf(out, ", %s is better, by kernel\n", a->higher_is_better ? "higher" : "lower");
+	strbuf_addchars(out, ' ', 10 + w);
+	for (s = 0; s < m->nr_sources; s++) {
+		size_t lw = text_width(m->sources[s].label, strlen(m->sources[s].label));
+
+		strbuf_addchars(out, ' ', lw < COL_WIDTH + 2 ? COL_WIDTH + 2 - lw : 1);
+		strbuf_add_text(out, m->sources[s].label);
+	}
+	strbuf_addch(out, '\n');
+	for (pass = 0; pass < 2; pass++) {
+		for (c = 0; c < m->nr_counterparts; c++) {
+			const struct analyze_row *r0 = report_across_row(m, a, c, 0);
+			struct strbuf word = STRBUF_INIT;
+
+			if (pass == 1 && !strcmp(m->counterparts[c].name, "baseline"))
+				continue;
+			strbuf_addf(out, "%-9s ", pass ? "Cost" : "Amean");
+			strbuf_add_text(out, m->counterparts[c].name);
+			strbuf_addchars(out, ' ', w - text_width(m->counterparts[c].name,
+							 strlen(m->counterparts[c].name)));
+			for (s = 0; s < m->nr_sources; s++) {
+				const struct analyze_across_cell *cell = analyze_across_cell(m, a, c, s);
+				const struct analyze_row *r = report_across_row(m, a, c, s);
+				double v = NAN, pct = NAN;
+				int sig = 0;
+
+				strbuf_reset(&word);
+				if (!r || !r->n) {
+					report_add_across_state(&word, m, a, c, s);
+					kernel_cell(out, v, pct, 0, !s, word.buf);
+					continue;
+				}
+				if (!pass) {
+					v = r->summary.mean;
+					if (cell->has_same)
+						pct = a->higher_is_better ? cell->same.change
+									  : -cell->same.change;
+					sig = cell->has_same && (cell->same.marker == '*' ||
+								 cell->same.marker == '~');
+				} else {
+					v = r->compared ? r->cmp.change : NAN;
+					if (cell->has_change)
+						pct = a->higher_is_better ? cell->change.change
+									  : -cell->change.change;
+					sig = cell->has_change && (cell->change.marker == '*' ||
+								   cell->change.marker == '~');
+				}
+				kernel_cell(out, v, pct, sig, !s || (r0 && !r0->n), NULL);
+			}
+			strbuf_release(&word);
+			while (out->len && out->buf[out->len - 1] == ' ')
+				strbuf_setlen(out, out->len - 1);
+			strbuf_addch(out, '\n');
+		}
+	}
+}
+
 void report_mmtests(struct strbuf *out, const struct analyze_model *m)
 {
 	size_t i, n = 0;
@@ -301,5 +417,9 @@ void report_mmtests(struct strbuf *out, const struct analyze_model *m)
 			series_block(out, m, &m->series[t->series]);
 		else
 			block(out, m, t);
+		if (analyze_across_after(m, i)) {
+			strbuf_addch(out, '\n');
+			kernels_block(out, m, analyze_across_after(m, i));
+		}
 	}
 }

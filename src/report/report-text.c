@@ -10,6 +10,7 @@
 #include "report/report-util.h"
 #include "report/report-writers.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 #include "util/wrapper.h"
 
 /*
@@ -99,13 +100,19 @@ static void header(struct strbuf *out, const struct analyze_model *m,
 		strbuf_addf(out, "%-10snone recorded\n", "warm-ups:");
 	fact_line(out, "accel:", *t->accel ? t->accel : NULL);
 	fact_line(out, "clock:", t->clock_text);
-	/* "6.1.192 (arm64)": an arch other than x86_64 (older plans stored none) is named */
-	strbuf_reset(&sb);
-	if (analyze_fact(m, "kernel_version"))
-		strbuf_addstr(&sb, analyze_fact(m, "kernel_version"));
-	if (sb.len && analyze_fact(m, "arch") && strcmp(analyze_fact(m, "arch"), "x86_64"))
-		strbuf_addf(&sb, " (%s)", analyze_fact(m, "arch"));
-	fact_line(out, "kernel:", sb.len ? sb.buf : NULL);
+	if (*m->sources[t->source].label) {
+		strbuf_reset(&sb);
+		analyze_describe_source(&sb, &m->sources[t->source]);
+		fact_line(out, "source:", sb.buf);
+	} else {
+		/* "6.1.192 (arm64)": an arch other than x86_64 (older plans stored none) is named */
+		strbuf_reset(&sb);
+		if (analyze_fact(m, "kernel_version"))
+			strbuf_addstr(&sb, analyze_fact(m, "kernel_version"));
+		if (sb.len && analyze_fact(m, "arch") && strcmp(analyze_fact(m, "arch"), "x86_64"))
+			strbuf_addf(&sb, " (%s)", analyze_fact(m, "arch"));
+		fact_line(out, "kernel:", sb.len ? sb.buf : NULL);
+	}
 	fact_line(out, "host:", analyze_fact(m, "host"));
 	strbuf_addch(out, '\n');
 	strbuf_release(&sb);
@@ -502,6 +509,179 @@ static void series_block(struct strbuf *out, const struct analyze_model *m,
 	strbuf_release(&label);
 }
 
+/*
+ * A table of strings, padded to its widest cell per column (the last
+ * column is left ragged): for the across blocks.
+ */
+struct grid {
+	struct strvec cells;
+	size_t cols;
+};
+
+static void grid_row(struct grid *g, const char *const *cells)
+{
+	size_t i;
+
+	for (i = 0; i < g->cols; i++)
+		strvec_push(&g->cells, cells[i] ? cells[i] : "");
+}
+
+static void grid_print(struct strbuf *out, struct grid *g)
+{
+	size_t *w = xcalloc(g->cols, sizeof(*w)), i, k, rows = g->cells.nr / g->cols;
+
+	for (i = 0; i < g->cells.nr; i++) {
+		size_t n = text_width(g->cells.v[i], strlen(g->cells.v[i]));
+
+		if (n > w[i % g->cols])
+			w[i % g->cols] = n;
+	}
+	for (i = 0; i < rows; i++) {
+		for (k = 0; k < g->cols; k++) {
+			const char *c = g->cells.v[i * g->cols + k];
+
+			strbuf_add_text(out, c);
+			if (k + 1 < g->cols)
+				pad(out, text_width(c, strlen(c)), w[k] + 3);
+		}
+		rtrim_line(out);
+	}
+	free(w);
+	strvec_clear(&g->cells);
+}
+
+/*
+ * One block per source after the first: each counterpart's cost on the
+ * first and on it, the same config on both, and the change of cost; then
+ * why a counterpart has no numbers, how the sources resolve it
+ * differently, the verdicts, and a patched source's builds.
+ */
+static void across_pair(struct strbuf *out, const struct analyze_model *m,
+			const struct analyze_across *a, size_t s)
+{
+	const struct analyze_source *s0 = &m->sources[0], *s1 = &m->sources[s];
+	int patched = s1->patch != NULL;
+	int decimals = a->tables[0] == SIZE_MAX ? 3 : analyze_decimals(&m->tables[a->tables[0]]);
+	struct grid g = { STRVEC_INIT, 5 };
+	struct strbuf c0 = STRBUF_INIT, c1 = STRBUF_INIT, same = STRBUF_INIT,
+		      change = STRBUF_INIT, head = STRBUF_INIT;
+	struct strvec notes = STRVEC_INIT;
+	size_t c, verdicts = 0;
+
+	strbuf_addf(out, "\n%s against %s", s1->label, s0->label);
+	if (patched)
+		strbuf_addf(out, " (the patch %s, config for config)", s1->patch_name);
+	strbuf_addstr(out, ": ");
+	strbuf_add_text(out, a->workload);
+	strbuf_addf(out, " %s%s%s%s, %s is better\n", a->metric, *a->unit ? " (" : "",
+		    a->unit, *a->unit ? ")" : "", a->higher_is_better ? "higher" : "lower");
+	strbuf_addf(&head, "%s against %s", s1->label, s0->label);
+	grid_row(&g, (const char *[]){ "", s0->label, s1->label, head.buf, "change of cost" });
+	for (c = 0; c < m->nr_counterparts; c++) {
+		const struct analyze_across_cell *cell = analyze_across_cell(m, a, c, s);
+		const struct analyze_counterpart *cp = &m->counterparts[c];
+		size_t k;
+
+		if (cp->variant[0] == SIZE_MAX && cp->variant[s] == SIZE_MAX)
+			continue;
+		strbuf_reset(&c0);
+		strbuf_reset(&c1);
+		strbuf_reset(&same);
+		strbuf_reset(&change);
+		report_add_across_cost(&c0, m, a, c, 0, decimals);
+		report_add_across_cost(&c1, m, a, c, s, decimals);
+		report_add_across_same(&same, cell);
+		report_add_cost_change(&change, cell);
+		grid_row(&g, (const char *[]){ cp->name, c0.buf, c1.buf, same.buf, change.buf });
+		for (k = 0; k < 2; k++) {
+			size_t src = k ? s : 0, v = cp->variant[src];
+
+			if (v != SIZE_MAX && analyze_not_measured(m, &m->variants[v]))
+				strvec_pushf(&notes, "%s on %s: %s: %s", cp->name,
+					     m->sources[src].label,
+					     analyze_state_name(m->variants[v].state),
+					     m->variants[v].why);
+		}
+		if (cp->differs && cp->differs[s])
+			strvec_pushf(&notes, "%s: %s", cp->name, cp->differs[s]);
+	}
+	grid_print(out, &g);
+	strbuf_addf(out, "\n(%s, %s: cost against that kernel's baseline; %s: the same config's "
+		    "values;\n change of cost: the ratio of the two costs; [%g%% confidence "
+		    "interval], markers as above, BH per column)\n", s0->label, s1->label,
+		    head.buf, m->opts.stats.confidence * 100);
+	for (c = 0; c < notes.nr; c++) {
+		strbuf_addstr(out, c ? "  " : "\n  ");
+		strbuf_add_text(out, notes.v[c]);
+		strbuf_addch(out, '\n');
+	}
+	for (c = 0; c < 2 * m->nr_counterparts; c++) {
+		strbuf_reset(&change);
+		if (c % 2 ? !report_add_cost_verdict(&change, m, a, c / 2, s) :
+			    !report_add_patch_verdict(&change, m, a, c / 2, s))
+			continue;
+		strbuf_addstr(out, verdicts++ ? "" : "\n");
+		strbuf_add_text(out, change.buf);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&c0);
+	strbuf_release(&c1);
+	strbuf_release(&same);
+	strbuf_release(&change);
+	strbuf_release(&head);
+	strvec_clear(&notes);
+}
+
+static void across(struct strbuf *out, const struct analyze_model *m,
+		   const struct analyze_across *a)
+{
+	size_t s;
+
+	for (s = 1; s < m->nr_sources; s++)
+		if (a->tables[s] != SIZE_MAX || a->tables[0] != SIZE_MAX)
+			across_pair(out, m, a, s);
+}
+
+/* Each patched source's builds beside its unpatched twins'. */
+static void patch_builds(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t s, c;
+
+	for (s = 1; s < m->nr_sources; s++) {
+		struct grid g = { STRVEC_INIT, 2 };
+		int any = 0;
+
+		if (!m->sources[s].patch)
+			continue;
+		for (c = 0; c < m->nr_counterparts; c++) {
+			strbuf_reset(&sb);
+			if (!report_add_patch_build(&sb, m, c, s))
+				continue;
+			grid_row(&g, (const char *[]){ m->counterparts[c].name, sb.buf });
+			any = 1;
+		}
+		if (!any) {
+			strvec_clear(&g.cells);
+			continue;
+		}
+		strbuf_addf(out, "\nbuilds of %s (%s), beside the unpatched ones:\n",
+			    m->sources[s].label, m->sources[s].patch_name);
+		{
+			struct strbuf body = STRBUF_INIT;
+			const char *p, *nl;
+
+			grid_print(&body, &g);
+			for (p = body.buf; (nl = strchr(p, '\n')); p = nl + 1) {
+				strbuf_addstr(out, "  ");
+				strbuf_add(out, p, (size_t)(nl - p + 1));
+			}
+			strbuf_release(&body);
+		}
+	}
+	strbuf_release(&sb);
+}
+
 void report_text(struct strbuf *out, const struct analyze_model *m)
 {
 	const char *screen = analyze_fact(m, "screen_report");
@@ -533,7 +713,10 @@ void report_text(struct strbuf *out, const struct analyze_model *m)
 		product(out, m, t);
 		added_last(out, m, t);
 		notes(out, m, t);
+		if (analyze_across_after(m, i))
+			across(out, m, analyze_across_after(m, i));
 	}
 	groups(out, m);
 	not_measured(out, m);
+	patch_builds(out, m);
 }

@@ -221,7 +221,7 @@ void report_add_product_blockers(struct strbuf *sb, const struct analyze_model *
 		const char *kind = m->variants[i].v.kind;
 		size_t r;
 
-		if (!kind || strcmp(kind, "all"))
+		if (!kind || strcmp(kind, "all") || m->variants[i].source != t->source)
 			continue;
 		for (r = 0; r < t->nr_rows && t->rows[r].variant != i; r++)
 			;
@@ -250,4 +250,166 @@ void report_add_note(struct strbuf *sb, const struct analyze_table *t,
 		strbuf_addstr(sb, "not run yet");
 		break;
 	}
+}
+
+/* The marker of a comparison or cost change as text: "*", "~", "?" or "". */
+static const char *marker_text(char marker)
+{
+	switch (marker) {
+	case '*':
+		return "*";
+	case '~':
+		return "~";
+	case '?':
+		return "?";
+	default:
+		return "";
+	}
+}
+
+const struct analyze_row *report_across_row(const struct analyze_model *m,
+					    const struct analyze_across *a, size_t c, size_t s)
+{
+	const struct analyze_across_cell *cell = analyze_across_cell(m, a, c, s);
+
+	if (a->tables[s] == SIZE_MAX || cell->row == SIZE_MAX)
+		return NULL;
+	return &m->tables[a->tables[s]].rows[cell->row];
+}
+
+void report_add_across_state(struct strbuf *sb, const struct analyze_model *m,
+			     const struct analyze_across *a, size_t c, size_t s)
+{
+	size_t v = m->counterparts[c].variant[s];
+	const struct analyze_row *r = report_across_row(m, a, c, s);
+
+	if (v == SIZE_MAX)
+		strbuf_addstr(sb, "-");
+	else if (analyze_not_measured(m, &m->variants[v]))
+		strbuf_addstr(sb, analyze_state_name(m->variants[v].state));
+	else if (!r || !r->n)
+		strbuf_addstr(sb, r && r->failed ? "runs failed" : "not run yet");
+}
+
+void report_add_across_cost(struct strbuf *sb, const struct analyze_model *m,
+			    const struct analyze_across *a, size_t c, size_t s, int decimals)
+{
+	const struct analyze_row *r = report_across_row(m, a, c, s);
+	const struct analyze_table *t = a->tables[s] == SIZE_MAX ? NULL : &m->tables[a->tables[s]];
+
+	if (!r || !r->n) {
+		report_add_across_state(sb, m, a, c, s);
+		return;
+	}
+	if (r->is_baseline) {
+		report_add_value(sb, r->summary.mean, decimals);
+		if (*t->unit)
+			strbuf_addf(sb, " %s", t->unit);
+		return;
+	}
+	if (!r->compared) {
+		strbuf_addstr(sb, "n/a");
+		return;
+	}
+	stats_format_change(sb, r->cmp.change, 1);
+	if (*marker_text(r->cmp.marker))
+		strbuf_addf(sb, " %s", marker_text(r->cmp.marker));
+}
+
+void report_add_across_same(struct strbuf *sb, const struct analyze_across_cell *cell)
+{
+	if (!cell->has_same)
+		return;
+	stats_format_change(sb, cell->same.change, 1);
+	strbuf_addch(sb, ' ');
+	stats_format_ci(sb, &cell->same, 1);
+	if (*marker_text(cell->same.marker))
+		strbuf_addf(sb, " %s", marker_text(cell->same.marker));
+}
+
+void report_add_cost_change(struct strbuf *sb, const struct analyze_across_cell *cell)
+{
+	if (!cell->has_change)
+		return;
+	report_add_ratio_interval(sb, cell->change.ratio, cell->change.ratio_lo,
+				  cell->change.ratio_hi);
+	if (*marker_text(cell->change.marker))
+		strbuf_addf(sb, " %s", marker_text(cell->change.marker));
+}
+
+const char *report_change_marker(const struct analyze_across_cell *cell)
+{
+	return cell->has_change ? marker_text(cell->change.marker) : "";
+}
+
+const char *report_same_marker(const struct analyze_across_cell *cell)
+{
+	return cell->has_same ? marker_text(cell->same.marker) : "";
+}
+
+int report_add_cost_verdict(struct strbuf *sb, const struct analyze_model *m,
+			    const struct analyze_across *a, size_t c, size_t s)
+{
+	const struct analyze_across_cell *cell = analyze_across_cell(m, a, c, s);
+	const struct analyze_row *r0 = report_across_row(m, a, c, 0);
+	const struct analyze_row *r1 = report_across_row(m, a, c, s);
+
+	if (!cell->has_change || (cell->change.marker != '*' && cell->change.marker != '~') ||
+	    !r0 || !r1)
+		return 0;
+	strbuf_addf(sb, "%s cost ", m->counterparts[c].name);
+	stats_format_change(sb, r0->cmp.change, 1);
+	strbuf_addf(sb, " on %s and ", m->sources[0].label);
+	stats_format_change(sb, r1->cmp.change, 1);
+	strbuf_addf(sb, " on %s: ", m->sources[s].label);
+	stats_format_change(sb, cell->change.change, 1);
+	strbuf_addstr(sb, " [");
+	stats_format_change(sb, cell->change.change_lo, 1);
+	strbuf_addstr(sb, " .. ");
+	stats_format_change(sb, cell->change.change_hi, 1);
+	strbuf_addf(sb, "] %s, %c", cell->change.cost > 0 ? "more" : "less", cell->change.marker);
+	return 1;
+}
+
+int report_add_patch_build(struct strbuf *sb, const struct analyze_model *m, size_t c, size_t s)
+{
+	const struct analyze_source *src = &m->sources[s];
+	size_t v = m->counterparts[c].variant[s];
+	size_t t = src->base == SIZE_MAX ? SIZE_MAX : m->counterparts[c].variant[src->base];
+	const struct analyze_variant *pv, *tv;
+
+	if (v == SIZE_MAX || t == SIZE_MAX)
+		return 0;
+	pv = &m->variants[v];
+	tv = &m->variants[t];
+	if (!pv->has_build || pv->build.status != BUILD_OK)
+		return 0;
+	strbuf_addf(sb, "%.1f s", pv->build.seconds);
+	if (pv->build.seeded_from && tv->has_build && tv->build.key &&
+	    !strcmp(pv->build.seeded_from, tv->build.key))
+		strbuf_addstr(sb, " (seeded from the unpatched tree)");
+	else if (pv->build.seeded_from)
+		strbuf_addstr(sb, " (seeded)");
+	else
+		strbuf_addstr(sb, " (from scratch)");
+	if (tv->has_build && tv->build.status == BUILD_OK)
+		strbuf_addf(sb, ", unpatched %.1f s", tv->build.seconds);
+	return 1;
+}
+
+int report_add_patch_verdict(struct strbuf *sb, const struct analyze_model *m,
+			     const struct analyze_across *a, size_t c, size_t s)
+{
+	const struct analyze_across_cell *cell = analyze_across_cell(m, a, c, s);
+
+	if (!m->sources[s].patch || !cell->has_same ||
+	    (cell->same.marker != '*' && cell->same.marker != '~'))
+		return 0;
+	strbuf_addf(sb, "%s on %s with %s: ", m->sources[s].patch_name, m->sources[0].label,
+		    m->counterparts[c].name);
+	stats_format_change(sb, cell->same.change, 1);
+	strbuf_addch(sb, ' ');
+	stats_format_ci(sb, &cell->same, 1);
+	strbuf_addf(sb, ", %c", cell->same.marker);
+	return 1;
 }

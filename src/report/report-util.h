@@ -84,5 +84,56 @@ const char *report_step_before(const struct analyze_model *m, const struct analy
 /* A group's members, "CONFIG_A=y CONFIG_B=y".  Raw text. */
 struct analyze_group;
 void report_add_members(struct strbuf *sb, const struct analyze_group *g);
+/*
+ * Several sources (analyze.h, "Sources"): the cells of an across block
+ * that every writer shows the same way.  c is a counterpart, s a source.
+ */
+struct analyze_across;
+struct analyze_across_cell;
+/* Counterpart c's row in source s's table, or NULL when it has none. */
+const struct analyze_row *report_across_row(const struct analyze_model *m,
+					    const struct analyze_across *a, size_t c, size_t s);
+/*
+ * Why counterpart c has no numbers on source s: "-" (the source has no
+ * such variant), its state ("no-op", "build failed"), "runs failed" or
+ * "not run yet"; nothing when it has numbers.
+ */
+void report_add_across_state(struct strbuf *sb, const struct analyze_model *m,
+			     const struct analyze_across *a, size_t c, size_t s);
+/*
+ * Counterpart c on source s: for the baseline its mean and unit ("1.480
+ * s"), else its cost against that source's baseline with its marker
+ * ("+70.0% *"), or report_add_across_state().
+ */
+void report_add_across_cost(struct strbuf *sb, const struct analyze_model *m,
+			    const struct analyze_across *a, size_t c, size_t s, int decimals);
+/* The same config against the first source's: "+3.5% [+1.0% .. +6.0%] *", or nothing. */
+void report_add_across_same(struct strbuf *sb, const struct analyze_across_cell *cell);
+/* The change of cost: "+14.7% [+9.0% .. +21.0%] *", or nothing. */
+void report_add_cost_change(struct strbuf *sb, const struct analyze_across_cell *cell);
+/* Their markers alone: "*", "~", "?" or "". */
+const char *report_change_marker(const struct analyze_across_cell *cell);
+const char *report_same_marker(const struct analyze_across_cell *cell);
+/*
+ * The sentence for a change of cost that is marked * or ~:
+ * "CONFIG_PROVE_LOCKING=y cost +70.0% on 6.1 and +95.0% on 6.12: +14.7%
+ * [+9.0% .. +21.0%] more, *".  Returns 1 when it wrote one, else 0.
+ */
+int report_add_cost_verdict(struct strbuf *sb, const struct analyze_model *m,
+			    const struct analyze_across *a, size_t c, size_t s);
+/*
+ * For a patched source, the sentence for the same config against its
+ * unpatched twin when marked * or ~: "fix.patch on 6.1 with baseline:
+ * -5.8% [-6.5% .. -5.1%], *".  Returns 1 when it wrote one, else 0.
+ */
+int report_add_patch_verdict(struct strbuf *sb, const struct analyze_model *m,
+			     const struct analyze_across *a, size_t c, size_t s);
+/*
+ * A patched source's build of counterpart c beside its unpatched twin's:
+ * "21.3 s (seeded from the unpatched tree), unpatched 199.7 s".  Returns 1
+ * when it wrote one (s is patched and its variant was built), else 0.
+ */
+int report_add_patch_build(struct strbuf *sb, const struct analyze_model *m, size_t c,
+			   size_t s);
 
 #endif

@@ -240,11 +240,19 @@ out:
 	return ret;
 }
 
-/* The variant a no-op or same-as variant equals, by name; NULL if none. */
-static const char *measured_as(const struct store_variant *v)
+/*
+ * The variant a no-op or same-as variant equals, by name; NULL if none.
+ * A no-op equals its own source's baseline ("6.12:baseline"), kept in buf.
+ */
+static const char *measured_as(const struct store_variant *v, struct strbuf *buf)
 {
-	if (v->status == VARIANT_NO_OP)
-		return "baseline";
+	if (v->status == VARIANT_NO_OP) {
+		strbuf_reset(buf);
+		if (v->source && *v->source)
+			strbuf_addf(buf, "%s:", v->source);
+		strbuf_addstr(buf, "baseline");
+		return buf->buf;
+	}
 	if (v->status == VARIANT_SAME_AS)
 		return v->same_as;
 	return NULL;
@@ -300,7 +308,7 @@ static int write_config(struct state *s, struct measured *m)
 
 static int load_variants(struct state *s)
 {
-	struct strbuf why = STRBUF_INIT, reused = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, reused = STRBUF_INIT, as = STRBUF_INIT;
 	size_t i;
 	int ret = -1;
 
@@ -317,10 +325,10 @@ static int load_variants(struct state *s)
 		struct measured *m = &s->measured[s->nr_measured];
 		int rc;
 
-		if (measured_as(v)) {
+		if (measured_as(v, &as)) {
 			strbuf_addf(&reused, "%s%s (%s %s)", reused.len ? ", " : "", v->name,
 				    v->status == VARIANT_NO_OP ? "no-op, as" : "same as",
-				    measured_as(v));
+				    measured_as(v, &as));
 			continue;
 		}
 		if (!variant_is_measured(v->status)) {
@@ -352,6 +360,7 @@ static int load_variants(struct state *s)
 out:
 	strbuf_release(&why);
 	strbuf_release(&reused);
+	strbuf_release(&as);
 	return ret;
 }
 
@@ -922,6 +931,7 @@ out:
 int measure_print_command(struct store *st, const struct measure_options *o,
 			  const char *variant, struct strbuf *out)
 {
+	struct strbuf as = STRBUF_INIT, name_buf = STRBUF_INIT;
 	struct vm_config cfg;
 	struct state s;
 	const char *name = variant;
@@ -936,9 +946,11 @@ int measure_print_command(struct store *st, const struct measure_options *o,
 		for (i = 0; i < s.nr_variants; i++)
 			if (!strcmp(s.variants[i].name, name))
 				break;
-		if (i == s.nr_variants || !measured_as(&s.variants[i]))
+		if (i == s.nr_variants || !measured_as(&s.variants[i], &as))
 			break;
-		name = measured_as(&s.variants[i]);
+		strbuf_reset(&name_buf);
+		strbuf_addstr(&name_buf, measured_as(&s.variants[i], &as));
+		name = name_buf.buf;
 	}
 	for (i = 0; i < s.nr_measured; i++)
 		if (!strcmp(s.measured[i].v->name, name))
@@ -972,6 +984,8 @@ int measure_print_command(struct store *st, const struct measure_options *o,
 		ret = vm_format_command(out, &cfg, run_dir);
 	}
 out:
+	strbuf_release(&as);
+	strbuf_release(&name_buf);
 	free(run_dir);
 	state_release(&s);
 	return ret;

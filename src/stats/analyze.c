@@ -8,6 +8,7 @@
 #include "plan/plan.h"
 #include "run/workload-table.h"
 #include "stats/analyze-series.h"
+#include "stats/analyze-sources.h"
 #include "stats/analyze.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -184,7 +185,7 @@ static int load_variants(struct analyze_model *m, struct store *st)
 {
 	struct store_variant *v;
 	size_t nr, i;
-	const struct analyze_variant *base;
+	const struct analyze_variant *base = NULL;
 
 	if (store_get_variants(st, &v, &nr))
 		return -1;
@@ -211,17 +212,20 @@ static int load_variants(struct analyze_model *m, struct store *st)
 	free(v);		/* the strings now belong to m->variants */
 	if (m->baseline == NONE)
 		m->baseline = variant_by_name(m, "baseline");
+	if (analyze_sources_load(m, st))
+		return -1;
 	for (i = 0; i < nr; i++) {
 		struct analyze_variant *av = &m->variants[i];
 
 		av->twin = av->state == ANALYZE_SAME_AS ? resolve(m, i) : NONE;
 	}
 
-	base = m->baseline == NONE ? NULL : &m->variants[m->baseline];
-	for (i = 0; base && i < nr; i++) {
+	for (i = 0; i < nr; i++) {
 		struct analyze_variant *av = &m->variants[i];
+		size_t b = m->sources[av->source].baseline;
 
-		if (av->has_build && base->has_build &&
+		base = b == NONE ? NULL : &m->variants[b];
+		if (base && av->has_build && base->has_build &&
 		    av->build.bzimage_size > 0 && base->build.bzimage_size > 0) {
 			av->has_size_delta = 1;
 			av->size_delta = av->build.bzimage_size - base->build.bzimage_size;
@@ -564,15 +568,16 @@ static int left_out(const struct analyze_model *m, size_t i)
 /* The option a loo variant leaves out: "all-CONFIG_X=y" leaves out CONFIG_X=y. */
 static size_t alone_variant(const struct analyze_model *m, size_t loo)
 {
-	const char *name = m->variants[loo].v.name, *opt;
+	const char *name = m->variants[loo].short_name, *opt;
 	size_t i;
 
 	if (!skip_prefix(name, "all-", &opt))
 		return NONE;
 	for (i = 0; i < m->nr_variants; i++) {
-		const struct store_variant *v = &m->variants[i].v;
+		const struct analyze_variant *av = &m->variants[i];
 
-		if (v->kind && !strcmp(v->kind, "oat") && !strcmp(v->name, opt))
+		if (av->v.kind && !strcmp(av->v.kind, "oat") && !strcmp(av->short_name, opt) &&
+		    av->source == m->variants[loo].source)
 			return i;
 	}
 	return NONE;
@@ -591,7 +596,7 @@ static void interactions(const struct analyze_model *m, struct analyze_table *t,
 	if (t->baseline == NONE)
 		return;
 	for (i = 0; i < m->nr_variants && all == NONE; i++)
-		if (is_kind(m, i, "all"))
+		if (is_kind(m, i, "all") && m->variants[i].source == t->source)
 			all = i;
 	if (all == NONE)
 		return;
@@ -599,7 +604,7 @@ static void interactions(const struct analyze_model *m, struct analyze_table *t,
 	all_row = row_of(t, all);
 
 	for (i = 0; i < m->nr_variants; i++) {
-		if (!is_kind(m, i, "oat"))
+		if (!is_kind(m, i, "oat") || m->variants[i].source != t->source)
 			continue;
 		if (left_out(m, i)) {
 			t->product_left_out++;
@@ -625,7 +630,7 @@ static void interactions(const struct analyze_model *m, struct analyze_table *t,
 		struct analyze_added_last *al;
 		size_t o;
 
-		if (!is_kind(m, i, "loo"))
+		if (!is_kind(m, i, "loo") || m->variants[i].source != t->source)
 			continue;
 		o = alone_variant(m, i);
 		if (o == NONE)
@@ -633,7 +638,7 @@ static void interactions(const struct analyze_model *m, struct analyze_table *t,
 		ALLOC_GROW(t->added_last, t->nr_added_last + 1, alloc_al);
 		al = &t->added_last[t->nr_added_last++];
 		memset(al, 0, sizeof(*al));
-		al->option = xstrdup(m->variants[o].v.name);
+		al->option = xstrdup(m->variants[o].short_name);
 		al->loo_row = row_of(t, i);
 		al->alone_row = NONE;
 		if (measured(m, i) == measured(m, all)) {
@@ -719,13 +724,15 @@ static void steps(const struct analyze_model *m, struct analyze_table *t,
 }
 
 /* Whether variant i has a row in the tables of the workload (analyze.h). */
-static int has_row(const struct analyze_model *m, size_t i, const char *workload)
+static int has_row(const struct analyze_model *m, size_t i, const char *workload, size_t source)
 {
 	const struct analyze_variant *av = &m->variants[i];
 	size_t j;
 
+	if (av->source != source)
+		return 0;
 	if (av->twin != NONE)
-		return has_row(m, av->twin, workload);
+		return has_row(m, av->twin, workload, source);
 	if (av->state == ANALYZE_OK)
 		return 1;
 	for (j = 0; j < m->nr_runs; j++)
@@ -864,11 +871,12 @@ static void describe_clock(struct analyze_table *t, const struct strvec *clocks)
 
 static void build_table(const struct analyze_model *m, struct analyze_table *t,
 			const char *workload, const struct metric_spec *ms,
-			const struct analyze_options *opts)
+			const struct analyze_options *opts, size_t source)
 {
 	struct strvec accel = STRVEC_INIT, clocks = STRVEC_INIT, layouts = STRVEC_INIT;
 	size_t i, alloc = 0;
 
+	t->source = source;
 	t->workload = xstrdup(workload);
 	t->metric = xstrdup(ms->name);
 	t->unit = xstrdup(ms->unit);
@@ -877,7 +885,7 @@ static void build_table(const struct analyze_model *m, struct analyze_table *t,
 	for (i = 0; i < m->nr_variants; i++) {
 		struct analyze_row *row;
 
-		if (!has_row(m, i, workload))
+		if (!has_row(m, i, workload, source))
 			continue;
 		ALLOC_GROW(t->rows, t->nr_rows + 1, alloc);
 		row = &t->rows[t->nr_rows];
@@ -885,7 +893,7 @@ static void build_table(const struct analyze_model *m, struct analyze_table *t,
 		row->variant = i;
 		row->twin = NONE;
 		row->step_prev = NONE;
-		if (i == m->baseline) {
+		if (i == m->sources[source].baseline) {
 			row->is_baseline = 1;
 			t->baseline = t->nr_rows;
 		}
@@ -924,6 +932,17 @@ static void build_table(const struct analyze_model *m, struct analyze_table *t,
 	aa_verdict(m, t);
 }
 
+/* Whether a source has any row in the tables of the workload. */
+static int source_has_rows(const struct analyze_model *m, const char *workload, size_t source)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_variants; i++)
+		if (has_row(m, i, workload, source))
+			return 1;
+	return 0;
+}
+
 /* The workloads of the runs, sorted by name. */
 static void run_workloads(const struct analyze_model *m, struct strvec *out)
 {
@@ -956,13 +975,22 @@ static int build_tables(struct analyze_model *m, const struct analyze_options *o
 			continue;
 		ms = workload_metrics(m, workloads.v[i], &nr);
 		for (j = 0; j < nr; j++) {
+			size_t first = m->nr_tables, k;
+
 			add_distinct(&metrics, ms[j].name);
 			if (opts->metric && strcmp(opts->metric, ms[j].name))
 				continue;
-			ALLOC_GROW(m->tables, m->nr_tables + 1, alloc);
-			memset(&m->tables[m->nr_tables], 0, sizeof(m->tables[0]));
-			m->tables[m->nr_tables].series = NONE;
-			build_table(m, &m->tables[m->nr_tables++], workloads.v[i], &ms[j], opts);
+			for (k = 0; k < m->nr_sources; k++) {
+				if (!source_has_rows(m, workloads.v[i], k))
+					continue;
+				ALLOC_GROW(m->tables, m->nr_tables + 1, alloc);
+				memset(&m->tables[m->nr_tables], 0, sizeof(m->tables[0]));
+				m->tables[m->nr_tables].series = NONE;
+				build_table(m, &m->tables[m->nr_tables++], workloads.v[i], &ms[j],
+					    opts, k);
+			}
+			if (m->nr_sources > 1)
+				analyze_across_add(m, first, m->nr_tables - first, opts);
 		}
 		metric_specs_release(ms, nr);
 	}
@@ -1101,6 +1129,7 @@ void analyze_release(struct analyze_model *m)
 	for (i = 0; i < m->nr_tables; i++)
 		table_release(&m->tables[i]);
 	free(m->tables);
+	analyze_sources_release(m);
 	for (i = 0; i < m->nr_variants; i++) {
 		store_variant_release(&m->variants[i].v);
 		store_build_release(&m->variants[i].build);

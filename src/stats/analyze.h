@@ -8,6 +8,7 @@
 
 #include "stats/stats.h"
 #include "store/store.h"
+#include "util/strbuf.h"
 #include "util/strvec.h"
 
 /*
@@ -89,6 +90,32 @@
  * Any other variant kind (an imported hyperfine command, say) is compared
  * with the baseline like an oat variant but takes no part in interactions.
  *
+ * Sources.  An experiment of several kernel sources (plan/sources.h:
+ * versions, and patched copies of the first) has the tables above once
+ * per source, each of its source's variants only, against its source's
+ * own baseline, with the interaction checks within the source; tables
+ * come per workload, then metric, then source in the order of the
+ * sources.  Variants of the same name on several sources ("6.1:CONFIG_X=y",
+ * "6.12:CONFIG_X=y") are counterparts (model.counterparts, once; each
+ * source's baseline-again is its own A/A control, not one), and per
+ * workload and metric an across block (model.across) sets each
+ * counterpart's numbers on every source beside the first source's:
+ *   same     its values against the first source's counterpart's, the
+ *            same config on two kernels (stats_compare()): for the
+ *            baselines, how much slower one kernel is than the other; for
+ *            a patched source, what the patch costs against its unpatched
+ *            twin of the same config
+ *   change   the change of its cost between the two: its cost on each
+ *            (against that source's baseline) and the ratio of the two
+ *            (stats_cost_change()); not for the baselines
+ * each Benjamini-Hochberg over the counterparts of one source's column.
+ * A counterpart that a source lacks or does not measure (an unknown
+ * symbol there, a no-op, a failed build) has no numbers in that column,
+ * and its variant's why says why: it is never a zero cost.  differs
+ * says how a source resolves a counterpart differently from the first:
+ * the symbols its kernel changes against its baseline there and not on
+ * the first, or the other way round.
+ *
  * Notes.  What a report says about a row besides its numbers is decided
  * here, once for every writer (table.notes, in row order; a same-as row
  * has none, its runs are noted under its twin):
@@ -120,6 +147,8 @@ enum analyze_state {
 
 struct analyze_variant {
 	struct store_variant v;		/* as planned (owned) */
+	size_t source;			/* index into model->sources */
+	const char *short_name;		/* v.name without its source's "LABEL:" */
 	enum analyze_state state;
 	char *why;			/* human-readable reason for a state other than ok, or NULL */
 	/* same-as: the variant measured for it (its twin, never same-as), or SIZE_MAX */
@@ -204,6 +233,7 @@ struct analyze_note {
 };
 
 struct analyze_table {
+	size_t source;			/* index into model->sources */
 	char *workload;
 	char *metric;			/* "wall", "boot", or a sample metric */
 	char *unit;
@@ -290,8 +320,57 @@ struct analyze_group {
 	struct strvec members;
 };
 
+/* A kernel source of the experiment, as stored (store.h). */
+struct analyze_source {
+	char *label;			/* "" for a lone source */
+	char *version;			/* "6.1.192" */
+	char *origin;			/* the tree or archive as named */
+	char *patch;			/* a patched source's patch, else NULL */
+	const char *patch_name;		/* its file name without directories, for reports */
+	size_t base;			/* a patched source's base, else SIZE_MAX */
+	size_t baseline;		/* its baseline variant, or SIZE_MAX */
+};
+
+/* One variant name on every source (see "Sources" above). */
+struct analyze_counterpart {
+	char *name;			/* without a label: "baseline", "CONFIG_X=y", "all" */
+	size_t *variant;		/* per source: its variant, or SIZE_MAX when it has none */
+	/*
+	 * Per source (NULL for the first): how its kernel differs from the
+	 * first source's when both are measured, "6.12 also sets NEW_DEP",
+	 * or NULL when they change the same symbols.
+	 */
+	char **differs;
+};
+
+/* A counterpart on one source, against the first source's (see "Sources"). */
+struct analyze_across_cell {
+	size_t row;			/* its row in the source's table, or SIZE_MAX (no values) */
+	int has_same;
+	struct stats_comparison same;
+	int has_change;
+	struct stats_cost_change change;
+};
+
+/* Per workload and metric: every counterpart on every source. */
+struct analyze_across {
+	char *workload, *metric, *unit;
+	int higher_is_better;
+	size_t *tables;			/* per source: its table, or SIZE_MAX */
+	/* [c * nr_sources + s]: counterpart c on source s (s = 0 has no same or change) */
+	struct analyze_across_cell *cells;
+};
+
 struct analyze_model {
 	struct analyze_options opts;
+	/* The sources, in order; one, labelled "", for a lone source. */
+	struct analyze_source *sources;
+	size_t nr_sources;
+	/* With several sources: the counterparts in the first source's plan order, then the others'. */
+	struct analyze_counterpart *counterparts;
+	size_t nr_counterparts;
+	struct analyze_across *across;	/* one per workload and metric, with several sources */
+	size_t nr_across;
 	struct strvec facts;		/* key, value, key, value... (store meta, plus "accel") */
 	struct analyze_variant *variants;	/* plan order */
 	size_t nr_variants;
@@ -318,6 +397,20 @@ struct analyze_model {
 int analyze_load(struct analyze_model *out, struct store *st,
 		 const struct analyze_options *opts);
 void analyze_release(struct analyze_model *m);
+
+/* Counterpart c on source s of an across block. */
+const struct analyze_across_cell *analyze_across_cell(const struct analyze_model *m,
+						     const struct analyze_across *a,
+						     size_t c, size_t s);
+
+/*
+ * The across block the tables of table t belong to when t is the last of
+ * them (its sources' tables all printed), else NULL: where a writer puts it.
+ */
+const struct analyze_across *analyze_across_after(const struct analyze_model *m, size_t t);
+
+/* "6.1 (6.1.192)", "6.1+fix (6.1.192 with fix.patch)"; appended to sb. */
+void analyze_describe_source(struct strbuf *sb, const struct analyze_source *s);
 
 /* The value of an experiment fact, or NULL when unknown or empty. */
 const char *analyze_fact(const struct analyze_model *m, const char *key);

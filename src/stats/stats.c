@@ -541,15 +541,17 @@ struct log_term {
  * Returns 0, or -1 (everything NaN) when a variant has fewer than 3 values
  * or a non-positive mean.
  */
-static int log_contrast(double *est, double *lo, double *hi, double *df_out,
-			const struct log_term *terms, size_t nterms, double confidence)
+/* The pieces of a log-contrast: its log, variance and df (stats.h). */
+struct contrast {
+	double d, var, df;
+};
+
+static int contrast_moments(struct contrast *out, const struct log_term *terms, size_t nterms)
 {
-	double d = 0, var = 0, den = 0, df, t, half;
+	double d = 0, var = 0, den = 0;
 	size_t i;
 
-	*est = *lo = *hi = NAN;
-	if (df_out)
-		*df_out = NAN;
+	out->d = out->var = out->df = NAN;
 	for (i = 0; i < nterms; i++) {
 		const struct stats_summary *s = terms[i].s;
 		double c = terms[i].coef, sd, v;
@@ -562,15 +564,30 @@ static int log_contrast(double *est, double *lo, double *hi, double *df_out,
 		var += v;
 		den += v * v / (double)(s->n - 1);
 	}
-	*est = exp(d);
+	out->d = d;
+	out->var = var;
 	/* Positive means give floored sds above 0, so den is 0 only if every coef is. */
-	df = den > 0 ? var * var / den : INFINITY;
-	t = t_two_sided(confidence, df);
-	half = t * sqrt(var);
-	*lo = exp(d - half);
-	*hi = exp(d + half);
+	out->df = den > 0 ? var * var / den : INFINITY;
+	return 0;
+}
+
+static int log_contrast(double *est, double *lo, double *hi, double *df_out,
+			const struct log_term *terms, size_t nterms, double confidence)
+{
+	struct contrast c;
+	double half;
+
+	*est = *lo = *hi = NAN;
 	if (df_out)
-		*df_out = df;
+		*df_out = NAN;
+	if (contrast_moments(&c, terms, nterms))
+		return -1;
+	*est = exp(c.d);
+	half = t_two_sided(confidence, c.df) * sqrt(c.var);
+	*lo = exp(c.d - half);
+	*hi = exp(c.d + half);
+	if (df_out)
+		*df_out = c.df;
 	return 0;
 }
 
@@ -649,6 +666,75 @@ void stats_added_last(struct stats_interaction *out,
 	ok &= !log_contrast(&out->ratio, &out->ratio_lo, &out->ratio_hi,
 			    &out->df, ratio, ARRAY_SIZE(ratio), conf);
 	interaction_verdict(out, ok, opts);
+}
+
+static char cost_change_marker(const struct stats_cost_change *c, const struct stats_options *opts)
+{
+	double alpha = opts->alpha, noise = opts->noise;
+
+	if (isnan(c->p) || isnan(c->change_lo))
+		return '?';
+	if (c->change_lo >= -noise && c->change_hi <= noise)
+		return ' ';
+	if (!(c->q < alpha))
+		return ' ';
+	if (c->change_lo > noise || c->change_hi < -noise)
+		return '*';
+	return '~';
+}
+
+void stats_cost_change(struct stats_cost_change *out,
+		       const struct stats_summary *b1, const struct stats_summary *v1,
+		       const struct stats_summary *b2, const struct stats_summary *v2,
+		       const struct stats_options *opts)
+{
+	const struct log_term terms[] = { { 1, v2 }, { -1, b2 }, { -1, v1 }, { 1, b1 } };
+	struct contrast c;
+	double half;
+
+	memset(out, 0, sizeof(*out));
+	out->ratio = out->ratio_lo = out->ratio_hi = NAN;
+	out->t = out->df = out->p = out->q = NAN;
+	if (v1->n && b1->n && v2->n && b2->n && b1->mean > 0 && v1->mean > 0 &&
+	    b2->mean > 0 && v2->mean > 0)
+		out->ratio = (v2->mean / b2->mean) / (v1->mean / b1->mean);
+	if (!contrast_moments(&c, terms, ARRAY_SIZE(terms))) {
+		half = t_two_sided(opts->confidence, c.df) * sqrt(c.var);
+		out->ratio_lo = exp(c.d - half);
+		out->ratio_hi = exp(c.d + half);
+		out->df = c.df;
+		/* var > 0: the sds are floored above 0 (positive means). */
+		out->t = c.d / sqrt(c.var);
+		out->p = isinf(c.df) ? 2 * gsl_cdf_ugaussian_Q(fabs(out->t))
+				     : 2 * gsl_cdf_tdist_Q(fabs(out->t), c.df);
+		if (out->p > 1)
+			out->p = 1;
+	}
+	out->change = (out->ratio - 1) * 100;
+	out->change_lo = (out->ratio_lo - 1) * 100;
+	out->change_hi = (out->ratio_hi - 1) * 100;
+	out->q = out->p;
+	if (out->ratio > 1)
+		out->cost = opts->higher_is_better ? -1 : 1;
+	else if (out->ratio < 1)
+		out->cost = opts->higher_is_better ? 1 : -1;
+	out->marker = cost_change_marker(out, opts);
+}
+
+void stats_adjust_cost_changes(struct stats_cost_change *c, size_t n,
+			       const struct stats_options *opts)
+{
+	double *p = xmalloc((n ? n : 1) * sizeof(*p));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = c[i].p;
+	stats_bh(p, p, n);
+	for (i = 0; i < n; i++) {
+		c[i].q = p[i];
+		c[i].marker = cost_change_marker(&c[i], opts);
+	}
+	free(p);
 }
 
 void stats_format_change(struct strbuf *sb, double change, int decimals)

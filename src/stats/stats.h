@@ -355,6 +355,46 @@ void stats_added_last(struct stats_interaction *out,
 		      const struct stats_options *opts);
 
 /*
+ * Did an option's cost change between two kernels?  Its cost on each is
+ * the ratio of its mean to that kernel's baseline, r1 = v1 / b1 and
+ * r2 = v2 / b2, and the change of cost is their ratio
+ *   ratio = r2 / r1,  log(ratio) = log v2 - log b2 - log v1 + log b1,
+ * a log-contrast of four independent samples, by the delta method as
+ * above: var = sum_j sd_j^2 / (n_j mean_j^2), t = log(ratio) / sqrt(var),
+ * Welch-Satterthwaite df = var^2 / sum_j (sd_j^2 / (n_j mean_j^2))^2 / (n_j - 1),
+ * p = 2 P(T_df > |t|) and the interval exp(log(ratio) -+ t_q sqrt(var)).
+ * change, change_lo and change_hi are the same as percent, (x - 1) x 100:
+ * "+70% on 6.1, +95% on 6.12" is a ratio of 1.95 / 1.70, a change of
+ * +14.7%.  Each sd is floored at STATS_RESOLUTION mean, so exact data
+ * (-icount) gives a resolution-wide interval with a finite df.
+ *
+ * q starts as p; stats_adjust_cost_changes() replaces it with
+ * Benjamini-Hochberg q-values over a family (the options of one table,
+ * one pair of kernels).  marker follows stats_marker() without the
+ * Mann-Whitney cross-check (there is no rank test of a contrast): '?'
+ * when a sample has fewer than 3 values or a non-positive mean, ' ' when
+ * the interval lies wholly inside +-noise or q >= alpha, '*' when q <
+ * alpha and the interval lies wholly outside +-noise, '~' otherwise.
+ * cost is +1 when the option costs more on the second kernel (ratio > 1
+ * for lower-is-better metrics, < 1 for higher-is-better ones), -1 when
+ * less, 0 when equal or undefined.
+ */
+struct stats_cost_change {
+	double ratio, ratio_lo, ratio_hi;
+	double change, change_lo, change_hi;
+	double t, df, p, q;
+	int cost;
+	char marker;
+};
+void stats_cost_change(struct stats_cost_change *out,
+		       const struct stats_summary *b1, const struct stats_summary *v1,
+		       const struct stats_summary *b2, const struct stats_summary *v2,
+		       const struct stats_options *opts);
+/* Benjamini-Hochberg over the n changes' p-values, then each marker again. */
+void stats_adjust_cost_changes(struct stats_cost_change *c, size_t n,
+			       const struct stats_options *opts);
+
+/*
  * Appends a percent change with its sign and `decimals` digits: "+89.6%",
  * "-3.0%", "+0.0%" (a value that rounds to zero is shown as +0), "n/a" for NaN.
  */

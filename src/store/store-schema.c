@@ -169,6 +169,28 @@ static const struct migration {
 	  "ALTER TABLE run ADD COLUMN icount_shift INTEGER;"
 	  "ALTER TABLE run ADD COLUMN layout_seed INTEGER;"
 	  "ALTER TABLE run ADD COLUMN clocksource TEXT;", NULL },
+	/*
+	 * 4: several kernel sources in one experiment.  Each source is a row
+	 * (its label, identity, tree, version, and for a patched source the
+	 * patch and the label of the source it patches); each variant names
+	 * its source's label, '' for the lone source of an experiment that
+	 * has one, whose row is made from the meta facts it had.
+	 */
+	{ "ALTER TABLE variant ADD COLUMN source TEXT NOT NULL DEFAULT '';"
+	  "CREATE TABLE source ("
+	  "  label TEXT PRIMARY KEY,"
+	  "  position INTEGER NOT NULL,"
+	  "  origin TEXT NOT NULL DEFAULT '',"
+	  "  id TEXT NOT NULL,"
+	  "  tree TEXT NOT NULL DEFAULT '',"
+	  "  version TEXT NOT NULL DEFAULT '',"
+	  "  patch TEXT,"
+	  "  base TEXT);"
+	  "INSERT INTO source (label, position, origin, id, tree, version)"
+	  "  SELECT '', 0, COALESCE((SELECT value FROM meta WHERE key = 'source'), ''), value,"
+	  "  COALESCE((SELECT value FROM meta WHERE key = 'source_tree'), ''),"
+	  "  COALESCE((SELECT value FROM meta WHERE key = 'kernel_version'), '')"
+	  "  FROM meta WHERE key = 'source_id';", NULL },
 };
 
 static int db_error(const struct conn *st, const char *what)

@@ -10,7 +10,9 @@
  * every version's migration, from the empty file to STORE_SCHEMA_VERSION
  * (store.h), and they are never edited once shipped: a change is a new
  * version.  Version 1 made the tables; version 2 rebuilt variant, build
- * and run with a CHECK on their status (the names of status.h's enums).
+ * and run with a CHECK on their status (the names of status.h's enums);
+ * version 3 added each run's guest clock; version 4 the source table and
+ * each variant's source.
  *
  * store_schema_migrate() takes the open database db (named path in
  * messages) to STORE_SCHEMA_VERSION, one version per transaction, after

@@ -235,9 +235,11 @@ again:
 	if (version >= 1 && version < STORE_SCHEMA_VERSION && !may_write(path)) {
 		/*
 		 * An archive nobody may write cannot be upgraded, but versions 1
-		 * and 2 have version 3's tables: they are read as they are
-		 * (run_status_of() knows version 1's statuses; store_get_runs()
-		 * reads version 3's clock columns as NULL before version 3).
+		 * to 3 have version 4's tables but for columns that are read as
+		 * their defaults: they are read as they are (run_status_of()
+		 * knows version 1's statuses; store_get_runs() reads version 3's
+		 * clock columns as NULL before version 3; store_get_variants()
+		 * and store_get_sources() give one lone source before version 4).
 		 */
 	} else if (version < STORE_SCHEMA_VERSION) {
 		struct store *rw;
@@ -519,6 +521,7 @@ char *store_get_meta(struct store *st, const char *key)
 void store_variant_release(struct store_variant *v)
 {
 	free(v->name);
+	free(v->source);
 	free(v->kind);
 	free(v->options);
 	free(v->requested);
@@ -559,6 +562,7 @@ void store_variant_copy(struct store_variant *dst, const struct store_variant *s
 {
 	*dst = *src;
 	dst->name = dup_or_null(src->name);
+	dst->source = dup_or_null(src->source);
 	dst->kind = dup_or_null(src->kind);
 	dst->options = dup_or_null(src->options);
 	dst->requested = dup_or_null(src->requested);
@@ -576,9 +580,9 @@ int store_put_variant(struct store *st, struct store_variant *v)
 
 	if (prepare(st, &s, "INSERT INTO variant (name, kind, options, requested,"
 		    " effective_diff, config, config_hash, status, same_as, reason,"
-		    " added, removed, changed, position)"
-		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
-		    " ON CONFLICT (name) DO UPDATE SET kind = excluded.kind,"
+		    " added, removed, changed, position, source)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
+		    " ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, source = excluded.source,"
 		    " options = excluded.options, requested = excluded.requested,"
 		    " effective_diff = excluded.effective_diff, config = excluded.config,"
 		    " config_hash = excluded.config_hash, status = excluded.status,"
@@ -600,6 +604,7 @@ int store_put_variant(struct store *st, struct store_variant *v)
 	sqlite3_bind_int(s, 12, v->removed);
 	sqlite3_bind_int(s, 13, v->changed);
 	sqlite3_bind_int(s, 14, v->position);
+	bind_text(s, 15, v->source ? v->source : "");
 	ret = step_done(st, s, "cannot store variant");
 	if (ret)
 		return ret;
@@ -623,9 +628,14 @@ int store_get_variants(struct store *st, struct store_variant **out, size_t *nr)
 
 	*out = NULL;
 	*nr = 0;
-	if (prepare(st, &s, "SELECT id, name, kind, options, requested, effective_diff,"
+	/* Before version 4 (an archive read as it is) every variant is the lone source's. */
+	if (prepare(st, &s, st->schema && st->schema < 4 ?
+		    "SELECT id, name, kind, options, requested, effective_diff,"
 		    " config, config_hash, status, same_as, reason, added, removed,"
-		    " changed, position FROM variant ORDER BY position, id"))
+		    " changed, position, '' FROM variant ORDER BY position, id" :
+		    "SELECT id, name, kind, options, requested, effective_diff,"
+		    " config, config_hash, status, same_as, reason, added, removed,"
+		    " changed, position, source FROM variant ORDER BY position, id"))
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_variant *e;
@@ -646,6 +656,9 @@ int store_get_variants(struct store *st, struct store_variant **out, size_t *nr)
 		e->removed = sqlite3_column_int(s, 12);
 		e->changed = sqlite3_column_int(s, 13);
 		e->position = sqlite3_column_int(s, 14);
+		e->source = column_text(s, 15);
+		if (!e->source)
+			e->source = xstrdup("");
 		if (variant_status_parse(&e->status, column_str(s, 8))) {
 			char *row = xstrfmt("'%s'", e->name);
 
@@ -673,6 +686,111 @@ void store_variants_free(struct store_variant *v, size_t nr)
 	for (i = 0; i < nr; i++)
 		store_variant_release(&v[i]);
 	free(v);
+}
+
+void store_source_release(struct store_source *s)
+{
+	free(s->label);
+	free(s->origin);
+	free(s->id);
+	free(s->tree);
+	free(s->version);
+	free(s->patch);
+	free(s->base);
+	memset(s, 0, sizeof(*s));
+}
+
+void store_sources_free(struct store_source *v, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		store_source_release(&v[i]);
+	free(v);
+}
+
+int store_put_sources(struct store *st, const struct store_source *v, size_t nr)
+{
+	size_t i;
+
+	if (exec_sql(st, "DELETE FROM source"))
+		return -1;
+	for (i = 0; i < nr; i++) {
+		sqlite3_stmt *s;
+
+		if (prepare(st, &s, "INSERT INTO source (label, position, origin, id, tree,"
+			    " version, patch, base) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"))
+			return -1;
+		bind_text(s, 1, v[i].label ? v[i].label : "");
+		sqlite3_bind_int(s, 2, (int)i);
+		bind_text(s, 3, v[i].origin ? v[i].origin : "");
+		bind_text(s, 4, v[i].id ? v[i].id : "");
+		bind_text(s, 5, v[i].tree ? v[i].tree : "");
+		bind_text(s, 6, v[i].version ? v[i].version : "");
+		bind_text(s, 7, v[i].patch);
+		bind_text(s, 8, v[i].base);
+		if (step_done(st, s, "cannot store a source"))
+			return -1;
+	}
+	return 0;
+}
+
+/* A database before version 4, read as it is: its one source, from the meta facts. */
+static int sources_from_meta(struct store *st, struct store_source **out, size_t *nr)
+{
+	char *id = store_get_meta(st, "source_id");
+
+	if (!id)
+		return 0;
+	*out = xcalloc(1, sizeof(**out));
+	(*out)->label = xstrdup("");
+	(*out)->id = id;
+	(*out)->origin = store_get_meta(st, "source");
+	(*out)->tree = store_get_meta(st, "source_tree");
+	(*out)->version = store_get_meta(st, "kernel_version");
+	*nr = 1;
+	return 0;
+}
+
+int store_get_sources(struct store *st, struct store_source **out, size_t *nr)
+{
+	sqlite3_stmt *s;
+	struct store_source *v = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	if (st->schema && st->schema < 4)
+		return sources_from_meta(st, out, nr);
+	if (prepare(st, &s, "SELECT label, position, origin, id, tree, version, patch, base"
+		    " FROM source ORDER BY position"))
+		return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		struct store_source *e;
+
+		ALLOC_GROW(v, n + 1, alloc);
+		e = &v[n++];
+		e->label = column_text(s, 0);
+		e->position = sqlite3_column_int(s, 1);
+		e->origin = column_text(s, 2);
+		e->id = column_text(s, 3);
+		e->tree = column_text(s, 4);
+		e->version = column_text(s, 5);
+		e->patch = column_text(s, 6);
+		e->base = column_text(s, 7);
+	}
+	sqlite3_finalize(s);
+	if (rc != SQLITE_DONE) {
+		db_error(st, "cannot read sources");
+		store_sources_free(v, n);
+		return -1;
+	}
+	if (!n)
+		return sources_from_meta(st, out, nr);
+	*out = v;
+	*nr = n;
+	return 0;
 }
 
 int store_clear_variants(struct store *st)

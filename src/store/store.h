@@ -23,7 +23,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /* Opens (creating when create is set) the database at path. */
 int store_open(struct store **out, const char *path, int create);
@@ -74,10 +74,40 @@ int store_set_meta(struct store *st, const char *key, const char *value);
 /* Returns a malloc'd copy of the value, or NULL when unset. */
 char *store_get_meta(struct store *st, const char *key);
 
+/*
+ * The kernel sources of the experiment (plan/sources.h), in order: the
+ * first is the one patches apply to and other versions are compared with.
+ * An experiment of one source has one, labelled "".
+ */
+struct store_source {
+	char *label;		/* "6.1", "6.12", "6.1+fix"; "" for a lone source */
+	int position;
+	char *origin;		/* the tree or archive as the user named it */
+	char *id;		/* its content identity (source.h) */
+	char *tree;
+	char *version;		/* "6.1.192" */
+	char *patch;		/* a patched source's patch file, else NULL */
+	char *base;		/* a patched source's base's label, else NULL */
+};
+#define STORE_SOURCE_INIT { 0 }
+void store_source_release(struct store_source *s);
+/* Replaces the stored sources with v[0..nr) (position is their index). */
+int store_put_sources(struct store *st, const struct store_source *v, size_t nr);
+/*
+ * The sources in order; *out is malloc'd, free with store_sources_free().
+ * An experiment that stored none (a screen, or a database from before
+ * version 4 read as it is) gives its one source, labelled "", from the
+ * meta facts (none when it has no plan).
+ */
+int store_get_sources(struct store *st, struct store_source **out, size_t *nr);
+void store_sources_free(struct store_source *v, size_t nr);
+
 /* Variants, as planned. */
 struct store_variant {
 	int64_t id;
-	char *name;		/* "baseline", "all", "CONFIG_X=y", "all-CONFIG_X=y" */
+	char *name;		/* "baseline", "all", "CONFIG_X=y", "all-CONFIG_X=y";
+				 * "LABEL:NAME" in an experiment of several sources */
+	char *source;		/* the label of its source: "" for a lone source */
 	char *kind;		/* baseline, oat, all, loo, screen */
 	char *options;		/* the candidate options it holds, one per line */
 	char *requested;	/* the requested settings as a fragment */

@@ -9,6 +9,7 @@
 #include "stats/analyze.h"
 #include "fixture-experiment.h"
 #include "fixture-steps.h"
+#include "fixture-sources.h"
 #include "stats/stats.h"
 #include "store/store.h"
 #include "test-lib.h"
@@ -953,6 +954,159 @@ out:
 	free(path);
 }
 
+static const char *sources_path(void)
+{
+	static char *path;
+
+	if (!path) {
+		path = xstrfmt("%s/sources.db", test_tmpdir());
+		if (fixture_sources_experiment(path))
+			fprintf(stderr, "cannot write the sources fixture\n");
+	}
+	return path;
+}
+
+/* The table of a metric and source label. */
+static const struct analyze_table *source_table(const struct analyze_model *m,
+						const char *metric, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_tables; i++)
+		if (!strcmp(m->tables[i].metric, metric) &&
+		    !strcmp(m->sources[m->tables[i].source].label, label))
+			return &m->tables[i];
+	return NULL;
+}
+
+static size_t counterpart(const struct analyze_model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_counterparts; i++)
+		if (!strcmp(m->counterparts[i].name, name))
+			return i;
+	return SIZE_MAX;
+}
+
+/* A lone source: one source, labelled "", no counterparts or across blocks. */
+static void test_lone_source(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	size_t i;
+
+	if (!check_int(load_path(&m, fixture_path(), &ao), ==, 0))
+		return;
+	check_int(m.nr_sources, ==, 1);
+	check_str(m.sources[0].label, "");
+	check_int(m.nr_counterparts, ==, 0);
+	check_int(m.nr_across, ==, 0);
+	for (i = 0; i < m.nr_variants; i++)
+		check_str(m.variants[i].short_name, m.variants[i].v.name);
+	analyze_release(&m);
+}
+
+static void test_sources_tables(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	const struct analyze_table *t61, *t612, *tfix;
+	const struct analyze_row *r;
+	struct analyze_model m;
+
+	if (!check_int(load_path(&m, sources_path(), &ao), ==, 0))
+		return;
+	check_int(m.nr_sources, ==, 3);
+	check_str(m.sources[2].label, "6.1+fix");
+	check_int(m.sources[2].base, ==, 0);
+	check_str(m.sources[2].patch, "fix.patch");
+	/* boot: its own time and wall, per source. */
+	check_int(m.nr_tables, ==, 6);
+	check_int(m.nr_across, ==, 2);
+	t61 = source_table(&m, "time", "6.1");
+	t612 = source_table(&m, "time", "6.12");
+	tfix = source_table(&m, "time", "6.1+fix");
+	if (!check(t61 && t612 && tfix))
+		goto out;
+	/* Each against its own baseline, with only its own variants. */
+	check_str(m.variants[t612->rows[t612->baseline].variant].v.name, "6.12:baseline");
+	check(row(&m, t612, "6.1:CONFIG_PROVE_LOCKING=y") == NULL);
+	r = row(&m, t612, "6.12:CONFIG_PROVE_LOCKING=y");
+	if (check(r != NULL))
+		check_double(r->cmp.ratio, 1.95, 0.02);
+	r = row(&m, t61, "6.1:CONFIG_PROVE_LOCKING=y");
+	if (check(r != NULL))
+		check_double(r->cmp.ratio, 1.70, 0.02);
+	/* An unknown symbol is not measured there, with why, never a zero cost. */
+	check(row(&m, t61, "6.1:CONFIG_NEW=y") == NULL);
+	check(strstr(variant(&m, "6.1:CONFIG_NEW=y")->why, "unknown symbol") != NULL);
+	check_str(variant(&m, "6.12:CONFIG_NEW=y")->short_name, "CONFIG_NEW=y");
+	/* Tables come per metric, source by source, and the across block after the last. */
+	check(analyze_across_after(&m, (size_t)(t612 - m.tables)) == NULL);
+	check(analyze_across_after(&m, (size_t)(tfix - m.tables)) != NULL);
+out:
+	analyze_release(&m);
+}
+
+static void test_sources_across(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	const struct analyze_across *a = NULL;
+	const struct analyze_across_cell *cell;
+	struct analyze_model m;
+	size_t i, prove, base, news, printk;
+
+	if (!check_int(load_path(&m, sources_path(), &ao), ==, 0))
+		return;
+	for (i = 0; i < m.nr_across; i++)
+		if (!strcmp(m.across[i].metric, "time"))
+			a = &m.across[i];
+	prove = counterpart(&m, "CONFIG_PROVE_LOCKING=y");
+	base = counterpart(&m, "baseline");
+	news = counterpart(&m, "CONFIG_NEW=y");
+	printk = counterpart(&m, "CONFIG_PRINTK_TIME=y");
+	if (!check(a && prove != SIZE_MAX && base == 0 && news != SIZE_MAX && printk != SIZE_MAX))
+		goto out;
+	check_int(m.nr_counterparts, ==, 4);
+	/* +70% on 6.1, +95% on 6.12: the cost grew by 1.95 / 1.70. */
+	cell = analyze_across_cell(&m, a, prove, 1);
+	check(cell->has_change && cell->has_same);
+	check_double(cell->change.ratio, 1.95 / 1.70, 0.02);
+	check_int(cell->change.marker, ==, '*');
+	check_int(cell->change.cost, ==, 1);
+	/* The patch leaves PROVE_LOCKING's cost as it was ... */
+	cell = analyze_across_cell(&m, a, prove, 2);
+	check(cell->has_change);
+	check_double(cell->change.ratio, 1.0, 0.02);
+	check(cell->change.marker != '*');
+	/* ... and makes the kernel 5% faster, config for config. */
+	cell = analyze_across_cell(&m, a, base, 2);
+	check(cell->has_same && !cell->has_change);
+	check_double(cell->same.ratio, 0.95, 0.01);
+	check_int(cell->same.marker, ==, '*');
+	cell = analyze_across_cell(&m, a, printk, 2);
+	check(cell->has_same);
+	check_double(cell->same.ratio, 0.95, 0.01);
+	/* 6.12's baseline is 4% slower than 6.1's. */
+	cell = analyze_across_cell(&m, a, base, 1);
+	check_double(cell->same.ratio, 1.04, 0.01);
+	/* CONFIG_NEW: measured on 6.12 only, so no change of cost anywhere. */
+	check(analyze_across_cell(&m, a, news, 0)->row == SIZE_MAX);
+	check(analyze_across_cell(&m, a, news, 1)->row != SIZE_MAX);
+	check(!analyze_across_cell(&m, a, news, 1)->has_change);
+	check(!analyze_across_cell(&m, a, news, 1)->has_same);
+	/* 6.12's PROVE_LOCKING sets a symbol 6.1's does not. */
+	if (check(m.counterparts[prove].differs[1] != NULL))
+		check_str(m.counterparts[prove].differs[1], "6.12 also sets NEW_DEP");
+	check(m.counterparts[prove].differs[2] == NULL);
+	check(m.counterparts[printk].differs[1] == NULL);
+	check(m.counterparts[base].differs[1] == NULL);
+	/* Not measured on 6.1: nothing to compare its symbols with. */
+	check(m.counterparts[news].differs[1] == NULL);
+out:
+	analyze_release(&m);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -973,5 +1127,8 @@ int main(int argc, char **argv)
 	TEST(test_empty_experiment);
 	TEST(test_decimals);
 	TEST(test_cumulative_steps);
+	TEST(test_lone_source);
+	TEST(test_sources_tables);
+	TEST(test_sources_across);
 	return test_done();
 }

@@ -158,7 +158,7 @@ static void variants(struct plan *p, const char *text, unsigned designs)
 	memset(p, 0, sizeof(*p));
 	strbuf_init(&p->harness, 0);
 	check_int(parse(&p->options, &p->nr_options, text), ==, 0);
-	plan_make_variants(p, designs, 0);
+	plan_make_variants(p, designs, 0, NULL);
 }
 
 static const char *options_of(const struct plan_variant *v, struct strbuf *sb)

@@ -8,6 +8,7 @@
 #include "util/escape.h"
 #include "fixture-experiment.h"
 #include "fixture-steps.h"
+#include "fixture-sources.h"
 #include "util/json.h"
 #include "report/report.h"
 #include "util/strbuf.h"
@@ -47,6 +48,21 @@ static const char *db_steps(void)
 	return steps_db;
 }
 
+/* The experiment of three sources (fixture-sources.h). */
+static const char *sources_db(void)
+{
+	static char *path;
+
+	if (!path) {
+		path = xstrfmt("%s/sources.db", test_tmpdir());
+		if (fixture_sources_experiment(path))
+			fprintf(stderr, "cannot write the sources fixture\n");
+	}
+	return path;
+}
+
+static const char *current_db;
+
 static int load_from(struct analyze_model *m, const char *path, const struct analyze_options *ao)
 {
 	struct store *st;
@@ -76,7 +92,7 @@ static int render_from(struct strbuf *out, const char *path, const char *name,
 
 static int render(struct strbuf *out, const char *name, const struct analyze_options *ao)
 {
-	return render_from(out, db(), name, ao);
+	return render_from(out, current_db ? current_db : db(), name, ao);
 }
 
 static void golden_from(const char *db_path, const char *name, const char *file)
@@ -106,12 +122,23 @@ static void golden_from(const char *db_path, const char *name, const char *file)
 
 static void golden(const char *name, const char *file)
 {
-	golden_from(db(), name, file);
+	golden_from(current_db ? current_db : db(), name, file);
 }
 
 static void test_golden_text(void)
 {
 	golden("text", "fixture.txt");
+}
+
+/* Three sources: tables per source, the across blocks, the patch's builds. */
+static void test_golden_sources(void)
+{
+	current_db = sources_db();
+	golden("text", "sources.txt");
+	golden("markdown", "sources.md");
+	golden("mmtests", "sources.mmtests");
+	golden("json", "sources.json");
+	current_db = NULL;
 }
 
 static void test_golden_mmtests(void)
@@ -400,6 +427,32 @@ static void test_html_page(void)
 	strbuf_release(&out);
 }
 
+/* Several sources: the option x kernel grid, shaded by cost, and the patch's builds. */
+static void test_html_sources(void)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	current_db = sources_db();
+	check_int(render(&out, "html", NULL), ==, 0);
+	current_db = NULL;
+	check_int(count(out.buf, "<table class=\"summary\">"), ==, 6);
+	check_int(count(out.buf, "<table class=\"grid\">"), ==, 2);
+	check(strstr(out.buf, "time, 6.12 (6.12.117)</h2>") != NULL);
+	check(strstr(out.buf, "<th class=\"n\">change of cost, 6.12</th>") != NULL);
+	/* PROVE_LOCKING: +70% on 6.1, deep red; +14% more on 6.12, red too. */
+	check(strstr(out.buf, "style=\"background:rgba(200,55,75,0.54)\">+70.4% *</td>") != NULL);
+	check(strstr(out.buf, "style=\"background:rgba(200,55,75,0.46)\">+14.3% [+12.1% .. +16.7%] *") != NULL);
+	/* The patch's gain is green; an unknown symbol says so, unshaded. */
+	check(strstr(out.buf, "style=\"background:rgba(35,148,106,") != NULL);
+	check(strstr(out.buf, "<td class=\"n\">no-op</td>") != NULL);
+	check(strstr(out.buf, "<li>CONFIG_NEW=y on 6.1: no-op: CONFIG_NEW: unknown symbol</li>") != NULL);
+	check(strstr(out.buf, "<li>CONFIG_PROVE_LOCKING=y cost +70.4% on 6.1 and +94.8% on 6.12: "
+		     "+14.3% [+12.1% .. +16.7%] more, *</li>") != NULL);
+	check(strstr(out.buf, "<h2>Builds of 6.1+fix, beside the unpatched ones</h2>") != NULL);
+	check(strstr(out.buf, "28.0 s (seeded from the unpatched tree), unpatched 200.0 s") != NULL);
+	strbuf_release(&out);
+}
+
 static void test_text_notes(void)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -557,11 +610,13 @@ int main(int argc, char **argv)
 	TEST(test_golden_json);
 	TEST(test_golden_steps);
 	TEST(test_steps_in_svg_and_html);
+	TEST(test_golden_sources);
 	TEST(test_json_is_hyperfine_shaped);
 	TEST(test_csv_round_trips_names);
 	TEST(test_markup_formats_escape);
 	TEST(test_svg_chart);
 	TEST(test_html_page);
+	TEST(test_html_sources);
 	TEST(test_text_notes);
 	TEST(test_escape_xml);
 	TEST(test_escape_csv);

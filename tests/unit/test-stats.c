@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
 #include "stats/stats.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -576,6 +579,188 @@ static struct stats_comparison fake(double welch_p, double q, double mw_p, doubl
 	return c;
 }
 
+static const struct record *find_cost_change(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < nr_records; i++)
+		if (!strcmp(records[i].f.v[0], "costchange") && field(&records[i], "id") &&
+		    !strcmp(field(&records[i], "id"), id))
+			return &records[i];
+	return NULL;
+}
+
+static void cost_change_of(struct stats_cost_change *out, const struct record *r,
+			   const struct stats_options *opts)
+{
+	struct stats_summary b1, v1, b2, v2;
+
+	summarise(&b1, field(r, "b1"));
+	summarise(&v1, field(r, "v1"));
+	summarise(&b2, field(r, "b2"));
+	summarise(&v2, field(r, "v2"));
+	stats_cost_change(out, &b1, &v1, &b2, &v2, opts);
+}
+
+static void one_cost_change(const struct record *r)
+{
+	struct stats_options opts = STATS_OPTIONS_INIT;
+	struct stats_cost_change c;
+
+	cost_change_of(&c, r, &opts);
+	check_ref(c.ratio, num(r, "ratio"));
+	check_ref(c.ratio_lo, num(r, "lo"));
+	check_ref(c.ratio_hi, num(r, "hi"));
+	check_ref(c.t, num(r, "t"));
+	check_ref(c.df, num(r, "df"));
+	check_ref(c.p, num(r, "p"));
+	check_ref(c.q, num(r, "p"));
+	check_ref(c.change, (num(r, "ratio") - 1) * 100);
+	check_ref(c.change_lo, (num(r, "lo") - 1) * 100);
+	if (!check_int(c.marker, ==, marker_of(r)))
+		fprintf(stderr, "#   marker of %s\n", field(r, "id"));
+}
+
+static void test_cost_change(void)
+{
+	foreach_record("costchange", one_cost_change);
+}
+
+static void one_cost_adjust(const struct record *r)
+{
+	struct stats_options opts = STATS_OPTIONS_INIT;
+	struct strvec ids = STRVEC_INIT;
+	struct stats_cost_change *c;
+	double *q;
+	size_t i, nq;
+
+	strvec_split(&ids, field(r, "ids"), ",");
+	nq = num_list(r, "q", &q);
+	check_int(nq, ==, ids.nr);
+	c = xcalloc(ids.nr ? ids.nr : 1, sizeof(*c));
+	for (i = 0; i < ids.nr; i++) {
+		const struct record *cr = find_cost_change(ids.v[i]);
+
+		if (check(cr != NULL))
+			cost_change_of(&c[i], cr, &opts);
+	}
+	stats_adjust_cost_changes(c, ids.nr, &opts);
+	for (i = 0; i < ids.nr && i < nq; i++)
+		check_ref(c[i].q, q[i]);
+	free(c);
+	free(q);
+	strvec_clear(&ids);
+}
+
+static void test_cost_change_adjust(void)
+{
+	foreach_record("costadjust", one_cost_adjust);
+}
+
+/* A throughput costs when it falls: the ratio's direction flips the cost. */
+static void test_cost_change_direction(void)
+{
+	struct stats_options opts = STATS_OPTIONS_INIT;
+	double b[] = { 10, 10.1, 9.9, 10 }, v1[] = { 8, 8.1, 7.9, 8 };
+	double v2[] = { 6, 6.1, 5.9, 6 };
+	struct stats_summary sb, s1, s2;
+	struct stats_cost_change c;
+
+	stats_describe(&sb, b, 4, NULL);
+	stats_describe(&s1, v1, 4, NULL);
+	stats_describe(&s2, v2, 4, NULL);
+	stats_cost_change(&c, &sb, &s1, &sb, &s2, &opts);
+	check_double(c.ratio, 0.75, 1e-12);
+	check_int(c.cost, ==, -1);
+	check_int(c.marker, ==, '*');
+	opts.higher_is_better = 1;
+	stats_cost_change(&c, &sb, &s1, &sb, &s2, &opts);
+	check_int(c.cost, ==, 1);
+	/* A mean that is not positive has no log: no interval, '?'. */
+	s2.mean = -1;
+	stats_cost_change(&c, &sb, &s1, &sb, &s2, &opts);
+	check(isnan(c.ratio) && isnan(c.p) && isnan(c.change_lo));
+	check_int(c.marker, ==, '?');
+}
+
+/*
+ * One simulated experiment: four samples of normal runs, sample j with
+ * mean mu[j] and a coefficient of variation cv[j], n[j] runs each.
+ */
+static void simulate(struct stats_cost_change *out, gsl_rng *rng, const double *mu,
+		     const double *cv, const size_t *n, const struct stats_options *opts)
+{
+	struct stats_summary s[4];
+	double x[64];
+	size_t j, i;
+
+	for (j = 0; j < 4; j++) {
+		for (i = 0; i < n[j]; i++)
+			x[i] = mu[j] * (1 + cv[j] * gsl_ran_ugaussian(rng));
+		stats_describe(&s[j], x, n[j], NULL);
+	}
+	stats_cost_change(out, &s[0], &s[1], &s[2], &s[3], opts);
+}
+
+/*
+ * Coverage of the 95% interval of a cost change, and the false positive
+ * rate of its test, over SIMULATIONS simulated experiments per scenario.
+ * Run it alone ("test-stats coverage") to see every scenario's figures.
+ */
+#define SIMULATIONS 4000
+static void test_cost_change_coverage(void)
+{
+	static const struct {
+		const char *name;
+		double mu[4], cv[4];
+		size_t n[4];
+		double lo, hi;		/* the coverage must fall in [lo, hi] */
+	} sc[] = {
+		/* +70% on one kernel, +95% on the other; unequal spreads. */
+		{ "n=10, cv 2-5%", { 1.48, 2.516, 1.532, 2.9874 }, { 0.02, 0.03, 0.02, 0.05 },
+		  { 10, 10, 10, 10 }, 0.94, 0.96 },
+		{ "n=5/10, cv 2-8%", { 1.48, 2.516, 1.532, 2.9874 }, { 0.02, 0.08, 0.03, 0.05 },
+		  { 5, 10, 10, 5 }, 0.935, 0.965 },
+		/* The same cost on both: the test's false positives. */
+		{ "null, n=10, cv 3%", { 1.48, 2.516, 1.532, 2.6044 }, { 0.03, 0.03, 0.03, 0.03 },
+		  { 10, 10, 10, 10 }, 0.94, 0.96 },
+		/* Few runs and one noisy sample: Welch-Satterthwaite's df carry it. */
+		{ "n=3/10, cv 1-10%", { 1.0, 1.5, 1.0, 1.8 }, { 0.01, 0.10, 0.01, 0.01 },
+		  { 3, 3, 10, 10 }, 0.92, 0.97 },
+	};
+	struct stats_options opts = STATS_OPTIONS_INIT;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t k, s;
+
+	gsl_rng_set(rng, 20251201);
+	for (k = 0; k < ARRAY_SIZE(sc); k++) {
+		double truth = (sc[k].mu[3] / sc[k].mu[2]) / (sc[k].mu[1] / sc[k].mu[0]);
+		size_t covered = 0, rejected = 0;
+		double coverage, reject_rate;
+
+		for (s = 0; s < SIMULATIONS; s++) {
+			struct stats_cost_change c;
+
+			simulate(&c, rng, sc[k].mu, sc[k].cv, sc[k].n, &opts);
+			if (c.ratio_lo <= truth && truth <= c.ratio_hi)
+				covered++;
+			if (c.p < opts.alpha)
+				rejected++;
+		}
+		coverage = (double)covered / SIMULATIONS;
+		reject_rate = (double)rejected / SIMULATIONS;
+		printf("# cost change %-18s coverage %.4f, p < %.2f in %.4f of %d\n", sc[k].name,
+		       coverage, opts.alpha, reject_rate, SIMULATIONS);
+		if (!check(coverage >= sc[k].lo && coverage <= sc[k].hi))
+			fprintf(stderr, "#   %s: coverage %.4f outside [%.3f, %.3f]\n", sc[k].name,
+				coverage, sc[k].lo, sc[k].hi);
+		/* Under the null, the test rejects as often as the interval misses. */
+		if (fabs(truth - 1) < 1e-12)
+			check_double(reject_rate, 1 - coverage, 1e-12);
+	}
+	gsl_rng_free(rng);
+}
+
 static void test_marker_rules(void)
 {
 	struct stats_options opts = STATS_OPTIONS_INIT;
@@ -853,6 +1038,10 @@ int main(int argc, char **argv)
 	TEST(test_bh);
 	TEST(test_multiplicative);
 	TEST(test_added_last);
+	TEST(test_cost_change);
+	TEST(test_cost_change_adjust);
+	TEST(test_cost_change_direction);
+	TEST(test_cost_change_coverage);
 	TEST(test_marker_rules);
 	TEST(test_compare_edges);
 	TEST(test_format);

@@ -636,6 +636,84 @@ out:
 	free(path);
 }
 
+/* Sources and each variant's source go in and come out. */
+static void test_sources_round_trip(void)
+{
+	char *path = db_path("sources.db");
+	struct store *st;
+	struct store_source in[2] = {
+		{ .label = (char *)"6.1", .origin = (char *)"/usr/src/a.tar.xz",
+		  .id = (char *)"tar:1", .tree = (char *)"/c/a", .version = (char *)"6.1.192" },
+		{ .label = (char *)"6.1+fix", .origin = (char *)"/usr/src/a.tar.xz",
+		  .id = (char *)"patch:2", .tree = (char *)"/c/p", .version = (char *)"6.1.192",
+		  .patch = (char *)"fix.patch", .base = (char *)"6.1" },
+	};
+	struct store_variant v = STORE_VARIANT_INIT, *out = NULL;
+	struct store_source *src = NULL;
+	size_t nr = 0;
+
+	unlink(path);
+	if (!check_int(store_open(&st, path, 1), ==, 0))
+		goto out;
+	check_int(store_put_sources(st, in, 2), ==, 0);
+	/* A second plan replaces them. */
+	check_int(store_put_sources(st, in, 2), ==, 0);
+	check_int(store_get_sources(st, &src, &nr), ==, 0);
+	check_int(nr, ==, 2);
+	if (nr == 2) {
+		check_str(src[0].label, "6.1");
+		check(src[0].patch == NULL && src[0].base == NULL);
+		check_str(src[1].patch, "fix.patch");
+		check_str(src[1].base, "6.1");
+		check_str(src[1].id, "patch:2");
+		check_int(src[1].position, ==, 1);
+	}
+	store_sources_free(src, nr);
+	v.name = (char *)"6.1+fix:baseline";
+	v.source = (char *)"6.1+fix";
+	v.kind = (char *)"baseline";
+	v.status = VARIANT_OK;
+	check_int(store_put_variant(st, &v), ==, 0);
+	check_int(store_get_variants(st, &out, &nr), ==, 0);
+	if (check_int(nr, ==, 1))
+		check_str(out[0].source, "6.1+fix");
+	store_variants_free(out, nr);
+	store_close(st);
+out:
+	free(path);
+}
+
+/* Version 3 gives a version 1 experiment its one source, from the meta facts. */
+static void test_v1_database_gets_its_source(void)
+{
+	char *path = v1_database("v1-source.db",
+				 "INSERT INTO meta VALUES ('source', '/usr/src/linux-source-6.1.tar.xz');"
+				 "INSERT INTO meta VALUES ('source_id', 'tar:abc');"
+				 "INSERT INTO meta VALUES ('kernel_version', '6.1.192');");
+	struct store *st;
+	struct store_source *src = NULL;
+	struct store_variant *v = NULL;
+	size_t nr = 0, i;
+
+	if (!check_int(store_open(&st, path, 0), ==, 0))
+		goto out;
+	check_int(store_get_sources(st, &src, &nr), ==, 0);
+	if (check_int(nr, ==, 1)) {
+		check_str(src[0].label, "");
+		check_str(src[0].id, "tar:abc");
+		check_str(src[0].version, "6.1.192");
+		check_str(src[0].origin, "/usr/src/linux-source-6.1.tar.xz");
+	}
+	store_sources_free(src, nr);
+	check_int(store_get_variants(st, &v, &nr), ==, 0);
+	for (i = 0; i < nr; i++)
+		check_str(v[i].source, "");
+	store_variants_free(v, nr);
+	store_close(st);
+out:
+	free(path);
+}
+
 /* Every status of status.h goes in and comes out; the schema and the enums agree. */
 static void test_every_status_round_trips(void)
 {
@@ -729,6 +807,8 @@ int main(int argc, char **argv)
 	TEST(test_v1_database_is_migrated);
 	TEST(test_v1_unknown_status_is_an_error);
 	TEST(test_v1_fixture_from_an_older_kconfperf);
+	TEST(test_sources_round_trip);
+	TEST(test_v1_database_gets_its_source);
 	TEST(test_every_status_round_trips);
 	return test_done();
 }

@@ -1,0 +1,132 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# t6100: two kernel versions and a patch, on real kernels.  One sweep over
+# Debian's 6.1 and 6.12 sources (tinyconfig, PROVE_LOCKING, and SLUB_TINY,
+# which 6.1 does not know) gives a table per version and the change of
+# PROVE_LOCKING's cost between them, with the unknown symbol said as such;
+# a second one measures 6.1 with a one-line patch (seed 003's, to
+# kernel/locking/Makefile) against its unpatched twin, the patched kernel
+# built from the unpatched one's object tree.  A patch that does not apply
+# stops the plan, naming its hunk, before anything is built.
+#
+# Kernels: the 6.1 baseline and PROVE_LOCKING come from the shared test
+# cache (t3200, t6000); this test adds 6.12's baseline and PROVE_LOCKING
+# (each about 4-8 minutes at -j2) and the patched 6.1 baseline (seconds,
+# seeded).  Runs are judged on guest time (icount), which host load cannot
+# move.
+. "$(dirname "$0")/lib.sh"
+test_need_kernel_source
+KSRC612_TARBALL=${KSRC612_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+[ -r "$KSRC612_TARBALL" ] || test_skip_all "no $KSRC612_TARBALL (run scripts/deps)"
+
+# A one-line change as seed 003 has it: lockdep.c without KASAN.
+cat >lockdep-kasan.patch <<'EOF'
+--- a/kernel/locking/Makefile
++++ b/kernel/locking/Makefile
+@@ -6,6 +6,7 @@
+ obj-y += mutex.o semaphore.o rwsem.o percpu-rwsem.o
+ 
+ # Avoid recursion lockdep -> sanitizer -> ... -> lockdep.
++KASAN_SANITIZE_lockdep.o := n
+ KCSAN_SANITIZE_lockdep.o := n
+ KMSAN_SANITIZE_lockdep.o := n
+ 
+EOF
+# The same change made for a tree that has other context there.
+sed 's/^ KCSAN_SANITIZE_lockdep.o := n$/ KCSAN_SANITIZE_spinlock.o := n/' \
+	lockdep-kasan.patch >stale.patch
+
+sql() {
+	sqlite3 "$1/kconfperf.db" "$2"
+}
+
+test_expect_success 'one sweep measures two kernel versions' '
+	kconfperf sweep --cache "$KCP_TEST_CACHE" --source "$KSRC_TARBALL" \
+		--source "$KSRC612_TARBALL" --base tinyconfig \
+		--options PROVE_LOCKING,SLUB_TINY --workload boot --runs 3 --seed 5 \
+		--dir two >two.txt 2>two.err &&
+	cat two.err two.txt
+'
+
+test_expect_success 'each version is planned with its own Kconfig' '
+	kconfperf plan --dir two >plan.txt &&
+	cat plan.txt &&
+	test_grep "^6.1:baseline  " plan.txt &&
+	test_grep "^6.12:CONFIG_PROVE_LOCKING=y  *ok" plan.txt &&
+	test_grep "^6.1:CONFIG_SLUB_TINY=y  *no-op .*CONFIG_SLUB_TINY: unknown symbol" plan.txt &&
+	test_grep "^6.12:CONFIG_SLUB_TINY=y  *no-op .*already set in the baseline" plan.txt &&
+	test "$(sql two "SELECT group_concat(label || \"=\" || version, \" \") FROM source")" = \
+		"6.1=6.1.192 6.12=$(sql two "SELECT version FROM source WHERE label = \"6.12\"")" &&
+	sql two "SELECT version FROM source WHERE label = \"6.12\"" | grep "^6\.12\."
+'
+
+test_expect_success 'both versions run in the same rounds' '
+	for r in 0 1 2; do
+		test "$(sql two "SELECT count(DISTINCT v.source) FROM run r JOIN variant v
+			ON v.id = r.variant_id WHERE r.round = $r AND r.warmup = 0")" = 2 || return 1
+	done
+'
+
+test_expect_success 'a table per version, each against its own baseline' '
+	awk "/^metric: *time/ { t = 1 } /^metric: *wall/ { t = 0 } t" two.txt >time.txt &&
+	test_grep "^source: *6.1 (6.1.192)$" time.txt &&
+	test_grep "^source: *6.12 (6.12" time.txt &&
+	grep "^6.12:CONFIG_PROVE_LOCKING=y" time.txt >row612 &&
+	test_grep "(+[0-9.]*%).*\\*" row612 &&
+	grep "^6.1:CONFIG_PROVE_LOCKING=y" time.txt >row61 &&
+	test_grep "(+[0-9.]*%).*\\*" row61
+'
+
+test_expect_success 'the change of PROVE_LOCKING'"'"'s cost between the two' '
+	sed -n "/^6.12 against 6.1: boot time/,/^workload:/p" two.txt >across.txt &&
+	cat across.txt &&
+	test_grep "^CONFIG_PROVE_LOCKING=y  *+[0-9.]*% \\*  *+[0-9.]*% \\*  *[-+][0-9.]*% \\[[^]]*\\][ *]*[-+][0-9.]*% \\[[-+][0-9.]*% \\.\\. [-+][0-9.]*%\\]" across.txt &&
+	jq -e "[.kconfperf.across[] | select(.metric == \"time\")][0].rows[]
+		| select(.name == \"CONFIG_PROVE_LOCKING=y\") | .cells[1].cost_change.ratio > 0" \
+		two/report.json
+'
+
+test_expect_success 'an option unknown in one version is said so, not a zero cost' '
+	test_grep "^CONFIG_SLUB_TINY=y  *no-op  *no-op *$" across.txt &&
+	test_grep "CONFIG_SLUB_TINY=y on 6.1: no-op: CONFIG_SLUB_TINY: unknown symbol" across.txt &&
+	jq -e "[.kconfperf.across[0].rows[] | select(.name == \"CONFIG_SLUB_TINY=y\")][0].cells[0]
+		| .state == \"no-op\" and .cost_pct == null and .cost_change == null" two/report.json
+'
+
+test_expect_success 'a patch that does not apply stops the plan before any build' '
+	test_must_fail_with() { "$@"; test $? = 1; } &&
+	test_must_fail_with kconfperf plan --cache "$KCP_TEST_CACHE" --source "$KSRC_TARBALL" \
+		--patch stale.patch --base tinyconfig --dir stale 2>stale.err &&
+	cat stale.err &&
+	test_grep "stale.patch:3: hunk #1 of kernel/locking/Makefile does not apply to 6.1.192" \
+		stale.err &&
+	! test -d stale/logs &&
+	{ ! test -e stale/kconfperf.db || test "$(sql stale "SELECT count(*) FROM variant")" = 0; }
+'
+
+test_expect_success 'a patched kernel, measured against its unpatched twin' '
+	kconfperf sweep --cache "$KCP_TEST_CACHE" --source "$KSRC_TARBALL" \
+		--patch lockdep-kasan.patch --base tinyconfig --workload boot --runs 3 \
+		--seed 5 --dir patch >patch.txt 2>patch.err &&
+	cat patch.err patch.txt &&
+	sed -n "/^6.1+lockdep-kasan against 6.1 (the patch lockdep-kasan.patch, config for config): boot time/,/^workload:/p" \
+		patch.txt >twin.txt &&
+	test_grep "^baseline  *[0-9.]* s  *[0-9.]* s  *[-+][0-9.]*% \\[" twin.txt
+'
+
+test_expect_success 'the patched kernel was built from the unpatched tree, incrementally' '
+	base=$(sql patch "SELECT b.key FROM build b JOIN variant v ON v.config_hash = b.config_hash
+		WHERE v.name = \"6.1:baseline\"") &&
+	seed=$(sql patch "SELECT b.seeded_from FROM build b JOIN variant v
+		ON v.config_hash = b.config_hash WHERE v.name = \"6.1+lockdep-kasan:baseline\"") &&
+	test -n "$base" && test "$seed" = "$base" &&
+	test_grep "^  baseline  *[0-9.]* s (seeded from the unpatched tree), unpatched [0-9.]* s$" \
+		patch.txt &&
+	log=$(sql patch "SELECT b.log_path FROM build b JOIN variant v
+		ON v.config_hash = b.config_hash WHERE v.name = \"6.1+lockdep-kasan:baseline\"") &&
+	compiled=$(grep -c "^  CC " "$log" || :) &&
+	echo "the patched build compiled $compiled files" &&
+	test "$compiled" -lt 40
+'
+
+test_done
