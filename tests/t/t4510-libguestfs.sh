@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# t4500: the libguestfs workload's checks that need no appliance: it is
+# t4510: the libguestfs workload's checks that need no appliance: it is
 # listed, it brings its harness profile into a plan, a kernel without that
 # profile is refused naming what it lacks (the tinyconfig kernel t3200
 # builds, from the shared test cache), and it cannot go to a --runner.
