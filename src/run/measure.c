@@ -1,4 +1,10 @@
 /* measure.c: the run stage: boot every built variant with each workload, on schedule, and store every run. */
+/*
+ * Just over 1,000 lines: the stage's state (plan, schedule, conditions,
+ * resume) is one struct; the schedule is schedule.c, the progress line
+ * util/progress.c, host facts host.c, rounds chosen by precision
+ * stats/adaptive.c.
+ */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <elf.h>
 #include <errno.h>
