@@ -378,17 +378,8 @@ static void across_pair(struct strbuf *out, const struct analyze_model *m,
 		report_add_cost_change(&sb, ce);
 		cell_buf(out, &sb);
 		strbuf_addch(out, '\n');
-		for (k = 0; k < 2; k++) {
-			size_t src = k ? s : 0, v = cp->variant[src];
-
-			if (v != SIZE_MAX && analyze_not_measured(m, &m->variants[v]))
-				strvec_pushf(&notes, "%s on %s: %s: %s", cp->name,
-					     m->sources[src].label,
-					     analyze_state_name(m->variants[v].state),
-					     m->variants[v].why);
-		}
-		if (cp->differs && cp->differs[s])
-			strvec_pushf(&notes, "%s: %s", cp->name, cp->differs[s]);
+		report_across_notes(&notes, m, c, 0);
+		report_across_notes(&notes, m, c, s);
 	}
 	strbuf_addstr(out, "\nCosts against each kernel's own baseline; the same config's values "
 		      "against the first kernel's; the change of cost is the ratio of the two "

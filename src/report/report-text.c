@@ -580,7 +580,6 @@ static void across_pair(struct strbuf *out, const struct analyze_model *m,
 	for (c = 0; c < m->nr_counterparts; c++) {
 		const struct analyze_across_cell *cell = analyze_across_cell(m, a, c, s);
 		const struct analyze_counterpart *cp = &m->counterparts[c];
-		size_t k;
 
 		if (cp->variant[0] == SIZE_MAX && cp->variant[s] == SIZE_MAX)
 			continue;
@@ -593,17 +592,8 @@ static void across_pair(struct strbuf *out, const struct analyze_model *m,
 		report_add_across_same(&same, cell);
 		report_add_cost_change(&change, cell);
 		grid_row(&g, (const char *[]){ cp->name, c0.buf, c1.buf, same.buf, change.buf });
-		for (k = 0; k < 2; k++) {
-			size_t src = k ? s : 0, v = cp->variant[src];
-
-			if (v != SIZE_MAX && analyze_not_measured(m, &m->variants[v]))
-				strvec_pushf(&notes, "%s on %s: %s: %s", cp->name,
-					     m->sources[src].label,
-					     analyze_state_name(m->variants[v].state),
-					     m->variants[v].why);
-		}
-		if (cp->differs && cp->differs[s])
-			strvec_pushf(&notes, "%s: %s", cp->name, cp->differs[s]);
+		report_across_notes(&notes, m, c, 0);
+		report_across_notes(&notes, m, c, s);
 	}
 	grid_print(out, &g);
 	strbuf_addf(out, "\n(%s, %s: cost against that kernel's baseline; %s: the same config's "

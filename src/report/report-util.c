@@ -129,13 +129,10 @@ void report_add_bimodal(struct strbuf *sb, const struct analyze_model *m,
 	}
 }
 
-const char *report_marker(const struct analyze_table *t, size_t row)
+/* A marker character as the reports print it: "*", "~", "?" or "". */
+static const char *marker_text(char marker)
 {
-	const struct analyze_row *r = &t->rows[row];
-
-	if (!r->compared)
-		return "";
-	switch (r->cmp.marker) {
+	switch (marker) {
 	case '*':
 		return "*";
 	case '~':
@@ -147,20 +144,16 @@ const char *report_marker(const struct analyze_table *t, size_t row)
 	}
 }
 
+const char *report_marker(const struct analyze_table *t, size_t row)
+{
+	const struct analyze_row *r = &t->rows[row];
+
+	return r->compared ? marker_text(r->cmp.marker) : "";
+}
+
 const char *report_step_marker(const struct analyze_row *r)
 {
-	if (r->step != ANALYZE_STEP_COMPARED)
-		return "";
-	switch (r->step_cmp.marker) {
-	case '*':
-		return "*";
-	case '~':
-		return "~";
-	case '?':
-		return "?";
-	default:
-		return "";
-	}
+	return r->step == ANALYZE_STEP_COMPARED ? marker_text(r->step_cmp.marker) : "";
 }
 
 void report_add_step(struct strbuf *sb, const struct analyze_row *r)
@@ -253,20 +246,6 @@ void report_add_note(struct strbuf *sb, const struct analyze_table *t,
 }
 
 /* The marker of a comparison or cost change as text: "*", "~", "?" or "". */
-static const char *marker_text(char marker)
-{
-	switch (marker) {
-	case '*':
-		return "*";
-	case '~':
-		return "~";
-	case '?':
-		return "?";
-	default:
-		return "";
-	}
-}
-
 const struct analyze_row *report_across_row(const struct analyze_model *m,
 					    const struct analyze_across *a, size_t c, size_t s)
 {
@@ -412,4 +391,17 @@ int report_add_patch_verdict(struct strbuf *sb, const struct analyze_model *m,
 	stats_format_ci(sb, &cell->same, 1);
 	strbuf_addf(sb, ", %c", cell->same.marker);
 	return 1;
+}
+
+void report_across_notes(struct strvec *notes, const struct analyze_model *m, size_t c,
+			 size_t s)
+{
+	const struct analyze_counterpart *cp = &m->counterparts[c];
+	size_t v = cp->variant[s];
+
+	if (v != SIZE_MAX && analyze_not_measured(m, &m->variants[v]))
+		strvec_pushf(notes, "%s on %s: %s: %s", cp->name, m->sources[s].label,
+			     analyze_state_name(m->variants[v].state), m->variants[v].why);
+	if (cp->differs && cp->differs[s])
+		strvec_pushf(notes, "%s: %s", cp->name, cp->differs[s]);
 }

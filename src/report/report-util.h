@@ -107,6 +107,14 @@ void report_add_across_state(struct strbuf *sb, const struct analyze_model *m,
  */
 void report_add_across_cost(struct strbuf *sb, const struct analyze_model *m,
 			    const struct analyze_across *a, size_t c, size_t s, int decimals);
+/*
+ * The notes of counterpart c on source s, pushed onto notes: "NAME on
+ * LABEL: STATE: WHY" when it was not measured there, and how s resolves
+ * it differently from the first source.  Raw text.
+ */
+struct strvec;
+void report_across_notes(struct strvec *notes, const struct analyze_model *m, size_t c,
+			 size_t s);
 /* The same config against the first source's: "+3.5% [+1.0% .. +6.0%] *", or nothing. */
 void report_add_across_same(struct strbuf *sb, const struct analyze_across_cell *cell);
 /* The change of cost: "+14.7% [+9.0% .. +21.0%] *", or nothing. */
