@@ -109,8 +109,14 @@ test_expect_failure_code 1 'build without a plan is a clear error' '
 '
 
 test_expect_failure_code 1 'a missing compiler wrapper is a clear error' '
+	kconfperf build --dir exp --cc-wrapper /no/such/ccache 2>err; rc=$?; cat err;
+	grep -q "compiler wrapper ./no/such/ccache. cannot be run" err || exit 9; exit $rc
+'
+
+test_expect_failure_code 1 'a compiler wrapper that is not a farm kconfperf knows is refused' '
 	kconfperf build --dir exp --cc-wrapper no-such-ccache 2>err; rc=$?; cat err;
-	grep -q "compiler wrapper .no-such-ccache. cannot be run" err || exit 9; exit $rc
+	grep -q "compiler wrapper .no-such-ccache. is not ccache, distcc or icecc" err || exit 9
+	exit $rc
 '
 
 test_done
