@@ -144,7 +144,8 @@ int plan_set_save(const struct plan_set *ps, const struct source_set *ss,
 				goto fail;
 		}
 	}
-	if (store_set_meta(st, "plan_key", key))
+	/* the groups are the same in every source's plan; --slim is the first's */
+	if (store_set_meta(st, "plan_key", key) || (ps->nr && plan_save_extras(&ps->plans[0], st)))
 		goto fail;
 	return store_commit(st);
 fail:

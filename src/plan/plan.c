@@ -945,6 +945,11 @@ static int save_slimmed(const struct plan *p, struct store *st)
 	return ret;
 }
 
+int plan_save_extras(const struct plan *p, struct store *st)
+{
+	return save_groups(p, st) || save_slimmed(p, st) ? -1 : 0;
+}
+
 int plan_save(const struct plan *p, struct store *st)
 {
 	size_t i;
@@ -963,8 +968,7 @@ int plan_save(const struct plan *p, struct store *st)
 		if (ret)
 			goto fail;
 	}
-	if (store_set_meta(st, "plan_key", p->key) || save_groups(p, st) ||
-	    save_slimmed(p, st))
+	if (store_set_meta(st, "plan_key", p->key) || plan_save_extras(p, st))
 		goto fail;
 	return store_commit(st);
 fail:

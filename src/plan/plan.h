@@ -183,6 +183,11 @@ void plan_groups_text(struct strbuf *out, const struct plan *p);
 
 /* Stores the plan's variants (replacing any earlier plan), its key and its groups. */
 int plan_save(const struct plan *p, struct store *st);
+/*
+ * Stores what plan_save() keeps beside the variants: meta "groups" and
+ * what --slim removed (slim_removed, slim_stayed), in an open transaction.
+ */
+int plan_save_extras(const struct plan *p, struct store *st);
 
 /*
  * Stores what the plan was made from, for the stages after it and for

@@ -42,6 +42,18 @@ test_expect_success 'plan: parallel resolutions finishing out of order are class
 '
 
 # Each used to become an option: CONFIG_adir=y, a no-op "unknown symbol".
+# The group's members are kept beside the variants (meta "groups"): the
+# plan table's footer and every report read them from there.
+test_expect_success 'plan: a named group is one variant, its members under the table' '
+	printf "CONFIG_DEBUG_A=y\ngroup pair\n\tCONFIG_DEBUG_B=y\n\tCONFIG_DEBUG_FREE=y\nendgroup\n" >groups.opt &&
+	fake_plan grouped "$PWD/groups.opt" >out &&
+	cat out &&
+	test_grep "^pair  *ok  *2 " out &&
+	test_grep "^  pair: CONFIG_DEBUG_B=y CONFIG_DEBUG_FREE=y$" out &&
+	kconfperf plan --dir grouped >again &&
+	test_grep "^  pair: CONFIG_DEBUG_B=y CONFIG_DEBUG_FREE=y$" again
+'
+
 test_expect_success 'plan: --options naming a directory or a missing file is an error' '
 	mkdir adir &&
 	for bad in adir nosuchfile debug/options.txt opts.config "DEBUG_A,debug_b"; do
