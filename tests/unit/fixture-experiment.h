@@ -71,6 +71,21 @@ static const struct fixture_variant fixture_variants[] = {
 };
 
 /* A fixed sequence with mean ~0 and sd ~1 (sum of uniforms from an LCG). */
+/* The stored id of the variant called name, into *id; -1 when the store cannot say. */
+static int fixture_variant_id(struct store *st, const char *name, int64_t *id)
+{
+	struct store_variant *all;
+	size_t nr, k;
+
+	if (store_get_variants(st, &all, &nr))
+		return -1;
+	for (k = 0; k < nr; k++)
+		if (!strcmp(all[k].name, name))
+			*id = all[k].id;
+	store_variants_free(all, nr);
+	return 0;
+}
+
 static double fixture_noise(unsigned *state)
 {
 	double sum = 0;
@@ -141,18 +156,13 @@ static int fixture_experiment(const char *path)
 			const struct fixture_variant *f = &fixture_variants[i];
 			struct store_run r = STORE_RUN_INIT;
 			struct store_sample s[3];
-			struct store_variant *all;
-			size_t nr, k, it;
+			size_t it;
 			double n = fixture_noise(&seed) * 0.02;
 
 			if (!f->runs || round >= f->runs)
 				continue;
-			if (store_get_variants(st, &all, &nr))
+			if (fixture_variant_id(st, f->name, &r.variant_id))
 				goto out;
-			for (k = 0; k < nr; k++)
-				if (!strcmp(all[k].name, f->name))
-					r.variant_id = all[k].id;
-			store_variants_free(all, nr);
 			r.workload = (char *)FIXTURE_WORKLOAD;
 			r.round = round;
 			r.seq = (int)i;

@@ -108,18 +108,12 @@ static int fixture_steps_experiment(const char *path)
 			const struct fixture_variant *f = &fixture_steps_variants[i];
 			struct store_run r = STORE_RUN_INIT;
 			struct store_sample s;
-			struct store_variant *all;
-			size_t nr, k;
 			double n = fixture_noise(&seed) * 0.02;
 
 			if (!f->runs || round >= f->runs)
 				continue;
-			if (store_get_variants(st, &all, &nr))
+			if (fixture_variant_id(st, f->name, &r.variant_id))
 				goto out;
-			for (k = 0; k < nr; k++)
-				if (!strcmp(all[k].name, f->name))
-					r.variant_id = all[k].id;
-			store_variants_free(all, nr);
 			r.workload = (char *)FIXTURE_WORKLOAD;
 			r.round = round;
 			r.seq = (int)i;
