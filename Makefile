@@ -73,13 +73,14 @@ all: $(PROGRAM) $(GUEST) $(GUEST_ARM64)
 # ./kconfperf is the default build's; B=DIR and SANITIZE builds stay in DIR.
 ifeq ($(B),build)
 all: kconfperf $(if $(GUEST),kcp-guest) $(if $(GUEST_ARM64),kcp-guest-arm64)
+# cp -f: a copy that is running (a sweep's) is replaced, not written into.
 kconfperf: $(PROGRAM)
-	cp $< $@
+	cp -f $< $@
 # kconfperf run looks for kcp-guest (kcp-guest-arm64) beside its own executable.
 kcp-guest: $(GUEST)
-	cp $< $@
+	cp -f $< $@
 kcp-guest-arm64: $(GUEST_ARM64)
-	cp $< $@
+	cp -f $< $@
 endif
 
 # Rebuild everything when the flags change.
