@@ -368,7 +368,8 @@ int report_add_patch_build(struct strbuf *sb, const struct analyze_model *m, siz
 	    !strcmp(pv->build.seeded_from, tv->build.key))
 		strbuf_addstr(sb, " (seeded from the unpatched tree)");
 	else if (pv->build.seeded_from)
-		strbuf_addstr(sb, " (seeded)");
+		/* the twin's tree was not kept (cached long before, evicted): the nearest was */
+		strbuf_addstr(sb, " (seeded from another tree: the unpatched one was not kept)");
 	else
 		strbuf_addstr(sb, " (from scratch)");
 	if (tv->has_build && tv->build.status == BUILD_OK)
