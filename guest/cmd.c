@@ -268,25 +268,27 @@ static int write_test_key(void)
 }
 
 /*
- * Prepares disk /dev/vdX (X from index) as layers says ("lvm,crypt,ext4":
- * bottom up) and links /dev/kcp/vdX to its top block device; ext4 is
- * mounted on /mnt/vdX.
+ * Prepares scratch disk `index` (its block device is dev: /dev/vdX or
+ * /dev/ramN) as layers says ("lvm,crypt,ext4": bottom up) and links
+ * /dev/kcp/vdX (X from index) to its top block device; ext4 is mounted on
+ * /mnt/vdX.
  */
-static int prepare_disk(int index, const char *layers)
+static int prepare_disk(int index, const char *dev, const char *layers)
 {
-	char name[8], dev[64], top[128], vg[32], lv[64], mapname[32], mnt[64], path[256];
+	char name[8], top[128], vg[32], lv[64], mapname[32], mnt[64], path[256];
 	char list[256], node[160], *layer, *next;
 	int key_written = 0;
 
 	snprintf(name, sizeof(name), "vd%c", 'a' + index);
-	snprintf(dev, sizeof(dev), "/dev/%s", name);
 	snprintf(top, sizeof(top), "%s", dev);
 	snprintf(list, sizeof(list), "%s", layers);
 	for (layer = list; layer; layer = next) {
 		next = strchr(layer, ',');
 		if (next)
 			*next++ = '\0';
-		if (!strcmp(layer, "lvm")) {
+		if (!strcmp(layer, "ram")) {
+			continue;	/* where it is: dev already */
+		} else if (!strcmp(layer, "lvm")) {
 			snprintf(vg, sizeof(vg), "kcp_%s", name);
 			snprintf(lv, sizeof(lv), "/dev/mapper/%s-lv", vg);
 			if (tool(name, (const char *const[]){ "lvm", "pvcreate", "-q", "-ff", "-y",
@@ -339,7 +341,7 @@ static int prepare_disk(int index, const char *layers)
 static int prepare_disks(const char *scratch)
 {
 	char buf[WORKLOAD_TEXT_MAX + 1], *words[SCRATCH_MAX + 1];
-	int n, i;
+	int n, i, ram = 0, virtio = 0;
 
 	snprintf(buf, sizeof(buf), "%s", scratch);
 	n = split_words(buf, words, SCRATCH_MAX + 1);
@@ -347,12 +349,18 @@ static int prepare_disks(const char *scratch)
 		return guest_error("cmd: more than %d scratch disks", SCRATCH_MAX);
 	for (i = 0; i < n; i++) {
 		const char *colon = strchr(words[i], ':');
+		char dev[32];
 
+		/* ram disks are /dev/ram0, ram1 ... in order, the others /dev/vda ... */
+		if (colon && !strncmp(colon + 1, "ram", 3) && (!colon[4] || colon[4] == ','))
+			snprintf(dev, sizeof(dev), "/dev/ram%d", ram++);
+		else
+			snprintf(dev, sizeof(dev), "/dev/vd%c", 'a' + virtio++);
 		if (!colon)
 			continue;	/* a raw disk: nothing to prepare */
 		if (!as_init())
 			return guest_error("cmd: scratch disk layers (%s) need the guest", colon + 1);
-		if (prepare_disk(i, colon + 1))
+		if (prepare_disk(i, dev, colon + 1))
 			return -1;
 	}
 	return 0;

@@ -137,7 +137,7 @@ int parse_extract_option(const struct option *opt, const char *arg);
  */
 #define OPT_WORKLOAD_EXTRAS(a) \
 	OPT_CALLBACK(0, "scratch", (a), "SIZE[:LAYER,...]", \
-		     "a scratch disk for the workload before it: lvm, crypt, ext4 (repeatable)", \
+		     "a scratch disk for the workload before it: ram, lvm, crypt, ext4 (repeatable)", \
 		     parse_scratch_option), \
 	OPT_CALLBACK(0, "extract", (a), "NAME,UNIT,higher|lower,SOURCE", \
 		     "a number of the cmd: workload's output before it (re:, csv:, json:)", \

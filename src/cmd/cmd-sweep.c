@@ -29,7 +29,7 @@ static const char *const sweep_usage[] = {
 	"                       [--runs N] [--warmup N] [--accel auto|kvm|tcg] [--smp N] [--mem MB]\n"
 	"                       [--timeout SEC] [--seed N] [-j N] [--cc-wrapper CMD] [--dir DIR]\n"
 	"                       [--arch x86_64|arm64] [--runner CMD]",
-	"kconfperf sweep ... --workload 'cmd:PROGRAM ARGS' [--scratch SIZE[:lvm,crypt,ext4]]...\n"
+	"kconfperf sweep ... --workload 'cmd:PROGRAM ARGS' [--scratch SIZE[:ram,lvm,crypt,ext4]]...\n"
 	"                       [--extract NAME,UNIT,higher|lower,re:REGEX|csv:FIELD|json:KEY]...",
 	"",
 	"The whole experiment in one go, in one directory: resolves the variants with",
@@ -42,10 +42,11 @@ static const char *const sweep_usage[] = {
 	"A workload cmd:PROGRAM ARGS runs a program of this host inside each guest,",
 	"which sees the host's root read-only over virtio-9p; its samples are its",
 	"guest wall time and what each --extract after it takes from its output.",
-	"--scratch gives its runs disks the guest prepares (lvm, crypt, ext4).  A",
+	"--scratch gives its runs disks the guest prepares (lvm, crypt, ext4), on the",
+	"host or in the guest's memory (ram: no host I/O to wait for).  A",
 	"workload NAME:k=v1,v2,... is a series, one table with a row per value.",
-	"What the workloads need of the kernel (harness profiles 9p, disk, crypt)",
-	"is merged into every variant and verified.",
+	"What the workloads need of the kernel (harness profiles 9p, disk, crypt,",
+	"ramdisk) is merged into every variant and verified.",
 	"--source again adds another kernel (version): each is planned with its own",
 	"Kconfig and measured against its own baseline in the same rounds, and the",
 	"report says how each option's cost changed between them.  --patch FILE adds",

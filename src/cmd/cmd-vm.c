@@ -120,7 +120,7 @@ int cmd_vm(int argc, const char **argv)
 		OPT_STRING('w', "workload", &workload, "NAME[:k=v,...]|cmd:COMMAND",
 			   "the guest workload (default boot)"),
 		OPT_STRING_LIST(0, "scratch", &scratch, "SIZE[:LAYER,...]",
-				"a scratch disk: lvm, crypt, ext4 (repeatable; see 'kconfperf help sweep')"),
+				"a scratch disk: ram, lvm, crypt, ext4 (repeatable; see 'kconfperf help sweep')"),
 		OPT_STRING_LIST(0, "extract", &extract, "NAME,UNIT,higher|lower,SOURCE",
 				"a number of the cmd: program's output, re:, csv: or json: (repeatable)"),
 		OPT_CALLBACK(0, "accel", NULL, "auto|kvm|tcg", "accelerator (default auto)", parse_accel),

@@ -62,11 +62,11 @@ static void print_workload(int id)
 	       w->higher_is_better ? "higher" : "lower");
 	if (w->flags & WL_COMMAND) {
 		/* its parameters come from the spec and the options after it */
-		printf("    --workload 'cmd:PROGRAM ARGS...' [--scratch SIZE[:lvm,crypt,ext4]]...\n"
+		printf("    --workload 'cmd:PROGRAM ARGS...' [--scratch SIZE[:ram,lvm,crypt,ext4]]...\n"
 		       "        [--extract NAME,UNIT,higher|lower,re:REGEX|csv:FIELD|json:KEY]...\n"
 		       "    the guest's PATH, HOME=/tmp, LC_ALL=C, cwd /tmp; /bin/sh -c only for shell "
-		       "syntax;\n    scratch disk N is /dev/vdX (vda first), its top device "
-		       "/dev/kcp/vdX, ext4 on /mnt/vdX\n");
+		       "syntax;\n    scratch disk N is /dev/vdX (vda first; with ram first, /dev/ramN), "
+		       "its top device\n    /dev/kcp/vdX (X by position), ext4 on /mnt/vdX\n");
 		return;
 	}
 	for (i = 0; i < nr_workload_params; i++)

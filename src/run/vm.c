@@ -340,11 +340,17 @@ static char *run_file(const struct vm_config *cfg, const char *name)
 	return xstrfmt("%s/%s", cfg->run_dir ? cfg->run_dir : ".", name);
 }
 
-/* <run_dir>/scratch-vdX.img of scratch disk i (vda first). */
+/*
+ * <run_dir>/scratch-vdX.img of scratch disk i (X by its position, as
+ * /dev/kcp/vdX in the guest), or NULL for a disk in the guest's memory,
+ * which has no image.
+ */
 static char *scratch_image(const struct vm_config *cfg, size_t i)
 {
 	char name[32];
 
+	if (workload_scratch_in_ram(&cfg->workload->scratch[i]))
+		return NULL;
 	snprintf(name, sizeof(name), "scratch-vd%c.img", (int)('a' + i));
 	return run_file(cfg, name);
 }
@@ -455,6 +461,8 @@ static void qemu_argv(struct strvec *argv, const struct vm_config *cfg,
 	for (size_t i = 0; i < nr_scratch(cfg); i++) {
 		char *image = scratch_image(cfg, i);
 
+		if (!image)
+			continue;
 		/* cache=unsafe: see vm.h */
 		strbuf_addstr(&sb, "file=");
 		add_option_value(&sb, image);
@@ -1009,9 +1017,12 @@ static int make_scratch(const struct vm_config *cfg, struct strbuf *why)
 
 	for (i = 0; i < nr_scratch(cfg); i++) {
 		char *image = scratch_image(cfg, i);
-		int fd = open(image, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		int failed = fd < 0 || ftruncate(fd, (off_t)cfg->workload->scratch[i].bytes);
+		int fd, failed;
 
+		if (!image)
+			continue;
+		fd = open(image, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		failed = fd < 0 || ftruncate(fd, (off_t)cfg->workload->scratch[i].bytes);
 		if (failed)
 			strbuf_addf(why, "cannot make the scratch disk '%s': %s", image,
 				    strerror(errno));
@@ -1031,7 +1042,8 @@ static void remove_scratch(const struct vm_config *cfg)
 	for (i = 0; i < nr_scratch(cfg); i++) {
 		char *image = scratch_image(cfg, i);
 
-		unlink(image);
+		if (image)
+			unlink(image);
 		free(image);
 	}
 }

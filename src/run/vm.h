@@ -190,7 +190,8 @@ struct vm_config {
 	 *    made before the run and removed after it, attached as a virtio
 	 *    disk with cache=unsafe (the host's page cache, flushes ignored:
 	 *    what is measured is the guest kernel's work, not the host's
-	 *    disk), before `disk`.
+	 *    disk), before `disk`; one whose first layer is "ram" is in the
+	 *    guest's memory instead (brd, sized on the command line).
 	 */
 	const struct workload_spec *workload;
 	/* Where a run's scratch images and output go; vm_run() sets it to its dir. */

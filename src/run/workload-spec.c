@@ -269,6 +269,27 @@ const char *workload_spec_get(const struct workload_spec *spec, const char *name
 	return v ? v->value : NULL;
 }
 
+/*
+ * The RAM disks' brd parameters: as many as there are, each as large as
+ * the largest (brd has one size for all; it allocates a page when it is
+ * first written, so a larger one costs nothing unread).
+ */
+static void add_ram_disks(const struct workload_spec *spec, struct strbuf *out)
+{
+	unsigned long long kib = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < spec->nr_scratch; i++) {
+		if (!workload_scratch_in_ram(&spec->scratch[i]))
+			continue;
+		n++;
+		if (spec->scratch[i].bytes / 1024 > kib)
+			kib = spec->scratch[i].bytes / 1024;
+	}
+	if (n)
+		strbuf_addf(out, " brd.rd_nr=%zu brd.rd_size=%llu", n, kib);
+}
+
 void workload_spec_cmdline(const struct workload_spec *spec, struct strbuf *out)
 {
 	size_t i;
@@ -289,6 +310,7 @@ void workload_spec_cmdline(const struct workload_spec *spec, struct strbuf *out)
 			strbuf_addstr(out, v->value);
 		}
 	}
+	add_ram_disks(spec, out);
 }
 
 void workload_spec_format(const struct workload_spec *spec, struct strbuf *out)
@@ -423,15 +445,19 @@ static int valid_layers(const char *layers, const char *arg)
 
 	strvec_split(&l, layers, ",");
 	if (!l.nr || strstr(layers, ",,") || layers[0] == ',' || layers[strlen(layers) - 1] == ',')
-		ret = error("--scratch '%s': layers are lvm, crypt and ext4, separated by "
+		ret = error("--scratch '%s': layers are ram, lvm, crypt and ext4, separated by "
 			    "single commas", arg);
 	for (i = 0; i < l.nr && !ret; i++) {
-		if (strcmp(l.v[i], "lvm") && strcmp(l.v[i], "crypt") && strcmp(l.v[i], "ext4"))
-			ret = error("--scratch '%s': '%s' is not a layer (lvm, crypt or ext4)",
+		if (strcmp(l.v[i], "ram") && strcmp(l.v[i], "lvm") && strcmp(l.v[i], "crypt") &&
+		    strcmp(l.v[i], "ext4"))
+			ret = error("--scratch '%s': '%s' is not a layer (ram, lvm, crypt or ext4)",
 				    arg, l.v[i]);
 		for (j = 0; j < i && !ret; j++)
 			if (!strcmp(l.v[i], l.v[j]))
 				ret = error("--scratch '%s': %s twice", arg, l.v[i]);
+		if (!ret && !strcmp(l.v[i], "ram") && i)
+			ret = error("--scratch '%s': ram is where the disk is (the guest's memory): "
+				    "it comes first", arg);
 		if (!ret && !strcmp(l.v[i], "ext4") && i + 1 < l.nr)
 			ret = error("--scratch '%s': ext4 is a file system: it comes last", arg);
 	}
@@ -453,6 +479,11 @@ static void update_scratch_param(struct workload_spec *spec)
 	free(v->value);
 	v->value = strbuf_detach(&sb, NULL);
 	v->given = spec->nr_scratch > 0;
+}
+
+int workload_scratch_in_ram(const struct workload_scratch *d)
+{
+	return !strncmp(d->layers, "ram", 3) && (!d->layers[3] || d->layers[3] == ',');
 }
 
 int workload_spec_add_scratch(struct workload_spec *spec, const char *arg)
@@ -529,6 +560,8 @@ void workload_spec_harness(const struct workload_spec *spec, struct strvec *out)
 	for (i = 0; i < spec->nr_scratch; i++) {
 		const char *l = spec->scratch[i].layers;
 
+		if (workload_scratch_in_ram(&spec->scratch[i]))
+			strvec_push_unique(out, "ramdisk");
 		if (strstr(l, "ext4"))
 			strvec_push_unique(out, "disk");
 		if (strstr(l, "lvm") || strstr(l, "crypt"))

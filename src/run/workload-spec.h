@@ -20,13 +20,18 @@ struct workload_spec_value {
 /*
  * A scratch disk of a run (--scratch SIZE[:LAYER,...]): a sparse image of
  * `bytes` made for each run and removed after it, attached as a virtio
- * disk (the first /dev/vda, then vdb ...).  layers is what the guest makes
- * of it, bottom up, "" for a raw disk: "lvm" (a volume group kcp_vdX with
+ * disk (the virtio disks in order: /dev/vda, then vdb ...), or, with the
+ * first layer "ram", a RAM block device of the guest's (brd: /dev/ram0,
+ * ram1 ... in order; no image, no host I/O: its reads and writes are
+ * guest instructions, which icount counts exactly and host load cannot
+ * move).  layers is what the guest makes of it, bottom up, "" for a raw
+ * disk: "ram" (first), "lvm" (a volume group kcp_vdX with
  * one logical volume over all of it), "crypt" (dm-crypt, plain mode,
  * aes-xts-plain64 with a fixed 512-bit test key), "ext4" (mkfs.ext4
  * without lazy init, mounted on /mnt/vdX; last).  The top block device is
- * linked as /dev/kcp/vdX.  Layers need the cmd workload (the host's tools
- * do it) and harness profiles (workload_spec_harness()).
+ * linked as /dev/kcp/vdX, X by the disk's position among all scratch
+ * disks.  Layers need the cmd workload (the host's tools do it) and
+ * harness profiles (workload_spec_harness()).
  */
 struct workload_scratch {
 	char *spec;		/* as given, "1G:lvm,crypt" */
@@ -34,6 +39,8 @@ struct workload_scratch {
 	char *layers;		/* "lvm,crypt", or "" */
 };
 #define WORKLOAD_SCRATCH_MAX 8
+/* Whether the scratch disk is in the guest's memory (its first layer is "ram"). */
+int workload_scratch_in_ram(const struct workload_scratch *d);
 #define WORKLOAD_SCRATCH_MIN_BYTES (1ULL << 20)
 #define WORKLOAD_SCRATCH_MAX_BYTES (1ULL << 40)
 
@@ -93,8 +100,8 @@ int workload_spec_add_extract(struct workload_spec *spec, const char *arg);
 
 /*
  * Appends the harness profiles (plan/harness.h) a run of spec needs to
- * out, each once: "9p" for the host's programs, "disk" for ext4, "crypt"
- * for lvm and dm-crypt.
+ * out, each once: "9p" for the host's programs, "ramdisk" for a disk in
+ * the guest's memory, "disk" for ext4, "crypt" for lvm and dm-crypt.
  */
 void workload_spec_harness(const struct workload_spec *spec, struct strvec *out);
 

@@ -637,6 +637,18 @@ static void test_cmd_machine(void)
 	check_int(clock, ==, VM_CLOCK_ICOUNT_IDLE);
 	strbuf_reset(&sb);
 
+	/* a disk in the guest's memory has no image: the next disk keeps its position's name */
+	workload_spec_release(&spec);
+	check_int(workload_spec_parse(&spec, "cmd:dd if=/dev/kcp/vda of=/dev/null"), ==, 0);
+	check_int(workload_spec_add_scratch(&spec, "64M:ram,lvm,crypt"), ==, 0);
+	check_int(workload_spec_add_scratch(&spec, "1G"), ==, 0);
+	joined_argv(&sb, &cfg, VM_ACCEL_TCG);
+	check(strstr(sb.buf, "mount_tag=kcphost "
+		     "-drive file=run/scratch-vdb.img,if=virtio,format=raw,cache=unsafe -kernel") != NULL);
+	check(strstr(sb.buf, "scratch-vda") == NULL);
+	check(strstr(sb.buf, "kcp.scratch=64M:ram,lvm,crypt%201G brd.rd_nr=1 brd.rd_size=65536'") != NULL);
+	strbuf_reset(&sb);
+
 	/* asked for plain icount, it gets it (and its waits jump to the next timer) */
 	cfg.clock = VM_CLOCK_ICOUNT;
 	joined_argv(&sb, &cfg, VM_ACCEL_TCG);

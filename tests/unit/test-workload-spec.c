@@ -119,6 +119,32 @@ static void test_scratch_disks(void)
 	check_int(spec.nr_scratch, ==, 3);
 	workload_spec_release(&spec);
 
+	/* a disk in the guest's memory: brd, one size for all (the largest), the ramdisk profile */
+	check_int(workload_spec_parse(&spec, "cmd:true"), ==, 0);
+	check_int(workload_spec_add_scratch(&spec, "64M:ram,lvm,crypt"), ==, 0);
+	check_int(workload_spec_add_scratch(&spec, "16M"), ==, 0);
+	check_int(workload_spec_add_scratch(&spec, "128M:ram"), ==, 0);
+	check_int(workload_scratch_in_ram(&spec.scratch[0]), ==, 1);
+	check_int(workload_scratch_in_ram(&spec.scratch[1]), ==, 0);
+	check_int(workload_scratch_in_ram(&spec.scratch[2]), ==, 1);
+	strbuf_reset(&sb);
+	workload_spec_cmdline(&spec, &sb);
+	check(strstr(sb.buf, " kcp.scratch=64M:ram,lvm,crypt%2016M%20128M:ram brd.rd_nr=2 "
+		     "brd.rd_size=131072") != NULL);
+	strvec_clear(&profiles);
+	workload_spec_harness(&spec, &profiles);
+	check_int(profiles.nr, ==, 3);
+	check_str(profiles.v[1], "ramdisk");
+	check_str(profiles.v[2], "crypt");
+	test_capture_start();
+	check_int(workload_spec_add_scratch(&spec, "1G:lvm,ram"), ==, -1);
+	check(strstr(test_messages.buf, "ram is where the disk is (the guest's memory): it comes first"));
+	check_int(workload_spec_add_scratch(&spec, "1G:ramx"), ==, -1);
+	check(strstr(test_messages.buf, "'ramx' is not a layer (ram, lvm, crypt or ext4)"));
+	test_capture_stop();
+	workload_spec_release(&spec);
+	strvec_clear(&profiles);
+
 	/* another workload gets a raw disk, never layers, and no --extract */
 	check_int(workload_spec_parse(&spec, "dd"), ==, 0);
 	check_int(workload_spec_add_scratch(&spec, "256M"), ==, 0);
