@@ -258,10 +258,11 @@ static void tool_env(struct strvec *env, const struct vm_config *cfg, enum vm_ac
 		unset(env, ours_only[i], for_shell);
 	strvec_pushf(env, "KCP_HV_QEMU=%s", cfg->qemu ? cfg->qemu : VM_DEFAULT_QEMU);
 	strvec_pushf(env, "KCP_HV_ACCEL=%s", vm_accel_name(accel));
-	if (vm_effective_clock(&clock, &shift, cfg, accel) || clock != VM_CLOCK_ICOUNT)
+	/* the clock the run records is the one the wrapper gives qemu: icount-idle too */
+	if (vm_effective_clock(&clock, &shift, cfg, accel) || !vm_clock_is_icount(clock))
 		strvec_push(env, "KCP_HV_CLOCK=host");
 	else
-		strvec_pushf(env, "KCP_HV_CLOCK=icount:%d", shift);
+		strvec_pushf(env, "KCP_HV_CLOCK=%s:%d", vm_clock_name(clock), shift);
 	strvec_pushf(env, "KCP_HV_LAYOUT=%llu", (unsigned long long)cfg->layout_seed);
 	if (cfg->cpu)
 		strvec_pushf(env, "KCP_HV_CPU=%s", cfg->cpu);

@@ -352,6 +352,14 @@ static void test_runs_of_a_fake_tool(void)
 	check_int(res.clock, ==, VM_CLOCK_HOST);
 	slurp(&sb, t, "qemu-args");
 	check(!strstr(sb.buf, "-icount"));
+	/* --clock icount-idle: the wrapper gives qemu what the run records, sleep=on */
+	cfg.clock = VM_CLOCK_ICOUNT_IDLE;
+	check_int(run_with(&res, &cfg, ok, kdir, run), ==, 0);
+	check_int(res.clock, ==, VM_CLOCK_ICOUNT_IDLE);
+	slurp(&sb, t, "env");
+	check(strstr(sb.buf, "KCP_HV_CLOCK=icount-idle:0\n"));
+	slurp(&sb, t, "qemu-args");
+	check(strstr(sb.buf, "-icount\nshift=0,sleep=on\n"));
 	cfg.clock = VM_CLOCK_AUTO;
 
 	/* A panic in the appliance's console, a hang, a kernel without the profile. */
