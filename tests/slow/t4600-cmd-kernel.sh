@@ -5,7 +5,7 @@
 # lvm, dm-crypt and ext4, --extract, failures inside the guest, and a sweep
 # that reports a program's time and its own number per variant beside a
 # parameter series.  Kernels: the tinyconfig baseline with the harness
-# profiles 9p, disk and crypt ($TEST_CMD_HARNESS) and its PRINTK_TIME
+# profiles 9p, disk, crypt and ramdisk ($TEST_CMD_HARNESS) and its PRINTK_TIME
 # variant (2 kernels no other test builds: 24 minutes for the baseline and
 # 40 s for the variant, seeded from its tree, on this loaded 2-core host), so
 # it runs in make check-slow; with the kernels cached it took 16 minutes here
@@ -44,7 +44,7 @@ test_expect_success 'sweep runs a host program in the guest and reports its time
 
 test_expect_success 'the plan took the profiles, and each run kept the output' '
 	test "$(sqlite3 exp/kconfperf.db "SELECT value FROM meta WHERE key = \"harness\"")" = \
-		"x86_64,9p,disk,crypt" &&
+		"x86_64,9p,disk,crypt,ramdisk" &&
 	ls exp/runs/baseline/*/r0/output.txt >outputs &&
 	test_grep "records out" "$(grep "cmd_dd" outputs | head -n 1)" &&
 	! ls exp/runs/baseline/*/r0/scratch-*.img 2>/dev/null
@@ -80,6 +80,27 @@ test_expect_success 'ext4 on a scratch disk: the guest makes it, mounts it, the 
 	test_grep "^status: ok$" out &&
 	test_grep "^sample: cmd throughput 0 " out &&
 	test_grep "4194304 bytes" ext4/output.txt
+'
+
+# A disk in the guest's memory: no image on the host, the same stack on
+# /dev/ram0, and its reads are instructions only, so two runs agree to a
+# percent (on a virtio disk their waits follow the host: +-30% here).
+test_expect_success 'a ram disk: lvm and dm-crypt on /dev/ram0, MB/s that repeats' '
+	vm -w "$DD" --scratch 64M:ram,lvm,crypt --print-command >cmdline &&
+	test_grep "brd.rd_nr=1 brd.rd_size=65536" cmdline &&
+	! grep -q "scratch-vda.img" cmdline &&
+	for i in 1 2; do
+		vm -w "$DD" --scratch 64M:ram,lvm,crypt --extract "$MBS" --layout-seed 7 \
+			--dir ram$i >out$i ||
+			{ cat out$i ram$i/console.txt; exit 1; }
+		test_grep "^status: ok$" out$i || exit 1
+	done &&
+	! ls ram1/scratch-*.img 2>/dev/null &&
+	test_grep "16384000 bytes" ram1/output.txt &&
+	a=$(sed -n "s/^sample: cmd throughput 0 \([0-9.]*\) MB\/s$/\1/p" out1) &&
+	b=$(sed -n "s/^sample: cmd throughput 0 \([0-9.]*\) MB\/s$/\1/p" out2) &&
+	echo "MB/s: $a and $b" &&
+	awk -v a="$a" -v b="$b" "BEGIN { d = (a - b) / a; exit !(a > 0 && d < 0.01 && d > -0.01) }"
 '
 
 # The README's recipes for seeds 003 and 004, one run each (their sweeps

@@ -139,8 +139,9 @@ test_kernel_arm64() {
 }
 
 # The harness profiles of the test baseline that runs host programs:
-# cmd: workloads over virtio-9p and scratch disks with ext4, lvm and dm-crypt.
-TEST_CMD_HARNESS=9p,disk,crypt
+# cmd: workloads over virtio-9p and scratch disks with ext4, lvm and
+# dm-crypt, on the host or in the guest's memory.
+TEST_CMD_HARNESS=9p,disk,crypt,ramdisk
 
 # test_skip 'desc' REASON: a test this machine cannot run, counted and shown
 # as skipped with its reason (a skip is a result, never a pass).
