@@ -236,6 +236,16 @@ static void test_kvm_argv_with_disk_and_options(void)
 	strvec_clear(&argv);
 	strbuf_reset(&sb);
 
+	/* asked for icount, the KVM probe's command line has none, and says nothing */
+	cfg.clock = VM_CLOCK_ICOUNT_IDLE;
+	test_capture_start();
+	vm_qemu_argv(&argv, &cfg, VM_ACCEL_KVM, "c", "r");
+	test_capture_stop();
+	check(strvec_find(&argv, "-icount") < 0);
+	check_str(test_messages.buf, "");
+	cfg.clock = VM_CLOCK_AUTO;
+	strvec_clear(&argv);
+
 	/* The caller's cpu model wins under either accel. */
 	cfg.cpu = "max";
 	vm_qemu_argv(&argv, &cfg, VM_ACCEL_TCG, "c", "r");
