@@ -70,6 +70,17 @@ int adaptive_precision(struct store *st, double confidence, double *widest, cons
 	return 0;
 }
 
+int adaptive_next_rounds(int rounds, int n, double widest, double target, int max_runs)
+{
+	/* in doubles: a wide interval and a tight target overflow an int (67% against 0.001%) */
+	double need = isinf(widest) || n < 2 ? rounds + 1 : n * (widest / target) * (widest / target);
+	double next = rounds + 1;
+
+	if (need > next)
+		next = rounds + ceil((need - rounds) / 2);
+	return next >= max_runs ? max_runs : (int)next;
+}
+
 int adaptive_runs(struct store *st, struct measure_options *o, const struct adaptive_options *ao)
 {
 	int rounds = ao->min_runs, ret, failed = 0;
@@ -77,7 +88,7 @@ int adaptive_runs(struct store *st, struct measure_options *o, const struct adap
 	if (rounds > ao->max_runs)
 		rounds = ao->max_runs;
 	for (;;) {
-		double widest, need;
+		double widest;
 		const char *who;
 		int n, next;
 
@@ -112,13 +123,7 @@ int adaptive_runs(struct store *st, struct measure_options *o, const struct adap
 		 * that would reach the target, so a noisy first estimate does
 		 * not overshoot, and at least one round.
 		 */
-		need = isinf(widest) || n < 2 ? rounds + 1 :
-			n * (widest / ao->target) * (widest / ao->target);
-		next = rounds + 1;
-		if (need > next)
-			next = rounds + (int)ceil((need - rounds) / 2);
-		if (next > ao->max_runs)
-			next = ao->max_runs;
+		next = adaptive_next_rounds(rounds, n, widest, ao->target, ao->max_runs);
 		note("runs auto: %d round%s; the widest interval is \xC2\xB1%.2g%% (%s), the target "
 		     "\xC2\xB1%.2g%%: %d rounds next", rounds, rounds == 1 ? "" : "s",
 		     widest, who, ao->target, next);

@@ -43,6 +43,13 @@ struct adaptive_options {
  * runs; -1 on an error that stopped the experiment.
  */
 int adaptive_runs(struct store *st, struct measure_options *o, const struct adaptive_options *ao);
+/*
+ * The rounds to have after `rounds` (n the fewest any variant has) when
+ * the widest interval is widest and the target target (percent): half way
+ * to what 1/sqrt(runs) says reaches it, at least one more, at most
+ * max_runs.
+ */
+int adaptive_next_rounds(int rounds, int n, double widest, double target, int max_runs);
 
 /*
  * The widest half-width (percent) of the intervals adaptive_runs() judges

@@ -46,9 +46,22 @@ static void test_the_widest_interval_decides(void)
 	store_close(st);
 }
 
+/* t6000's capped sweep looped for ever here: 3 x (67 / 0.001)^2 rounds overflowed an int. */
+static void test_next_rounds(void)
+{
+	check_int(adaptive_next_rounds(3, 3, 67, 0.001, 4), ==, 4);
+	check_int(adaptive_next_rounds(3, 3, 1e9, 1e-9, 30), ==, 30);
+	check_int(adaptive_next_rounds(3, 3, INFINITY, 1, 30), ==, 4);
+	check_int(adaptive_next_rounds(3, 1, 5, 1, 30), ==, 4);
+	/* 3 x (2 / 1)^2 = 12 rounds would do: half way, 3 + ceil(9 / 2) */
+	check_int(adaptive_next_rounds(3, 3, 2, 1, 30), ==, 8);
+	check_int(adaptive_next_rounds(3, 3, 1.1, 1, 30), ==, 4);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_the_widest_interval_decides);
+	TEST(test_next_rounds);
 	return test_done();
 }
