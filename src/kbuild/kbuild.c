@@ -486,7 +486,6 @@ static char *meta_value(const struct kbuild_options *o, const char *key, const c
 	return ret;
 }
 
-/* Whether tree `key` was built from this source with this compiler. */
 /*
  * Whether the kept tree key can seed a build of this source and compiler:
  * 2 when it is this source's, 1 when this is a patched source and the
@@ -580,46 +579,73 @@ static char *nearest_tree(const struct kbuild_options *o, const char *config_tex
 	return best;
 }
 
+struct kept_tree {
+	char *path;
+	char *family;	/* "source\ncompiler" of its build's meta */
+	time_t t;	/* built or last used */
+};
+
+/* By family, and in a family the most recently built or used first. */
+static int kept_tree_cmp(const void *a_, const void *b_)
+{
+	const struct kept_tree *a = a_, *b = b_;
+	int c = strcmp(a->family, b->family);
+
+	if (c)
+		return c;
+	return a->t > b->t ? -1 : a->t < b->t;
+}
+
 /*
- * Keeps at most KBUILD_KEEP_TREES object trees, the most recently built
- * or used (a tree's directory time is set when it seeds a build).
+ * Keeps at most KBUILD_KEEP_TREES object trees of each family (a source
+ * and a compiler: the trees that can seed one another), the most recently
+ * built or used (a tree's directory time is set when it seeds a build).
+ * Trees of another kernel version, a patched source or another arch never
+ * seed this family's builds, so they do not push its trees out: an
+ * experiment over two sources and arm64 keeps each one's nearest trees.
  */
 static void evict_trees(const struct kbuild_options *o)
 {
 	char *dir = xstrfmt("%s/trees", o->cache_dir);
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	struct { char *name; time_t t; } *v = NULL;
-	size_t nr = 0, alloc = 0, i, k;
+	struct kept_tree *v = NULL;
+	size_t nr = 0, alloc = 0, i, in_family = 0;
 
 	while (d && (e = readdir(d))) {
-		char *path;
+		char *path, *source, *cc;
 		struct stat st;
 
 		if (e->d_name[0] == '.')
 			continue;
 		path = xstrfmt("%s/%s", dir, e->d_name);
-		if (!stat(path, &st)) {
-			ALLOC_GROW(v, nr + 1, alloc);
-			v[nr].name = path;
-			v[nr++].t = st.st_mtime;
-		} else {
+		if (stat(path, &st)) {
 			free(path);
+			continue;
 		}
+		source = meta_value(o, e->d_name, "source");
+		cc = meta_value(o, e->d_name, "compiler");
+		ALLOC_GROW(v, nr + 1, alloc);
+		v[nr].path = path;
+		v[nr].family = xstrfmt("%s\n%s", source ? source : "", cc ? cc : "");
+		v[nr++].t = st.st_mtime;
+		free(source);
+		free(cc);
 	}
 	if (d)
 		closedir(d);
-	/* Remove the oldest while there are too many. */
-	while (nr > KBUILD_KEEP_TREES) {
-		for (k = 0, i = 1; i < nr; i++)
-			if (v[i].t < v[k].t)
-				k = i;
-		remove_tree(v[k].name);
-		free(v[k].name);
-		v[k] = v[--nr];
+	if (nr)
+		qsort(v, nr, sizeof(*v), kept_tree_cmp);
+	for (i = 0; i < nr; i++) {
+		if (i && strcmp(v[i].family, v[i - 1].family))
+			in_family = 0;
+		if (++in_family > KBUILD_KEEP_TREES)
+			remove_tree(v[i].path);
 	}
-	for (i = 0; i < nr; i++)
-		free(v[i].name);
+	for (i = 0; i < nr; i++) {
+		free(v[i].path);
+		free(v[i].family);
+	}
 	free(v);
 	free(dir);
 }

@@ -36,7 +36,8 @@ struct strbuf;
  * starts from a copy (reflinked where the filesystem can), and kbuild's
  * fixdep rebuilds only what the changed symbols touch, in either
  * direction.  Every finished build's tree is kept; beyond
- * KBUILD_KEEP_TREES the least recently built or used are removed.
+ * KBUILD_KEEP_TREES of one source and compiler (the trees that can seed
+ * one another) the least recently built or used are removed.
  *
  * CACHE/build.lock (lockfile.h) is held while a build runs, by make and
  * everything it starts too: a kconfperf killed with -9 leaves its

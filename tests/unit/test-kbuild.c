@@ -370,6 +370,45 @@ static void test_trees_are_evicted(void)
 	fake_kernel_release(&ks, &o);
 }
 
+/*
+ * Trees are kept per family (source and compiler): another compiler's
+ * builds, which can never seed this one's, do not push its trees out.
+ */
+static void test_trees_are_evicted_per_family(void)
+{
+	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct kbuild_options o = KBUILD_OPTIONS_INIT;
+	char keys[KBUILD_KEEP_TREES][SHA256_HEX_SIZE];
+	char *trees;
+	int i, kept = 0;
+
+	fake_kernel(&ks, &o, "family");
+	test_capture_start();
+	for (i = 0; i < KBUILD_KEEP_TREES + 3; i++) {
+		struct kbuild_result r;
+		char *config = xstrfmt("CONFIG_N=%d\n", i);
+
+		if (i == KBUILD_KEEP_TREES) {
+			free(o.compiler_version);
+			o.compiler_version = xstrdup("gcc (test) 2");
+		}
+		check_int(kbuild_build(&o, config, "n", NULL, &r), ==, 0);
+		check(r.ok);
+		if (i < KBUILD_KEEP_TREES)
+			memcpy(keys[i], r.key, sizeof(keys[i]));
+		kbuild_result_release(&r);
+		free(config);
+	}
+	test_capture_stop();
+	for (i = 0; i < KBUILD_KEEP_TREES; i++)
+		kept += kbuild_has_tree(&o, keys[i]);
+	check_int(kept, ==, KBUILD_KEEP_TREES);
+	trees = xstrfmt("%s/trees", o.cache_dir);
+	check_int(count_entries(trees), ==, KBUILD_KEEP_TREES + 3);
+	free(trees);
+	fake_kernel_release(&ks, &o);
+}
+
 static char *read_all(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -513,6 +552,7 @@ int main(int argc, char **argv)
 	TEST(test_a_failed_build_is_a_result);
 	TEST(test_a_changed_config_is_an_error);
 	TEST(test_trees_are_evicted);
+	TEST(test_trees_are_evicted_per_family);
 	TEST(test_patched_source_seeds_from_base);
 	TEST(test_objtree_move);
 	return test_done();
