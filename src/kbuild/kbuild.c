@@ -926,6 +926,12 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 	out->image = xstrfmt("%s/%s", bp.final, image_name(o));
 	if (kbuild_is_cached(o, out->key)) {
 		take_cached(out, bp.final);
+		/*
+		 * A kernel this experiment uses again is the likeliest seed
+		 * of its next builds (a patched twin's, a group's): its tree,
+		 * if kept, counts as recently used.
+		 */
+		utime(bp.tree, NULL);
 		ret = 0;
 		goto out;
 	}

@@ -409,6 +409,47 @@ static void test_trees_are_evicted_per_family(void)
 	fake_kernel_release(&ks, &o);
 }
 
+/* A cache hit counts as a use: the oldest tree, found again, outlives the next. */
+static void test_a_cache_hit_keeps_its_tree(void)
+{
+	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct kbuild_options o = KBUILD_OPTIONS_INIT;
+	char keys[KBUILD_KEEP_TREES][SHA256_HEX_SIZE];
+	struct kbuild_result r;
+	int i;
+
+	fake_kernel(&ks, &o, "hit");
+	test_capture_start();
+	for (i = 0; i < KBUILD_KEEP_TREES; i++) {
+		char *config = xstrfmt("CONFIG_N=%d\n", i);
+
+		check_int(kbuild_build(&o, config, "n", NULL, &r), ==, 0);
+		check(r.ok && !r.cached);
+		memcpy(keys[i], r.key, sizeof(keys[i]));
+		kbuild_result_release(&r);
+		free(config);
+	}
+	for (i = 0; i < KBUILD_KEEP_TREES; i++) {
+		char *tree = xstrfmt("%s/trees/%s", o.cache_dir, keys[i]);
+		struct timespec t[2] = { { 1000 + i, 0 }, { 1000 + i, 0 } };
+
+		utimensat(AT_FDCWD, tree, t, 0);	/* built long ago, in order */
+		free(tree);
+	}
+	/* the oldest again: found in the cache */
+	check_int(kbuild_build(&o, "CONFIG_N=0\n", "n", NULL, &r), ==, 0);
+	check(r.cached);
+	kbuild_result_release(&r);
+	/* one more, seeded from the newest (seeding is a use too) */
+	check_int(kbuild_build(&o, "CONFIG_N=99\n", "n", keys[KBUILD_KEEP_TREES - 1], &r), ==, 0);
+	check(r.ok && !r.cached);
+	kbuild_result_release(&r);
+	test_capture_stop();
+	check(kbuild_has_tree(&o, keys[0]));
+	check(!kbuild_has_tree(&o, keys[1]));
+	fake_kernel_release(&ks, &o);
+}
+
 static char *read_all(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -553,6 +594,7 @@ int main(int argc, char **argv)
 	TEST(test_a_changed_config_is_an_error);
 	TEST(test_trees_are_evicted);
 	TEST(test_trees_are_evicted_per_family);
+	TEST(test_a_cache_hit_keeps_its_tree);
 	TEST(test_patched_source_seeds_from_base);
 	TEST(test_objtree_move);
 	return test_done();
