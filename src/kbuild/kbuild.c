@@ -599,7 +599,8 @@ static int kept_tree_cmp(const void *a_, const void *b_)
 /*
  * Keeps at most KBUILD_KEEP_TREES object trees of each family (a source
  * and a compiler: the trees that can seed one another), the most recently
- * built or used (a tree's directory time is set when it seeds a build).
+ * built or used (a tree's directory time is set when it seeds a build
+ * or its kernel is found again in the cache).
  * Trees of another kernel version, a patched source or another arch never
  * seed this family's builds, so they do not push its trees out: an
  * experiment over two sources and arm64 keeps each one's nearest trees.
