@@ -337,8 +337,9 @@ static int parse_cmdline(char *buf)
 	for (i = 0; i < nr && !ret; i++) {
 		char *eq = strchr(words[i], '=');
 
+		/* kcp.phase= only pads the command line (vm.h, vm_phase_padding()) */
 		if (!strncmp(words[i], "workload=", 9) || !strncmp(words[i], "layout=", 7) ||
-		    !strncmp(words[i], "results=", 8))
+		    !strncmp(words[i], "results=", 8) || !strncmp(words[i], "phase=", 6))
 			continue;
 		if (!eq)
 			return guest_error("kernel parameter 'kcp.%s' has no value", words[i]);

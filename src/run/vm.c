@@ -302,6 +302,12 @@ static int counts_instructions(const struct vm_config *cfg, enum vm_accel accel,
 	return !vm_effective_clock(clock, shift, cfg, accel) && vm_clock_is_icount(*clock);
 }
 
+size_t vm_phase_padding(uint64_t layout_seed)
+{
+	/* the top bits of a multiplicative hash: apart from the RTC's and kcp-guest's uses */
+	return (size_t)((layout_seed * 0x9e3779b97f4a7c15ULL) >> (64 - 6));
+}
+
 /* The clock's kernel parameters, when the run counts instructions: 1 if added. */
 static int add_clock_cmdline(struct strbuf *out, const struct vm_config *cfg,
 			     enum vm_accel accel)
@@ -311,12 +317,9 @@ static int add_clock_cmdline(struct strbuf *out, const struct vm_config *cfg,
 
 	if (!counts_instructions(cfg, accel, &clock, &shift))
 		return 0;
-	/*
-	 * The seed in 20 digits, so every command line of a workload has the
-	 * same length: one character more or less moved boot by 3% here.
-	 */
-	strbuf_addf(out, "%s kcp.layout=%020llu", cfg_arch(cfg)->icount_append,
+	strbuf_addf(out, "%s kcp.layout=%020llu kcp.phase=", cfg_arch(cfg)->icount_append,
 		    (unsigned long long)cfg->layout_seed);
+	strbuf_addchars(out, 'x', vm_phase_padding(cfg->layout_seed));
 	return 1;
 }
 

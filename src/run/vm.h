@@ -291,8 +291,21 @@ const char *vm_default_qemu(const char *arch);
 const char *vm_default_cpu(const char *arch, enum vm_accel accel);
 
 /*
+ * How many characters kcp.phase= pads a run's command line with: 0-63,
+ * drawn from its layout seed.  Under icount a boot waits for timer ticks
+ * (acpi_init, pty_init, ...), and which tick a wait ends on depends on
+ * every instruction before it: one kernel booted in 0.133 to 0.154 s at
+ * 32 padding lengths here, in 4 ms steps, while a system call moved by
+ * 0.05%.  A command line of one length for every run made that a fixed
+ * offset per kernel, which no number of runs averages and the A/A control
+ * cannot see; a length per layout seed samples where the ticks fall, so
+ * it is spread that the runs average and the intervals include.
+ */
+size_t vm_phase_padding(uint64_t layout_seed);
+
+/*
  * Appends the kernel command line of a run of cfg under accel to out:
- * "console=ttyS0 quiet panic=-1 [VM_ICOUNT_APPEND kcp.layout=SEED]
+ * "console=ttyS0 quiet panic=-1 [VM_ICOUNT_APPEND kcp.layout=SEED kcp.phase=x...]
  * kcp.workload=NAME kcp.k=v ... <extra_append>", the icount part when the
  * run uses that clock (arm64: console=ttyAMA0 and VM_ICOUNT_APPEND_ARM64).  The order is fixed, so a recorded command line is
  * reproducible.

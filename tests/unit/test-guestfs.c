@@ -52,7 +52,7 @@ static void test_wrap_applies_the_machine_and_the_clock(void)
 		  "-m 512 -no-reboot -no-hpet -kernel /c/appliance.d/kernel "
 		  "-initrd /c/appliance.d/initrd -device virtio-scsi-pci,id=scsi -serial stdio "
 		  "-append 'panic=1 console=ttyS0 printk.time=1 root=UUID=0f84 guestfs_verbose=1 "
-		  VM_ICOUNT_APPEND " kcp.layout=00000000000000000000' -smp 1 -icount shift=0,sleep=off "
+		  VM_ICOUNT_APPEND " kcp.layout=00000000000000000000 kcp.phase=' -smp 1 -icount shift=0,sleep=off "
 		  "-rtc driftfix=slew,base=2001-01-01T00:00:00,clock=vm");
 	strbuf_reset(&sb);
 
@@ -76,7 +76,7 @@ static void test_wrap_applies_the_machine_and_the_clock(void)
 	cfg.icount_shift = 6;
 	cfg.layout_seed = 86400;
 	wrapped(&sb, &cfg, VM_ACCEL_TCG, libguestfs_argv);
-	check(strstr(sb.buf, " kcp.layout=00000000000000086400' -smp 2 -icount shift=6,sleep=off "
+	check(strstr(sb.buf, " kcp.layout=00000000000000086400 kcp.phase=xxxxxxxx' -smp 2 -icount shift=6,sleep=off "
 		     "-rtc driftfix=slew,base=2001-01-02T00:00:00,clock=vm"));
 	strbuf_release(&sb);
 }
@@ -339,7 +339,7 @@ static void test_runs_of_a_fake_tool(void)
 	check_str(sb.buf, "");
 	slurp(&sb, t, "qemu-args");
 	check(strstr(sb.buf, "-cpu\nqemu64\n-m\n512\n"));
-	check(strstr(sb.buf, "console=ttyS0 " VM_ICOUNT_APPEND " kcp.layout=00000000000000086400\n"));
+	check(strstr(sb.buf, "console=ttyS0 " VM_ICOUNT_APPEND " kcp.layout=00000000000000086400 kcp.phase=xxxxxxxx\n"));
 	check(strstr(sb.buf, "-icount\nshift=0,sleep=off\n-rtc\nbase=2001-01-02T00:00:00,clock=vm\n"));
 	slurp(&sb, run, "hv.txt");
 	check(strstr(sb.buf, " -icount shift=0,sleep=off "));

@@ -13,6 +13,7 @@
 #include "util/strvec.h"
 #include "test-lib.h"
 #include "util/usage.h"
+#include "run/schedule.h"
 #include "run/vm.h"
 #include "run/workload-spec.h"
 #include "util/wrapper.h"
@@ -48,7 +49,7 @@ static void test_tcg_argv(void)
 		  "-icount shift=0,sleep=off -rtc base=2001-01-01T00:00:00,clock=vm "
 		  "-serial file:run/console.txt -serial file:run/results.txt "
 		  "-kernel bzImage -initrd initramfs.gz "
-		  "-append 'console=ttyS0 quiet panic=-1 " VM_ICOUNT_APPEND " kcp.layout=00000000000000000000 "
+		  "-append 'console=ttyS0 quiet panic=-1 " VM_ICOUNT_APPEND " kcp.layout=00000000000000000000 kcp.phase= "
 		  "kcp.workload=boot'");
 	strbuf_reset(&sb);
 
@@ -86,7 +87,7 @@ static void test_arm64_argv(void)
 		  "-device virtconsole,chardev=kcp-results "
 		  "-kernel Image -initrd initramfs.gz "
 		  "-append 'console=ttyAMA0 quiet panic=-1 " VM_ICOUNT_APPEND_ARM64
-		  " kcp.layout=00000000000000086400 kcp.workload=boot'");
+		  " kcp.layout=00000000000000086400 kcp.phase=xxxxxxxx kcp.workload=boot'");
 	strbuf_reset(&sb);
 
 	/* the host clock: no -icount, -rtc or -seed; a disk on virtio-mmio */
@@ -199,6 +200,34 @@ static void test_rtc_base_from_the_layout_seed(void)
 	vm_rtc_base(&sb, UINT64_MAX);
 	check(starts_with(sb.buf, "20") && sb.len == 19);
 	strbuf_release(&sb);
+}
+
+/*
+ * kcp.phase= pads each run's command line by a length drawn from its
+ * layout seed: an experiment's rounds sample all 64 lengths, about evenly,
+ * and a run repeated with its seed has the same command line.
+ */
+static void test_phase_padding_from_the_layout_seed(void)
+{
+	int count[64] = { 0 }, r, least = 1000, most = 0, i;
+
+	for (r = 0; r < 640; r++) {
+		uint64_t seed = (uint64_t)schedule_layout_seed(7, "baseline", "boot", r, 0);
+		size_t n = vm_phase_padding(seed);
+
+		check_int(n, <, 64);
+		check_int(n, ==, vm_phase_padding(seed));
+		if (n < 64)
+			count[n]++;
+	}
+	for (i = 0; i < 64; i++) {
+		least = count[i] < least ? count[i] : least;
+		most = count[i] > most ? count[i] : most;
+	}
+	check_int(least, >=, 2);
+	check_int(most, <=, 25);
+	check_int(vm_phase_padding(0), ==, 0);
+	check_int(vm_phase_padding(86400), ==, 8);
 }
 
 static void test_kvm_argv_with_disk_and_options(void)
@@ -684,6 +713,7 @@ int main(int argc, char **argv)
 	TEST(test_auto_accel_of_another_arch_is_tcg);
 	TEST(test_clock_parse_and_effective_clock);
 	TEST(test_rtc_base_from_the_layout_seed);
+	TEST(test_phase_padding_from_the_layout_seed);
 	TEST(test_kvm_argv_with_disk_and_options);
 	TEST(test_quoting);
 	TEST(test_names_and_accel_parse);
