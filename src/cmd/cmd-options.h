@@ -148,8 +148,8 @@ int parse_extract_option(const struct option *opt, const char *arg);
 			"a guest workload, k=v1,v2,... a series (repeatable; see 'kconfperf workloads')"), \
 	OPT_WORKLOAD_EXTRAS(a), \
 	OPT_STRING(0, "runs", &(a)->runs, "N|auto", \
-		   "measured rounds per workload; auto: until every interval is within the " \
-		   "noise band (sweep's default; run's is 10)"), \
+		   "measured rounds per workload; auto: each workload until its every interval " \
+		   "is within the noise band (sweep's default; run's is 10)"), \
 	OPT_INTEGER(0, "warmup", &(a)->o.warmup, "N", "warm-up rounds per workload (default 1)"), \
 	OPT_CALLBACK(0, "accel", &(a)->o.accel, "auto|kvm|tcg", \
 		     "accelerator; auto probes KVM with a bounded boot (default auto)", \

@@ -11,9 +11,12 @@ struct store;
  * deterministic metric is decided in three, a layout-sensitive one needs
  * more.  adaptive_runs() runs min_runs rounds of every workload, then adds
  * rounds (each runs every variant once, as measure_runs() schedules them)
- * until the 95% interval of every measured variant's change against the
- * baseline, on each workload's deciding metric, has a half-width of at
- * most target percent, or max_runs rounds are stored.  It stops on
+ * to each workload until the 95% interval of every measured variant's
+ * change against the baseline, on that workload's deciding metric, has a
+ * half-width of at most target percent, or max_runs rounds are stored.
+ * A workload decided stops there while the others go on: the main job's
+ * system call is decided in three rounds, its boot (which samples the
+ * timer tick's phase, vm.h) goes on to max_runs alone.  It stops on
  * precision, never on significance: a rule that stops when a p-value
  * crosses alpha makes false positives more likely, one that stops on the
  * interval's width does not look at where the interval lies.
@@ -53,12 +56,13 @@ int adaptive_next_rounds(int rounds, int n, double widest, double target, int ma
 
 /*
  * The widest half-width (percent) of the intervals adaptive_runs() judges
- * in the stored experiment, INFINITY when one is unbounded or missing;
+ * in the stored experiment, of workload (a workload_spec_format() label)
+ * or of all when it is NULL, INFINITY when one is unbounded or missing;
  * *who gets "VARIANT on WORKLOAD METRIC" (static storage, for messages),
  * *n the fewest values a judged row has.  -1 with a message on a store
  * error, else 0.
  */
-int adaptive_precision(struct store *st, double confidence, double *widest, const char **who,
-		       int *n);
+int adaptive_precision(struct store *st, const char *workload, double confidence,
+		       double *widest, const char **who, int *n);
 
 #endif

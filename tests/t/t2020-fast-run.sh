@@ -200,6 +200,23 @@ test_expect_success 'processes: a grandchild that calls setsid does not outlive 
 '
 
 # PR_SET_PDEATHSIG takes the runner with kconfperf, but not its children.
+# --runs auto decides each workload on its own: an exact one stops after
+# the first three rounds while a noisy one beside it goes on to --max-runs.
+test_expect_success 'runs auto: a decided workload stops, the undecided one goes on' '
+	fake_plan auto DEBUG_A >/dev/null &&
+	kconfperf build --dir auto -q &&
+	KCP_FAKE_NOISE="syscall=0 boot=10" kconfperf run --dir auto --runner "$FAKE_RUNNER" \
+		--workload syscall --workload boot --runs auto --max-runs 5 --warmup 0 \
+		--seed 3 2>err &&
+	cat err &&
+	test_grep "^kconfperf: runs auto: 3 rounds of syscall; every interval within ±1% (widest ±0%" err &&
+	test_grep "^kconfperf: warning: runs auto, boot: stopped at --max-runs 5; the widest interval is" err &&
+	test "$(q auto "SELECT count(*) FROM run WHERE workload = \"syscall\"")" = 6 &&
+	test "$(q auto "SELECT count(*) FROM run WHERE workload = \"boot\"")" = 10 &&
+	test "$(q auto "SELECT value FROM meta WHERE key = \"workloads\"")" = "syscall
+boot"
+'
+
 test_expect_success 'processes: kill -9 of kconfperf takes the runner and all it started' '
 	cp -R solo killed &&
 	mkdir killed-state &&

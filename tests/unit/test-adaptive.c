@@ -35,13 +35,13 @@ static void test_the_widest_interval_decides(void)
 
 	if (!st)
 		return;
-	check_int(adaptive_precision(st, 0.95, &widest, &who, &n), ==, 0);
+	check_int(adaptive_precision(st, NULL, 0.95, &widest, &who, &n), ==, 0);
 	check(isfinite(widest) && widest > 1);
 	check(strstr(who, "CONFIG_KASAN=y on hackbench:groups=2 time") == who);
 	check(!strstr(who, "UBSAN"));
 	check_int(n, ==, 2);
 	/* a lower confidence narrows it */
-	check_int(adaptive_precision(st, 0.90, &at90, &who, &n), ==, 0);
+	check_int(adaptive_precision(st, NULL, 0.90, &at90, &who, &n), ==, 0);
 	check(at90 < widest);
 	store_close(st);
 }
