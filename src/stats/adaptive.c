@@ -1,6 +1,6 @@
 /* adaptive.c: --runs auto: rounds until every interval is within the target precision. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include <limits.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -86,10 +86,11 @@ int adaptive_next_rounds(int rounds, int n, double widest, double target, int ma
 	return next >= max_runs ? max_runs : (int)next;
 }
 
-/* The workloads --runs auto still adds rounds to, and their labels. */
+/* The workloads --runs auto still adds rounds to, their labels and rounds. */
 struct open_workloads {
 	struct workload_spec *v;	/* shallow copies of measure_options's */
 	const char **labels;	/* workload_spec_format() of each; o's labels own them */
+	int *rounds;		/* the rounds each is to have after its next batch */
 	size_t nr;
 };
 
@@ -97,6 +98,7 @@ static void close_workload(struct open_workloads *w, size_t i)
 {
 	memmove(w->v + i, w->v + i + 1, (w->nr - i - 1) * sizeof(*w->v));
 	memmove(w->labels + i, w->labels + i + 1, (w->nr - i - 1) * sizeof(*w->labels));
+	memmove(w->rounds + i, w->rounds + i + 1, (w->nr - i - 1) * sizeof(*w->rounds));
 	w->nr--;
 }
 
@@ -138,88 +140,98 @@ static int decided(struct store *st, const struct adaptive_options *ao, struct o
 	return 1;
 }
 
+/* Runs the rounds workload i of w (or, when i is SIZE_MAX, all of w) is to have. */
+static int run_batch(struct store *st, const struct measure_options *o, struct open_workloads *w,
+		     size_t i)
+{
+	struct measure_options batch = *o;
+
+	batch.workloads = i == SIZE_MAX ? w->v : &w->v[i];
+	batch.nr_workloads = i == SIZE_MAX ? w->nr : 1;
+	batch.runs = w->rounds[i == SIZE_MAX ? 0 : i];
+	return measure_runs(st, &batch);
+}
+
 int adaptive_runs(struct store *st, struct measure_options *o, const struct adaptive_options *ao)
 {
 	struct open_workloads w = { 0 };
 	struct strvec labels = STRVEC_INIT;
-	struct measure_options batch = *o;
-	int rounds = ao->min_runs, ret = 0, failed = 0;
-	size_t i;
+	struct strbuf whose = STRBUF_INIT;
+	size_t i, nr = o->nr_workloads ? o->nr_workloads : 1;
+	int first = ao->min_runs < ao->max_runs ? ao->min_runs : ao->max_runs;
+	int ret = 0, failed = 0, most = first, batch = 0;
 
-	if (rounds > ao->max_runs)
-		rounds = ao->max_runs;
-	w.v = xcalloc(o->nr_workloads ? o->nr_workloads : 1, sizeof(*w.v));
-	w.labels = xcalloc(o->nr_workloads ? o->nr_workloads : 1, sizeof(*w.labels));
+	w.v = xcalloc(nr, sizeof(*w.v));
+	w.labels = xcalloc(nr, sizeof(*w.labels));
+	w.rounds = xcalloc(nr, sizeof(*w.rounds));
 	for (i = 0; i < o->nr_workloads; i++) {
 		struct strbuf sb = STRBUF_INIT;
 
 		w.v[i] = o->workloads[i];
 		workload_spec_format(&o->workloads[i], &sb);
 		w.labels[i] = strvec_push(&labels, sb.buf);
+		w.rounds[i] = first;
 		strbuf_release(&sb);
 	}
 	w.nr = o->nr_workloads;
 	/*
-	 * Each batch runs the workloads not yet decided: a deterministic one
-	 * is done in three rounds while a layout- or tick-sensitive one beside
-	 * it goes on (o->workloads all stay in the experiment's meta).
+	 * The first batch runs every workload's first rounds; after it each
+	 * workload goes on alone to the rounds its own intervals need, or
+	 * stops: a deterministic one is done in three rounds while a layout-
+	 * or tick-sensitive one beside it goes on (o->workloads all stay in
+	 * the experiment's meta).
 	 */
 	while (w.nr) {
-		struct strbuf who = STRBUF_INIT, whose = STRBUF_INIT;
-		double widest = 0;
-		int n = INT_MAX, next, reached = rounds;
-
-		batch.workloads = w.v;
-		batch.nr_workloads = w.nr;
-		batch.runs = rounds;
-		ret = measure_runs(st, &batch);
+		if (!batch++) {
+			ret = run_batch(st, o, &w, SIZE_MAX);
+		} else {
+			for (i = 0; i < w.nr && ret >= 0; i++) {
+				ret = run_batch(st, o, &w, i);
+				failed |= ret > 0;
+			}
+		}
 		if (ret < 0)
 			break;
 		failed |= ret;
 		for (i = w.nr; i-- > 0;) {
-			double wi;
-			int ni, r = rounds;
+			double widest;
+			int n, next;
 
-			ret = decided(st, ao, &w, i, o->nr_workloads, &r, &wi, &ni, &whose);
+			ret = decided(st, ao, &w, i, o->nr_workloads, &w.rounds[i], &widest, &n,
+				      &whose);
 			if (ret < 0)
 				break;
-			if (r > reached)
-				reached = r;
+			if (w.rounds[i] > most)
+				most = w.rounds[i];
 			if (ret) {
 				close_workload(&w, i);
 				continue;
 			}
-			if (!(wi <= widest) || !who.len) {
-				widest = wi;
-				strbuf_reset(&who);
-				strbuf_addbuf(&who, &whose);
-			}
-			if (ni < n)
-				n = ni;
-		}
-		rounds = reached;
-		if (ret >= 0 && w.nr) {
 			/*
-			 * An interval narrows as 1/sqrt(runs): go half way to the
-			 * rounds that would reach the target, so a noisy first
-			 * estimate does not overshoot, and at least one round.
+			 * An interval narrows as 1/sqrt(runs): go half way to
+			 * the rounds that would reach the target, so a noisy
+			 * first estimate does not overshoot, and at least one.
 			 */
-			next = adaptive_next_rounds(rounds, n, widest, ao->target, ao->max_runs);
-			note("runs auto: %d round%s; the widest interval is \xC2\xB1%.2g%% (%s), "
-			     "the target \xC2\xB1%.2g%%: %d rounds next", rounds,
-			     rounds == 1 ? "" : "s", widest, who.buf, ao->target, next);
-			rounds = next;
+			next = adaptive_next_rounds(w.rounds[i], n, widest, ao->target, ao->max_runs);
+			note("runs auto: %d round%s%s%s; the widest interval is \xC2\xB1%.2g%% (%s), "
+			     "the target \xC2\xB1%.2g%%: %d rounds next", w.rounds[i],
+			     w.rounds[i] == 1 ? "" : "s", o->nr_workloads > 1 ? " of " : "",
+			     o->nr_workloads > 1 ? w.labels[i] : "", widest, whose.buf, ao->target,
+			     next);
+			w.rounds[i] = next;
+			if (w.rounds[i] > most)
+				most = w.rounds[i];
 		}
-		strbuf_release(&who);
-		strbuf_release(&whose);
 		if (ret < 0)
 			break;
 		ret = 0;
 	}
-	o->runs = rounds;
+	o->runs = most;
 	free(w.v);
 	free(w.labels);
+	free(w.rounds);
 	strvec_clear(&labels);
+	strbuf_release(&whose);
 	if (ret < 0)
 		return -1;
 	return failed ? 1 : 0;
