@@ -1,9 +1,9 @@
 /* adaptive.c: --runs auto: rounds until every interval is within the target precision. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include <stdint.h>
 #include <math.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "run/measure.h"
@@ -89,7 +89,7 @@ int adaptive_next_rounds(int rounds, int n, double widest, double target, int ma
 /* The workloads --runs auto still adds rounds to, their labels and rounds. */
 struct open_workloads {
 	struct workload_spec *v;	/* shallow copies of measure_options's */
-	const char **labels;	/* workload_spec_format() of each; o's labels own them */
+	const char **labels;	/* workload_spec_format() of each (adaptive_runs() owns them) */
 	int *rounds;		/* the rounds each is to have after its next batch */
 	size_t nr;
 };
@@ -182,17 +182,14 @@ int adaptive_runs(struct store *st, struct measure_options *o, const struct adap
 	 * the experiment's meta).
 	 */
 	while (w.nr) {
-		if (!batch++) {
-			ret = run_batch(st, o, &w, SIZE_MAX);
-		} else {
-			for (i = 0; i < w.nr && ret >= 0; i++) {
-				ret = run_batch(st, o, &w, i);
-				failed |= ret > 0;
-			}
+		/* the first batch every workload's first rounds, then each apart */
+		for (i = 0; i < (batch ? w.nr : 1) && ret >= 0; i++) {
+			ret = run_batch(st, o, &w, batch ? i : SIZE_MAX);
+			failed |= ret > 0;
 		}
+		batch++;
 		if (ret < 0)
 			break;
-		failed |= ret;
 		for (i = w.nr; i-- > 0;) {
 			double widest;
 			int n, next;

@@ -341,25 +341,38 @@ static void test_a_changed_config_is_an_error(void)
 	fake_kernel_release(&ks, &o);
 }
 
+/*
+ * Builds "CONFIG_N=from" .. "CONFIG_N=to-1" with o, each a new kernel;
+ * keys, when not NULL, gets each one's key (keys[i - from]).
+ */
+static void build_numbered(struct kbuild_options *o, int from, int to,
+			   char (*keys)[SHA256_HEX_SIZE])
+{
+	int i;
+
+	for (i = from; i < to; i++) {
+		struct kbuild_result r;
+		char *config = xstrfmt("CONFIG_N=%d\n", i);
+
+		check_int(kbuild_build(o, config, "n", NULL, &r), ==, 0);
+		check(r.ok && !r.cached);
+		if (keys)
+			memcpy(keys[i - from], r.key, sizeof(*keys));
+		kbuild_result_release(&r);
+		free(config);
+	}
+}
+
 /* At most KBUILD_KEEP_TREES trees are kept; the finished builds all stay. */
 static void test_trees_are_evicted(void)
 {
 	struct kernel_source ks = KERNEL_SOURCE_INIT;
 	struct kbuild_options o = KBUILD_OPTIONS_INIT;
 	char *trees, *builds;
-	int i;
 
 	fake_kernel(&ks, &o, "evict");
 	test_capture_start();
-	for (i = 0; i < KBUILD_KEEP_TREES + 3; i++) {
-		struct kbuild_result r;
-		char *config = xstrfmt("CONFIG_N=%d\n", i);
-
-		check_int(kbuild_build(&o, config, "n", NULL, &r), ==, 0);
-		check(r.ok);
-		kbuild_result_release(&r);
-		free(config);
-	}
+	build_numbered(&o, 0, KBUILD_KEEP_TREES + 3, NULL);
 	test_capture_stop();
 	trees = xstrfmt("%s/trees", o.cache_dir);
 	builds = xstrfmt("%s/builds", o.cache_dir);
@@ -384,21 +397,10 @@ static void test_trees_are_evicted_per_family(void)
 
 	fake_kernel(&ks, &o, "family");
 	test_capture_start();
-	for (i = 0; i < KBUILD_KEEP_TREES + 3; i++) {
-		struct kbuild_result r;
-		char *config = xstrfmt("CONFIG_N=%d\n", i);
-
-		if (i == KBUILD_KEEP_TREES) {
-			free(o.compiler_version);
-			o.compiler_version = xstrdup("gcc (test) 2");
-		}
-		check_int(kbuild_build(&o, config, "n", NULL, &r), ==, 0);
-		check(r.ok);
-		if (i < KBUILD_KEEP_TREES)
-			memcpy(keys[i], r.key, sizeof(keys[i]));
-		kbuild_result_release(&r);
-		free(config);
-	}
+	build_numbered(&o, 0, KBUILD_KEEP_TREES, keys);
+	free(o.compiler_version);
+	o.compiler_version = xstrdup("gcc (test) 2");
+	build_numbered(&o, KBUILD_KEEP_TREES, KBUILD_KEEP_TREES + 3, NULL);
 	test_capture_stop();
 	for (i = 0; i < KBUILD_KEEP_TREES; i++)
 		kept += kbuild_has_tree(&o, keys[i]);
@@ -420,15 +422,7 @@ static void test_a_cache_hit_keeps_its_tree(void)
 
 	fake_kernel(&ks, &o, "hit");
 	test_capture_start();
-	for (i = 0; i < KBUILD_KEEP_TREES; i++) {
-		char *config = xstrfmt("CONFIG_N=%d\n", i);
-
-		check_int(kbuild_build(&o, config, "n", NULL, &r), ==, 0);
-		check(r.ok && !r.cached);
-		memcpy(keys[i], r.key, sizeof(keys[i]));
-		kbuild_result_release(&r);
-		free(config);
-	}
+	build_numbered(&o, 0, KBUILD_KEEP_TREES, keys);
 	for (i = 0; i < KBUILD_KEEP_TREES; i++) {
 		char *tree = xstrfmt("%s/trees/%s", o.cache_dir, keys[i]);
 		struct timespec t[2] = { { 1000 + i, 0 }, { 1000 + i, 0 } };
