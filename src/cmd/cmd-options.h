@@ -149,7 +149,7 @@ int parse_extract_option(const struct option *opt, const char *arg);
 	OPT_WORKLOAD_EXTRAS(a), \
 	OPT_STRING(0, "runs", &(a)->runs, "N|auto", \
 		   "measured rounds per workload; auto: each workload until its every interval " \
-		   "is within the noise band (sweep's default; run's is 10)"), \
+		   "is within the noise band of its ratio (sweep's default; run's is 10)"), \
 	OPT_INTEGER(0, "warmup", &(a)->o.warmup, "N", "warm-up rounds per workload (default 1)"), \
 	OPT_CALLBACK(0, "accel", &(a)->o.accel, "auto|kvm|tcg", \
 		     "accelerator; auto probes KVM with a bounded boot (default auto)", \

@@ -33,6 +33,16 @@ static int deciding(const struct analyze_model *m, const struct analyze_table *t
 	return 1;
 }
 
+double adaptive_half_width(double change_lo, double change_hi)
+{
+	double lo = 1 + change_lo / 100, hi = 1 + change_hi / 100;
+
+	/* an interval reaching -100% bounds no ratio: nothing is known of it */
+	if (!(lo > 0) || !(hi >= lo))
+		return INFINITY;
+	return 100 * (sqrt(hi / lo) - 1);
+}
+
 int adaptive_precision(struct store *st, const char *workload, double confidence,
 		       double *widest, const char **who, int *n)
 {
@@ -62,7 +72,7 @@ int adaptive_precision(struct store *st, const char *workload, double confidence
 			if (!*n || (int)r->n < *n)
 				*n = (int)r->n;
 			half = r->compared && r->cmp.ci.state == STATS_CI_BOUNDED ?
-				(r->cmp.change_hi - r->cmp.change_lo) / 2 : INFINITY;
+				adaptive_half_width(r->cmp.change_lo, r->cmp.change_hi) : INFINITY;
 			if (!(half <= *widest)) {
 				*widest = half;
 				snprintf(name, sizeof(name), "%s on %s %s",

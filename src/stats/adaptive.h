@@ -13,7 +13,8 @@ struct store;
  * rounds (each runs every variant once, as measure_runs() schedules them)
  * to each workload until the 95% interval of every measured variant's
  * change against the baseline, on that workload's deciding metric, has a
- * half-width of at most target percent, or max_runs rounds are stored.
+ * half-width of at most target percent of the ratio (adaptive_half_width()),
+ * or max_runs rounds are stored.
  * A workload decided stops there while the others go on: the main job's
  * system call is decided in three rounds, its boot (which samples the
  * timer tick's phase, vm.h) goes on to max_runs alone.  It stops on
@@ -55,9 +56,22 @@ int adaptive_runs(struct store *st, struct measure_options *o, const struct adap
 int adaptive_next_rounds(int rounds, int n, double widest, double target, int max_runs);
 
 /*
- * The widest half-width (percent) of the intervals adaptive_runs() judges
- * in the stored experiment, of workload (a workload_spec_format() label)
- * or of all when it is NULL, INFINITY when one is unbounded or missing;
+ * The half-width, in percent of the ratio, of a change's interval
+ * [change_lo, change_hi] (percent): the geometric half-width
+ * sqrt(hi / lo) - 1 of the ratios 1 + change / 100.  For a small change
+ * it is (hi - lo) / 2 (1.005 for [-1 .. +1]); for a large one it is what the
+ * experiment knows of the ratio, not of its distance from 1: PROVE_LOCKING's
+ * syscall +935% [+933 .. +936] is known to 0.15%, although its interval is
+ * 3 points wide (judged in points it asked for rounds that a change near
+ * zero of the same relative noise would not).  INFINITY when the interval
+ * reaches -100% (no ratio bounds it) or is not one.
+ */
+double adaptive_half_width(double change_lo, double change_hi);
+
+/*
+ * The widest half-width (percent of the ratio, adaptive_half_width()) of
+ * the intervals adaptive_runs() judges in the stored experiment, of
+ * workload (a workload_spec_format() label) or of all when it is NULL, INFINITY when one is unbounded or missing;
  * *who gets "VARIANT on WORKLOAD METRIC" (static storage, for messages),
  * *n the fewest values a judged row has.  -1 with a message on a store
  * error, else 0.
