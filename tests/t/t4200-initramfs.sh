@@ -85,6 +85,17 @@ test_expect_failure_code 2 'a missing -o is a usage error' '
 	kconfperf initramfs --guest guest
 '
 
+# The guest's bytes reach every guest time (the initramfs is in guest
+# memory), so a checkout elsewhere, as CI's, must build the same guest.
+test_expect_success 'the guest is the same bytes in any checkout' '
+	for d in co1 deeper/path/to/co2; do
+		mkdir -p "$d" && cp -R "$SRC_DIR/Makefile" "$SRC_DIR/guest" "$SRC_DIR/src" "$d"/ &&
+		make -s -C "$d" build/kcp-guest >"$d.log" 2>&1 || { cat "$d.log"; exit 1; }
+	done &&
+	cmp co1/build/kcp-guest deeper/path/to/co2/build/kcp-guest &&
+	! grep -q "$(pwd)" co1/build/kcp-guest
+'
+
 test_expect_success 'a missing guest is an error and writes nothing' '
 	! kconfperf initramfs -o none.gz --guest no-such-file 2>err &&
 	test_grep "cannot read the guest program .no-such-file." err &&
