@@ -464,7 +464,11 @@ static void take_cached(struct kbuild_result *out, const char *dir)
 	read_meta(dir, out);
 }
 
-/* A meta line "name=value" of a finished build, malloc'd, or NULL. */
+/*
+ * A meta line "name=value" of a finished build, malloc'd, or NULL; a build
+ * that is not in the cache (a kept tree whose entry was removed) is NULL
+ * without a message.
+ */
 static char *meta_value(const struct kbuild_options *o, const char *key, const char *name)
 {
 	char *path = xstrfmt("%s/builds/%s/meta", o->cache_dir, key);
@@ -472,7 +476,7 @@ static char *meta_value(const struct kbuild_options *o, const char *key, const c
 	char *ret = NULL;
 	const char *line, *next, *v;
 
-	if (strbuf_read_file(&sb, path, 0) >= 0) {
+	if ((!access(path, F_OK) || errno != ENOENT) && strbuf_read_file(&sb, path, 0) >= 0) {
 		for (line = sb.buf; *line && !ret; line = next) {
 			size_t len = strcspn(line, "\n");
 
@@ -604,6 +608,8 @@ static int kept_tree_cmp(const void *a_, const void *b_)
  * Trees of another kernel version, a patched source or another arch never
  * seed this family's builds, so they do not push its trees out: an
  * experiment over two sources and arm64 keeps each one's nearest trees.
+ * A tree whose build is gone from the cache goes too: its family is not
+ * known, so it can seed nothing.
  */
 static void evict_trees(const struct kbuild_options *o)
 {
@@ -621,6 +627,11 @@ static void evict_trees(const struct kbuild_options *o)
 			continue;
 		path = xstrfmt("%s/%s", dir, e->d_name);
 		if (stat(path, &st)) {
+			free(path);
+			continue;
+		}
+		if (!kbuild_is_cached(o, e->d_name)) {
+			remove_tree(path);
 			free(path);
 			continue;
 		}

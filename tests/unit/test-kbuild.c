@@ -444,6 +444,33 @@ static void test_a_cache_hit_keeps_its_tree(void)
 	fake_kernel_release(&ks, &o);
 }
 
+/*
+ * A kept tree whose build was removed from the cache can seed nothing (its
+ * source and compiler are not known): the next build removes it, and
+ * neither that build nor its choice of a seed prints an error about it.
+ */
+static void test_a_tree_without_its_build_goes(void)
+{
+	struct kernel_source ks = KERNEL_SOURCE_INIT;
+	struct kbuild_options o = KBUILD_OPTIONS_INIT;
+	char keys[2][SHA256_HEX_SIZE];
+	char *entry;
+
+	fake_kernel(&ks, &o, "orphan");
+	test_capture_start();
+	build_numbered(&o, 0, 2, keys);
+	entry = xstrfmt("%s/builds/%s", o.cache_dir, keys[0]);
+	check_int(remove_tree(entry), ==, 0);
+	strbuf_reset(&test_messages);
+	build_numbered(&o, 2, 3, NULL);
+	test_capture_stop();
+	check(!strstr(test_messages.buf, "error"));
+	check(!kbuild_has_tree(&o, keys[0]));
+	check(kbuild_has_tree(&o, keys[1]));
+	free(entry);
+	fake_kernel_release(&ks, &o);
+}
+
 static char *read_all(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -589,6 +616,7 @@ int main(int argc, char **argv)
 	TEST(test_trees_are_evicted);
 	TEST(test_trees_are_evicted_per_family);
 	TEST(test_a_cache_hit_keeps_its_tree);
+	TEST(test_a_tree_without_its_build_goes);
 	TEST(test_patched_source_seeds_from_base);
 	TEST(test_objtree_move);
 	return test_done();
