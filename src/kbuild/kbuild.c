@@ -476,7 +476,7 @@ static char *meta_value(const struct kbuild_options *o, const char *key, const c
 	char *ret = NULL;
 	const char *line, *next, *v;
 
-	if ((!access(path, F_OK) || errno != ENOENT) && strbuf_read_file(&sb, path, 0) >= 0) {
+	if (kbuild_is_cached(o, key) && strbuf_read_file(&sb, path, 0) >= 0) {
 		for (line = sb.buf; *line && !ret; line = next) {
 			size_t len = strcspn(line, "\n");
 
