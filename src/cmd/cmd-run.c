@@ -53,7 +53,7 @@ int cmd_run(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &ra.o.dir, "DIR", "experiment directory (default kconfperf-results)"),
 		OPT_RUN_ARGS(&ra),
-		OPT_MAX_RUNS(&ra),
+		OPT_RUNS_AUTO(&ra),
 		OPT_STRING(0, "print-command", &print_command, "VARIANT",
 			   "print the shell command of one of VARIANT's runs and exit"),
 		OPT_BOOL('q', "quiet", &quiet, "print no progress"),

@@ -80,7 +80,7 @@ int cmd_sweep(int argc, const char **argv)
 			   "compile through ccache, distcc or icecc (see 'kconfperf help build')"),
 		OPT_GROUP("how to run:"),
 		OPT_RUN_ARGS(&ra),
-		OPT_MAX_RUNS(&ra),
+		OPT_RUNS_AUTO(&ra),
 		OPT_GROUP("where and how to report:"),
 		OPT_STRING(0, "dir", &dir_opt, "DIR", "experiment directory (default kconfperf-results)"),
 		OPT_BOOL(0, "new", &start_new, "start over in DIR if it holds another experiment"),
