@@ -8,6 +8,9 @@
 #                      whole pipeline on a fake kernel tree and runner, in seconds
 #   make check-slow    the integration tests too long for CI, in tests/slow/
 #   make fuzz          run the .config parser fuzzer for FUZZ_SECONDS
+#   make doc           the man pages, build/man/*.1, from docs/man/*.adoc (asciidoctor)
+#   make install       kconfperf, kcp-guest(-arm64) and the man pages under
+#                      $(DESTDIR)$(PREFIX) (PREFIX=/usr/local): `man kconfperf-sweep`
 #   make DEVELOPER=1   warnings are errors
 #   make SANITIZE=address,undefined [unit|check]   everything under ASan/UBSan
 # Objects go to build/ (build-san/ when SANITIZE is set), so the two never mix;
@@ -57,7 +60,7 @@ INTEGRATION_SLOW := $(sort $(wildcard tests/slow/t[0-9]*.sh))
 # Its bytes are the same in every checkout: the build directory's path
 # would reach the debug info, so the initramfs and with it every guest
 # time measured (PROVE_LOCKING's system call samples moved by up to 0.5%
-# between /work/main and /tmp/ci-s9), and CI measured another guest.
+# between a developer's checkout and CI's clone), and CI measured another guest.
 GUEST_SRC := $(wildcard guest/*.c)
 GUEST := $(if $(GUEST_SRC),$(B)/kcp-guest)
 GUEST_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g -ffile-prefix-map=$(CURDIR)=. $(WARNINGS) \
@@ -71,7 +74,7 @@ GUEST_ARM64 := $(if $(GUEST_SRC),$(if $(filter /%,$(ARM64_LIBC)),$(B)/kcp-guest-
 
 FUZZ_SECONDS ?= 60
 
-.PHONY: all unit check check-fast check-slow fuzz clean FORCE
+.PHONY: all unit check check-fast check-slow fuzz doc install clean FORCE
 .DELETE_ON_ERROR:
 
 all: $(PROGRAM) $(GUEST) $(GUEST_ARM64)
@@ -153,6 +156,34 @@ check-slow: all
 		tests/run-tests $(INTEGRATION_SLOW)
 
 -include fuzz/Makefile.inc
+
+# The man pages: one asciidoctor run for all of them (a page each would pay
+# Ruby's start-up fifteen times).  A warning is an error: a page that does
+# not render cleanly is a broken page.
+ASCIIDOCTOR ?= asciidoctor
+VERSION = $(shell sed -n 's/^\#define KCONFPERF_VERSION "\(.*\)"/\1/p' src/util/version.h)
+MAN_SRC := $(sort $(wildcard docs/man/*.adoc))
+MAN := $(patsubst docs/man/%.adoc,$(B)/man/%.1,$(MAN_SRC))
+
+doc: $(MAN)
+
+$(B)/man/.stamp: $(MAN_SRC) src/util/version.h
+	@mkdir -p $(B)/man
+	$(ASCIIDOCTOR) -b manpage --failure-level=WARN -a mansource=kconfperf \
+		-a revnumber=$(VERSION) -a manmanual='kconfperf Manual' -D $(B)/man $(MAN_SRC)
+	@touch $@
+
+$(MAN): $(B)/man/.stamp
+
+PREFIX ?= /usr/local
+bindir ?= $(PREFIX)/bin
+mandir ?= $(PREFIX)/share/man
+
+# kconfperf finds kcp-guest (kcp-guest-arm64) beside its own executable.
+install: all doc
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1
+	install -m 755 $(PROGRAM) $(GUEST) $(GUEST_ARM64) $(DESTDIR)$(bindir)/
+	install -m 644 $(MAN) $(DESTDIR)$(mandir)/man1/
 
 clean:
 	rm -rf $(B) build build-san kconfperf kcp-guest kcp-guest-arm64

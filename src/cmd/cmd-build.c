@@ -16,7 +16,7 @@
 
 static const char *const build_usage[] = {
 	"kconfperf build [--dir DIR] [-j N] [--cc-wrapper ccache|distcc|icecc]\n"
-	"                       [--timeout SEC] [--cache DIR]",
+	"                       [--timeout SEC] [--cache DIR] [--make-var VAR=VALUE]...",
 	"",
 	"Builds the bzImage (arm64: Image) of every distinct effective config in the plan,",
 	"the baseline first, for the plan's arch.  Builds are cached by (source, config,",

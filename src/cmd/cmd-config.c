@@ -215,9 +215,10 @@ int cmd_config(int argc, const char **argv)
 		error("'config' needs a subcommand");
 		usage_with_options(config_usage, no_opts);
 	}
-	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		print_usage(stdout, config_usage, no_opts);
-		return 0;
+	/* -h, --help, --list-options (none: each subcommand has its own) */
+	if (argv[1][0] == '-') {
+		parse_options(argc, argv, no_opts, config_usage);
+		usage_with_options(config_usage, no_opts);
 	}
 	for (i = 0; i < ARRAY_SIZE(subcommands); i++)
 		if (!strcmp(argv[1], subcommands[i].name))

@@ -34,12 +34,28 @@ struct plan_args {
 #define PLAN_ARGS_AA_INIT { .o = PLAN_OPTIONS_AA_INIT, .sources = STRVEC_INIT, \
 			    .patches = STRVEC_INIT, .designs = "oat" }
 
-#define OPT_PLAN_ARGS(a) \
+/*
+ * Three groups, so that a command's table (and with it its --help) holds
+ * exactly the options it takes: plan and sweep take all three; screen,
+ * which bisects the options of one source and chooses its own variants,
+ * takes OPT_PLAN_SOURCE and OPT_PLAN_INPUTS only.
+ */
+/* plan and sweep: the sources to compare (--source again, --patch). */
+#define OPT_PLAN_SOURCES(a) \
 	OPT_STRING_LIST(0, "source", &(a)->sources, "[NAME=]SRC", \
 			"kernel tree (known by its files' sizes and mtimes, not contents) " \
 			"or .tar.xz/.tar.gz of one (again: another version)"), \
 	OPT_STRING_LIST(0, "patch", &(a)->patches, "[NAME=]FILE", \
-			"the first source with this patch (-p1), a source of its own"), \
+			"the first source with this patch (-p1), a source of its own")
+
+/* screen: its one source. */
+#define OPT_PLAN_SOURCE(a) \
+	OPT_STRING_LIST(0, "source", &(a)->sources, "SRC", \
+			"kernel tree (known by its files' sizes and mtimes, not contents) " \
+			"or .tar.xz/.tar.gz of one")
+
+/* Every planning command: the baseline, the candidates, how to resolve them. */
+#define OPT_PLAN_INPUTS(a) \
 	OPT_STRING(0, "base", &(a)->o.base, "BASE", "make config target or .config file"), \
 	OPT_STRING_LIST(0, "base-add", &(a)->o.base_add, "FRAG|CONFIG_X=y", \
 			"merge a fragment or setting into the baseline"), \
@@ -47,23 +63,29 @@ struct plan_args {
 		   "candidate options: a fragment file or A,B=m,..."), \
 	OPT_STRING(0, "options-from-diff", &(a)->o.diff_old, "OLD NEW", \
 		   "every symbol NEW.config sets differently from OLD.config"), \
-	OPT_STRING(0, "design", &(a)->designs, "D,...", \
-		   "oat, all, loo, cumulative (default oat)"), \
 	OPT_BOOL(0, "with-deps", &(a)->o.with_deps, \
 		 "also enable visible symbols that meet unmet dependencies"), \
-	OPT_BOOL(0, "baseline-again", &(a)->o.aa, \
-		 "measure the baseline kernel twice, the second as an A/A control (default; " \
-		 "--no-baseline-again drops it)"), \
 	OPT_STRING_LIST(0, "harness", &(a)->o.harness, "PROFILE,...", \
 			"also merge these harness profiles into every variant"), \
 	OPT_BOOL(0, "slim", &(a)->o.slim, \
-		 "turn the baseline's modules off (the guest loads none; see README)"), \
+		 "turn the baseline's modules off (the guest loads none; see docs/variants.md)"), \
 	OPT_STRING(0, "arch", &(a)->o.arch, "ARCH", \
 		   "x86_64 or arm64 (default: the baseline .config's, else x86_64)"), \
 	OPT_STRING(0, "cross-compile", &(a)->o.cross_compile, "PREFIX", \
 		   "cross compiler prefix for --arch (arm64: aarch64-linux-gnu-)"), \
 	OPT_STRING(0, "cache", &(a)->cache, "DIR", \
 		   "cache of sources and builds (default ~/.cache/kconfperf)")
+
+/* plan and sweep: which variants to make of the candidates. */
+#define OPT_PLAN_DESIGN(a) \
+	OPT_STRING(0, "design", &(a)->designs, "D,...", \
+		   "oat, all, loo, cumulative (default oat)"), \
+	OPT_BOOL(0, "baseline-again", &(a)->o.aa, \
+		 "measure the baseline kernel twice, the second as an A/A control (default; " \
+		 "--no-baseline-again drops it)")
+
+/* plan and sweep. */
+#define OPT_PLAN_ARGS(a) OPT_PLAN_SOURCES(a), OPT_PLAN_INPUTS(a), OPT_PLAN_DESIGN(a)
 
 /*
  * Takes NEW of --options-from-diff OLD NEW from the arguments left after
@@ -102,8 +124,15 @@ struct run_args {
 #define RUN_ARGS_AUTO_INIT { .o = MEASURE_OPTIONS_INIT, .workloads = STRVEC_INIT, .runs = "auto", \
 			     .adaptive = ADAPTIVE_OPTIONS_INIT, .series = STRVEC_INIT }
 
-/* run and sweep: the bound of --runs auto. */
-#define OPT_MAX_RUNS(a) \
+/*
+ * run and sweep: fixed rounds or rounds chosen by the precision reached,
+ * and the bound of the latter.  (screen has a --runs N and --max-runs N of
+ * its own: runs added to a group until it is decided.)
+ */
+#define OPT_RUNS_AUTO(a) \
+	OPT_STRING(0, "runs", &(a)->runs, "N|auto", \
+		   "measured rounds per workload; auto: each workload until its every interval " \
+		   "is within the noise band of its ratio (sweep's default; run's is 10)"), \
 	OPT_INTEGER(0, "max-runs", &(a)->adaptive.max_runs, "N", \
 		    "with --runs auto, stop at N rounds (default 30)")
 
@@ -134,6 +163,8 @@ int parse_extract_option(const struct option *opt, const char *arg);
 /*
  * --scratch and --extract belong to the --workload before them, as
  * ffmpeg's options belong to the file after them; with OPT_RUN_ARGS.
+ * OPT_RUN_ARGS has no --runs: run and sweep add OPT_RUNS_AUTO, screen a
+ * --runs of its own.
  */
 #define OPT_WORKLOAD_EXTRAS(a) \
 	OPT_CALLBACK(0, "scratch", (a), "SIZE[:LAYER,...]", \
@@ -147,9 +178,6 @@ int parse_extract_option(const struct option *opt, const char *arg);
 	OPT_STRING_LIST('w', "workload", &(a)->workloads, "NAME[:k=v,...]|cmd:COMMAND", \
 			"a guest workload, k=v1,v2,... a series (repeatable; see 'kconfperf workloads')"), \
 	OPT_WORKLOAD_EXTRAS(a), \
-	OPT_STRING(0, "runs", &(a)->runs, "N|auto", \
-		   "measured rounds per workload; auto: each workload until its every interval " \
-		   "is within the noise band of its ratio (sweep's default; run's is 10)"), \
 	OPT_INTEGER(0, "warmup", &(a)->o.warmup, "N", "warm-up rounds per workload (default 1)"), \
 	OPT_CALLBACK(0, "accel", &(a)->o.accel, "auto|kvm|tcg", \
 		     "accelerator; auto probes KVM with a bounded boot (default auto)", \

@@ -32,7 +32,7 @@ static const char *const plan_usage[] = {
 	"and measured once.  --arch arm64 resolves (and later builds) with ARCH=arm64",
 	"CROSS_COMPILE=aarch64-linux-gnu-; a baseline .config's own arch is taken",
 	"when --arch is not given, and one that contradicts --arch is refused.",
-	"and measured once.  With several sources (--source again, --patch) each is",
+	"With several sources (--source again, --patch) each is",
 	"resolved with its own Kconfig and its variants are named SOURCE:VARIANT; a",
 	"patch that does not apply is an error naming its file and hunk.",
 	NULL,

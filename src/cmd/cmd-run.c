@@ -18,9 +18,10 @@
 #include "util/wrapper.h"
 
 static const char *const run_usage[] = {
-	"kconfperf run [--dir DIR] --workload NAME[:k=v,...]... [--runs N] [--warmup N]\n"
-	"                     [--accel auto|kvm|tcg] [--smp N] [--mem MB] [--timeout SEC]\n"
-	"                     [--seed N] [--runner CMD] [--workload-exec FILE]",
+	"kconfperf run [--dir DIR] --workload NAME[:k=v,...]... [--runs N|auto] [--max-runs N]\n"
+	"                     [--warmup N] [--accel auto|kvm|tcg] [--clock icount[:SHIFT]|icount-idle|host]\n"
+	"                     [--smp N] [--mem MB] [--timeout SEC] [--seed N] [--runner CMD]\n"
+	"                     [--workload-exec FILE]",
 	"kconfperf run ... --workload 'cmd:PROGRAM ARGS' [--scratch SIZE[:LAYER,...]]...\n"
 	"                     [--extract NAME,UNIT,higher|lower,SOURCE]...",
 	"kconfperf run [--dir DIR] --workload NAME[:k=v,...] --print-command VARIANT",
@@ -53,7 +54,7 @@ int cmd_run(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &ra.o.dir, "DIR", "experiment directory (default kconfperf-results)"),
 		OPT_RUN_ARGS(&ra),
-		OPT_MAX_RUNS(&ra),
+		OPT_RUNS_AUTO(&ra),
 		OPT_STRING(0, "print-command", &print_command, "VARIANT",
 			   "print the shell command of one of VARIANT's runs and exit"),
 		OPT_BOOL('q', "quiet", &quiet, "print no progress"),

@@ -73,13 +73,14 @@ static int screen_kernels(int argc, const char **argv)
 	char key[SHA256_HEX_SIZE];
 	double noise = 1.0, start = now_seconds();
 	int jobs = 0, start_new = 0, resume, rc, ret = 1;
-	int runs_max, runs_confirm;
-	char runs_initial[32];
+	int runs_initial, runs_max, runs_confirm;
 	const char *order = "given";
+	char runs_text[32];
 	const struct workload_info *wi;
 	const struct option opts[] = {
 		OPT_GROUP("what to screen:"),
-		OPT_PLAN_ARGS(&pa),
+		OPT_PLAN_SOURCE(&pa),
+		OPT_PLAN_INPUTS(&pa),
 		OPT_STRING(0, "metric", &ro.metric, "NAME",
 			   "the workload's metric that decides (default its own; or wall, boot)"),
 		OPT_DOUBLE(0, "threshold", &ro.screen.threshold, "PCT",
@@ -94,7 +95,10 @@ static int screen_kernels(int argc, const char **argv)
 		OPT_INTEGER('j', "jobs", &jobs, "N", "make -j and parallel olddefconfig (default: CPUs)"),
 		OPT_STRING(0, "cc-wrapper", &e.build.cc_wrapper, "CMD",
 			   "compile through ccache, distcc or icecc (see 'kconfperf help build')"),
-		OPT_GROUP("how to run (--runs: runs of a new variant before it is judged, 5):"),
+		OPT_GROUP("how to run:"),
+		OPT_INTEGER(0, "runs", &runs_initial, "N",
+			    "runs of a new variant before it is judged, and added to an "
+			    "undecided group at a time (5)"),
 		OPT_RUN_ARGS(&ra),
 		OPT_GROUP("where and how to report:"),
 		OPT_STRING(0, "dir", &dir_opt, "DIR", "experiment directory (default kconfperf-results)"),
@@ -106,26 +110,20 @@ static int screen_kernels(int argc, const char **argv)
 	};
 
 	ro.screen = (struct screen_options)SCREEN_OPTIONS_INIT;
-	snprintf(runs_initial, sizeof(runs_initial), "%zu", ro.screen.runs_initial);
-	ra.runs = runs_initial;
+	runs_initial = (int)ro.screen.runs_initial;
 	runs_max = (int)ro.screen.runs_max;
 	runs_confirm = (int)ro.screen.runs_confirm;
 	argc = parse_options(argc, argv, opts, screen_usage);
-	if (strcmp(pa.designs, "oat"))
-		usage_error("screen chooses its own variants: --design is for sweep and plan");
-	if (pa.o.aa)
-		usage_error("screen judges each group on its own fresh runs of both ends: "
-			    "--baseline-again is for sweep and plan");
-	if (pa.sources.nr > 1 || pa.patches.nr)
-		usage_error("screen bisects the options of one source: give one --source and "
-			    "no --patch (sweep compares sources)");
+	if (pa.sources.nr > 1)
+		usage_error("screen bisects the options of one source: give one --source "
+			    "(sweep compares sources)");
 	plan_args_finish(&pa, &argc, &argv, "screen");
 	if (argc)
 		usage_error("unexpected argument '%s'", argv[0]);
+	/* --runs is screen's own integer; run_args_finish() reads it as text */
+	snprintf(runs_text, sizeof(runs_text), "%d", runs_initial);
+	ra.runs = runs_text;
 	run_args_finish(&ra, 0);
-	if (ra.auto_runs)
-		usage_error("screen adds runs to a group until it is decided: --runs auto is for "
-			    "sweep and run");
 	run_args_harness(&ra, &pa);
 	if (!strcmp(order, "related"))
 		ro.related_order = 1;

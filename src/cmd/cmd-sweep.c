@@ -25,10 +25,10 @@ static const char *const sweep_usage[] = {
 	"kconfperf sweep --source [NAME=]SRC... [--patch [NAME=]FILE]... --base BASE\n"
 	"                       [--base-add FRAG|CONFIG_X=y]...\n"
 	"                       (--options FILE|LIST | --options-from-diff OLD NEW)\n"
-	"                       [--design oat,all,loo,cumulative] --workload NAME[:k=v,...]...\n"
-	"                       [--runs N] [--warmup N] [--accel auto|kvm|tcg] [--smp N] [--mem MB]\n"
-	"                       [--timeout SEC] [--seed N] [-j N] [--cc-wrapper CMD] [--dir DIR]\n"
-	"                       [--arch x86_64|arm64] [--runner CMD]",
+	"                       [--design oat,all,loo,cumulative] [--no-baseline-again]\n"
+	"                       --workload NAME[:k=v,...]... [--runs N|auto] [--max-runs N]\n"
+	"                       [--clock icount[:SHIFT]|icount-idle|host] [--dir DIR] [--new]\n"
+	"                       [--noise PCT] [<build and run options>]",
 	"kconfperf sweep ... --workload 'cmd:PROGRAM ARGS' [--scratch SIZE[:ram,lvm,crypt,ext4]]...\n"
 	"                       [--extract NAME,UNIT,higher|lower,re:REGEX|csv:FIELD|json:KEY]...",
 	"",
@@ -80,7 +80,7 @@ int cmd_sweep(int argc, const char **argv)
 			   "compile through ccache, distcc or icecc (see 'kconfperf help build')"),
 		OPT_GROUP("how to run:"),
 		OPT_RUN_ARGS(&ra),
-		OPT_MAX_RUNS(&ra),
+		OPT_RUNS_AUTO(&ra),
 		OPT_GROUP("where and how to report:"),
 		OPT_STRING(0, "dir", &dir_opt, "DIR", "experiment directory (default kconfperf-results)"),
 		OPT_BOOL(0, "new", &start_new, "start over in DIR if it holds another experiment"),

@@ -2,17 +2,33 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "cmd/commands.h"
 #include "run/guestfs.h"
 #include "util/levenshtein.h"
+#include "util/parse-options.h"
+#include "util/run-command.h"
+#include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/version.h"
 
-static int cmd_version(int argc UNUSED, const char **argv UNUSED)
+static const char *const version_usage[] = {
+	"kconfperf version",
+	"",
+	"Prints kconfperf's version (as 'kconfperf --version' does).",
+	NULL,
+};
+
+static int cmd_version(int argc, const char **argv)
 {
+	static const struct option opts[] = { OPT_END() };
+
+	if (argv && parse_options(argc, argv, opts, version_usage))
+		usage_with_options(version_usage, opts);
 	printf("kconfperf %s\n", KCONFPERF_VERSION);
 	return 0;
 }
@@ -64,7 +80,8 @@ static void print_help(FILE *fp)
 		"commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(fp, "    %-*s  %s\n", width, commands[i].name, commands[i].help);
-	fprintf(fp, "\nSee 'kconfperf help <command>' for a command's options.\n");
+	fprintf(fp, "\nSee 'kconfperf help <command>' for a command's page, 'man kconfperf' for\n"
+		"the concepts (docs/README.md in the source).\n");
 }
 
 static const char *closest_command(const char *name)
@@ -86,9 +103,65 @@ static const char *closest_command(const char *name)
 	return best;
 }
 
-static int run_command(const struct command *cmd, int argc, const char **argv)
+static int run_builtin(const struct command *cmd, int argc, const char **argv)
 {
 	return finish_stdout(cmd->fn(argc, argv));
+}
+
+/* Whether man finds the page (installed by 'make install'). */
+static int man_has_page(const char *page)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	int ret;
+
+	strvec_push(&cp.args, "man");
+	strvec_push(&cp.args, "-w");
+	strvec_push(&cp.args, page);
+	cp.out.mode = CHILD_IO_NULL;
+	cp.err.mode = CHILD_IO_NULL;
+	cp.timeout = 10;
+	ret = !run_command(&cp);
+	child_process_release(&cp);
+	return ret;
+}
+
+/*
+ * 'kconfperf help CMD', as git's: on a terminal with the page installed,
+ * the man page; else the command's --help and where its page is.
+ */
+static int help_command(const struct command *cmd)
+{
+	const char *help_argv[] = { NULL, "--help", NULL };
+	struct strbuf page = STRBUF_INIT;
+	pid_t pid;
+	int status;
+
+	strbuf_addf(&page, "kconfperf-%s", cmd->name);
+	if (man_has_page(page.buf) && isatty(1)) {
+		const char *man[] = { "man", page.buf, NULL };
+
+		fflush(stdout);
+		execvp(man[0], (char **)man);
+		error_errno("cannot run man");
+	}
+	fflush(stdout);
+	/* The command's --help exits; run it in a child and add the pointer. */
+	pid = fork();
+	if (pid < 0)
+		die_errno("fork");
+	if (!pid) {
+		help_argv[0] = cmd->name;
+		exit(run_builtin(cmd, 2, help_argv));
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return 1;
+	if (man_has_page(page.buf))
+		printf("\nThe whole page: 'man %s'.\n", page.buf);
+	else
+		printf("\nThe whole page: docs/man/%s.adoc in kconfperf's source "
+		       "('make doc install' makes 'man %s' work).\n", page.buf, page.buf);
+	strbuf_release(&page);
+	return finish_stdout(0);
 }
 
 int main(int argc, const char **argv)
@@ -111,8 +184,6 @@ int main(int argc, const char **argv)
 		return finish_stdout(0);
 	}
 	if (!strcmp(argv[1], "help")) {
-		const char *help_argv[] = { NULL, "--help", NULL };
-
 		if (argc < 3) {
 			print_help(stdout);
 			return finish_stdout(0);
@@ -121,8 +192,7 @@ int main(int argc, const char **argv)
 		if (!cmd)
 			usage_error("'%s' is not a kconfperf command; did you mean '%s'?",
 				    argv[2], closest_command(argv[2]));
-		help_argv[0] = cmd->name;
-		return run_command(cmd, 2, help_argv);
+		return help_command(cmd);
 	}
 	if (argv[1][0] == '-')
 		usage_error("unknown option '%s'; see 'kconfperf --help'", argv[1]);
@@ -131,5 +201,5 @@ int main(int argc, const char **argv)
 		usage_error("'%s' is not a kconfperf command; did you mean '%s'?",
 			    argv[1], closest_command(argv[1]));
 	signal(SIGPIPE, SIG_DFL);
-	return run_command(cmd, argc - 1, argv + 1);
+	return run_builtin(cmd, argc - 1, argv + 1);
 }

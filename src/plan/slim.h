@@ -22,8 +22,8 @@ struct strvec;
  *
  * What it does not do: turn off built-in code.  A distribution's built-in
  * part is what kconfperf compiles (Debian 6.1: 2,418 symbols), and which
- * of it a workload needs is not something a lsmod can tell; the README's
- * replay section gives its build time here.
+ * of it a workload needs is not something a lsmod can tell;
+ * docs/recipes/seed000-slim.out gives its build time here.
  */
 
 /*

@@ -17,8 +17,8 @@
  *   olddefconfig runs it guards).  So a directory's identity is not its
  *   content: an edit that keeps a file's size and its mtime, which is in
  *   whole seconds (touch -r, cp -p, two edits of one length within a
- *   second), is not seen, and the old tree's builds are reused.  README and
- *   --source's help say so.
+ *   second), is not seen, and the old tree's builds are reused.  --source's help
+ *   and page (docs/man/include/plan-sources.adoc) say so.
  * Build outputs inside a directory tree (.config, *.o, .tmp*, include/config,
  * include/generated) and .git are left out of the identity.
  */

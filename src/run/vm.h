@@ -100,10 +100,11 @@ enum vm_clock {
 /* ICOUNT or ICOUNT_IDLE: guest time counts instructions (while it runs). */
 int vm_clock_is_icount(enum vm_clock clock);
 /*
- * 2^6 = 64 ns of guest time per instruction: chosen by bench/clock-speed
- * (see README.md, "Guest time"): lower shifts spend minutes in the kernel's
- * fixed spans of busy-waited virtual time, higher ones take more timer
- * interrupts per instruction.
+ * Shift 0, 1 ns of guest time per instruction: chosen by bench/clock
+ * (docs/guest-time.md, "Why shift 0"): every shift repeats a run to the
+ * nanosecond for its layout seed, shift 0 costs no more wall time than the
+ * others (VM_ICOUNT_APPEND removes the busy-waited spans), and a larger
+ * shift adds timer-tick work to what is measured.
  */
 #define VM_DEFAULT_ICOUNT_SHIFT 0
 #define VM_ICOUNT_SHIFT_MAX 10
@@ -135,8 +136,8 @@ void vm_rtc_base(struct strbuf *out, uint64_t layout_seed);
 #define VM_DEFAULT_TCG_CPU "qemu64"
 #define VM_DEFAULT_KVM_CPU "host"
 /*
- * arm64 under TCG: cortex-a57 (ARMv8.0) boots fastest here, see README.md
- * ("arm64") for the boot times of each model.
+ * arm64 under TCG: cortex-a57 (ARMv8.0) boots fastest here, see
+ * docs/boards.md ("arm64") for the boot times of each model.
  */
 #define VM_DEFAULT_TCG_CPU_ARM64 "cortex-a57"
 #define VM_DEFAULT_MEM_MB 512
@@ -253,7 +254,7 @@ int vm_effective_clock(enum vm_clock *out, int *shift, const struct vm_config *c
  * The kernel parameters of every run under icount.  Each removes a span
  * of busy-waited guest time or a dependence on anything but the layout
  * seed; together they make a run at shift 0 as fast as one without icount
- * (README.md, "Guest time"):
+ * (docs/guest-time.md):
  *   noapictimer       the tick comes from the HPET, so the kernel does not
  *                     calibrate the local APIC timer by spinning for 100 ms
  *                     of guest time (10^8 instructions at shift 0)
@@ -271,7 +272,7 @@ int vm_effective_clock(enum vm_clock *out, int *shift, const struct vm_config *c
 /*
  * arm64 needs none of x86's: the generic timer's frequency is read from
  * CNTFRQ, never calibrated ("Calibrating delay loop (skipped)"), and it is
- * the one clocksource, so shift 0 is also the fastest shift there (README.md,
+ * the one clocksource, so shift 0 is also the fastest shift there (docs/boards.md,
  * "arm64").  What remains is norandmaps; and qemu's -seed, set to the
  * layout seed, pins the random seeds virt writes into the device tree
  * (rng-seed, kaslr-seed), which a kernel with RANDOMIZE_BASE places itself

@@ -120,6 +120,10 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 			print_usage(stdout, usagestr, opts);
 			exit(finish_stdout(0));
 		}
+		if (!strcmp(a, PARSE_OPT_LIST_OPTIONS)) {
+			list_options(stdout, opts);
+			exit(finish_stdout(0));
+		}
 		if (a[0] != '-' || !a[1]) {
 			argv[nargs++] = a;
 			continue;
@@ -172,6 +176,34 @@ int parse_options(int argc, const char **argv, const struct option *opts,
 	return nargs;
 }
 
+/* An option as --help shows it: "-j, --jobs N", "--runs N|auto", "-q, --quiet". */
+static void option_term(struct strbuf *sb, const struct option *o)
+{
+	if (o->short_name)
+		strbuf_addf(sb, "-%c", o->short_name);
+	if (o->short_name && o->long_name)
+		strbuf_addstr(sb, ", ");
+	if (o->long_name)
+		strbuf_addf(sb, "--%s", o->long_name);
+	if (o->argh)
+		strbuf_addf(sb, " %s", o->argh);
+}
+
+void list_options(FILE *fp, const struct option *opts)
+{
+	const struct option *o;
+
+	for (o = opts; o->type != OPTION_END; o++) {
+		struct strbuf sb = STRBUF_INIT;
+
+		if (o->type == OPTION_GROUP)
+			continue;
+		option_term(&sb, o);
+		fprintf(fp, "%s\t%s\n", sb.buf, o->type == OPTION_BOOL ? "bool" : "value");
+		strbuf_release(&sb);
+	}
+}
+
 void print_usage(FILE *fp, const char *const *usagestr, const struct option *opts)
 {
 	const struct option *o;
@@ -195,14 +227,7 @@ void print_usage(FILE *fp, const char *const *usagestr, const struct option *opt
 			continue;
 		}
 		strbuf_addstr(&sb, "    ");
-		if (o->short_name)
-			strbuf_addf(&sb, "-%c", o->short_name);
-		if (o->short_name && o->long_name)
-			strbuf_addstr(&sb, ", ");
-		if (o->long_name)
-			strbuf_addf(&sb, "--%s", o->long_name);
-		if (o->argh)
-			strbuf_addf(&sb, " %s", o->argh);
+		option_term(&sb, o);
 		if (sb.len >= 30)
 			fprintf(fp, "%s\n%30s", sb.buf, "");
 		else

@@ -52,6 +52,16 @@ struct option {
 int parse_options(int argc, const char **argv, const struct option *opts,
 		  const char *const *usagestr);
 
+/*
+ * "--list-options", which every parse_options() caller takes and no --help
+ * shows (git's --git-completion-helper): prints the table, one option a
+ * line as --help writes it ("-j, --jobs N"), a tab, and "bool" or "value",
+ * then exits 0.  tests/t/t2050-fast-help-pages.sh holds each command's
+ * help and page to what it prints.
+ */
+#define PARSE_OPT_LIST_OPTIONS "--list-options"
+void list_options(FILE *fp, const struct option *opts);
+
 /* Prints the synopsis and the option table to fp. */
 void print_usage(FILE *fp, const char *const *usagestr, const struct option *opts);
 

@@ -33,7 +33,7 @@ test_expect_success 'the plan took the libguestfs profile for the workload' '
 # The verdict is on the whole test's wall time, as the seed's was.  The
 # appliance's guest clock is reported too, but it is no verdict to require:
 # its idle waits for the host's disk I/O are skipped by icount in amounts
-# that follow host timing (README, "libguestfs").
+# that follow host timing (docs/harness.md, "libguestfs").
 test_expect_success 'PROVE_LOCKING is significant on the whole test'"'"'s wall time' '
 	jq -e ".results[] | select(.command == \"CONFIG_PROVE_LOCKING=y\") | .kconfperf
 		| select(.metric == \"wall\") | .marker == \"*\"" exp/report.json &&

@@ -89,7 +89,7 @@ source_id() {
 	q "$1" "SELECT value FROM meta WHERE key = \"source_id\""
 }
 
-# What the help and README say (a tree is known by sizes and mtimes, not
+# What the help and the page say (a tree is known by sizes and mtimes, not
 # contents), checked against what kconfperf does.
 test_expect_success 'source: a tree is known by its files sizes and mtimes, as --help says' '
 	kconfperf plan -h >help &&

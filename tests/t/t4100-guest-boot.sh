@@ -8,7 +8,7 @@
 # The kernel is $KCP_TEST_KERNEL, else the test cache's tinyconfig baseline (lib.sh's test_kernel);
 # without one (or without qemu-system-x86_64, cpio or gzip) the script is
 # skipped.  It needs serial 8250 console, initrd+gzip, devtmpfs, proc, sysfs,
-# tmpfs, BINFMT_SCRIPT and virtio-blk (DESIGN.md's known-good fragment).
+# tmpfs, BINFMT_SCRIPT and virtio-blk (docs/design.md's known-good fragment).
 # Each boot takes 3-10 s under TCG; KCP_BOOT_TIMEOUT (default 180) bounds one.
 # The wall time of each boot is printed as a "# " line at the end.
 . "$(dirname "$0")/lib.sh"
@@ -27,7 +27,7 @@ now() {
 	date +%s.%N
 }
 
-# qemu NAME CMDLINE [QEMU ARGS...]: DESIGN.md's known-good command line, with
+# qemu NAME CMDLINE [QEMU ARGS...]: docs/design.md's known-good command line, with
 # the console in NAME.console and the results port (ttyS1) in NAME.results,
 # bounded by TIMEOUT.  It execs, so call it in a subshell: ( qemu ... ).
 qemu() {

@@ -103,15 +103,16 @@ test_expect_success 'a ram disk: lvm and dm-crypt on /dev/ram0, MB/s that repeat
 	awk -v a="$a" -v b="$b" "BEGIN { d = (a - b) / a; exit !(a > 0 && d < 0.01 && d > -0.01) }"
 '
 
-# The README's recipes for seeds 003 and 004, one run each (their sweeps
-# are the README's; here only that they run and yield their numbers).
+# The recipes for seeds 003 and 004 (docs/recipes/cmd-compile.sh,
+# seed004-bonnie.sh), one run each: here only that they run and yield
+# their numbers.
 # The compile's source is written in the guest: the guest mounts tmpfs on
 # /tmp, /run, /var/tmp and /mnt over the host's root, so a clone of this
 # tree under /tmp (as CI's may be) is not there to compile; the headers
 # gcc reads come from the host's /usr/include over 9p.
 # bonnie++ prints +++++ for a test done in under 0.5 s of guest time: at
 # icount shift 0 a 256 MB read is, so the recipe counts 32 ns an
-# instruction (shift 5; README "recipes").
+# instruction (shift 5; docs/recipes/seed004-bonnie.sh).
 CC_RECIPE="cmd:printf '#include <stdio.h>\\n#include <stdlib.h>\\n#include <string.h>\\nint main(int argc, char **argv)\\n{\\n\\tchar b[64];\\n\\n\\tsnprintf(b, sizeof(b), \"%%s:%%d\", argv[0], argc);\\n\\tputs(b);\\n\\treturn strlen(b) > 3 ? EXIT_SUCCESS : EXIT_FAILURE;\\n}\\n' >t.c && gcc -O2 -c t.c && test -s t.o"
 test_expect_success 'recipe 003: a compile in the guest, with the host headers' '
 	vm -w "$CC_RECIPE" --dir cc >out ||

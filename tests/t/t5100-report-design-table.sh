@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# t5100: the table in DESIGN.md (and a few more rows of the published Fedora
+# t5100: the table in docs/design.md (and a few more rows of the published Fedora
 # measurements), rebuilt as 10 runs per variant with exactly its means and
 # sds: the text report shows the same means, sds and percentages, and marks
 # exactly the significant rows.

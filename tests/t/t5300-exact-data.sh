@@ -12,7 +12,7 @@ repeat() {
 	awk -v v="$1" -v n="$2" 'BEGIN { for (i = 1; i <= n; i++) printf "%s%s", (i > 1 ? ", " : ""), v }'
 }
 
-# 1.942896 s is one of hackbench's boots under -icount shift=6 (DESIGN.md);
+# 1.942896 s is one of hackbench's boots under -icount shift=6 (docs/design.md);
 # +0.001%, +5% and -3% of it, to the nine digits the guest prints.
 cat >exact.json <<EOF
 {"results": [

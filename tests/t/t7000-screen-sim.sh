@@ -141,7 +141,9 @@ test_expect_success '--help lists the options; screen --help points to simulate-
 	test_grep "zero-below" help &&
 	test_grep "^ *--sd PCT" help &&
 	kconfperf help simulate-screen >help2 &&
-	test_cmp help help2
+	head -n "$(wc -l <help)" help2 >help3 &&
+	test_cmp help help3 &&
+	test_grep "The whole page: .*kconfperf-simulate-screen" help2
 '
 
 test_done

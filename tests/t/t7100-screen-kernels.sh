@@ -39,7 +39,7 @@ test_expect_success 'screen rejects a second workload and --design' '
 	exits 2 screen --workload boot --dir bad 2>err &&
 	test_grep "one workload" err &&
 	exits 2 screen --design all --dir bad 2>err &&
-	test_grep "its own variants" err
+	test_grep "unknown option .--design." err
 '
 
 test_expect_success 'a screen killed mid-way' '
