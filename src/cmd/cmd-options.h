@@ -102,6 +102,9 @@ struct run_args {
 #define RUN_ARGS_AUTO_INIT { .o = MEASURE_OPTIONS_INIT, .workloads = STRVEC_INIT, .runs = "auto", \
 			     .adaptive = ADAPTIVE_OPTIONS_INIT, .series = STRVEC_INIT }
 
+/* The most rounds --runs and --warmup take. */
+#define RUNS_MAX 100000
+
 /* run and sweep: the bound of --runs auto. */
 #define OPT_MAX_RUNS(a) \
 	OPT_INTEGER(0, "max-runs", &(a)->adaptive.max_runs, "N", \
@@ -112,6 +115,18 @@ struct run_args {
  * auto (whose target is the noise band, noise percent).  What they return.
  */
 int run_args_measure(struct run_args *a, struct store *st, double noise);
+
+/*
+ * -j of plan, build, sweep and screen: jobs from 1 to JOBS_MAX; 0, a
+ * negative number and more are a usage error naming the range.  The bound
+ * is not tied to this host's CPUs: a compiler farm (distcc, icecc) runs
+ * hundreds of jobs from a small host.  1024 is above any farm's slots and
+ * far below what breaks: make -j 100000 hangs in GNU make, and plan made a
+ * work directory per job.
+ */
+#define JOBS_MAX 1024
+int parse_jobs_option(const struct option *opt, const char *arg);
+#define OPT_JOBS(v, h) OPT_CALLBACK('j', "jobs", (v), "N", (h), parse_jobs_option)
 
 /*
  * For OPT_RUN_ARGS' (and vm's) --smp, --mem (opt->value is an int *) and

@@ -18,6 +18,7 @@
 #include "report/report.h"
 #include "plan/source.h"
 #include "store/store.h"
+#include "util/lockfile.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
@@ -70,12 +71,13 @@ int cmd_sweep(int argc, const char **argv)
 	const char *dir_opt = EXPERIMENT_DEFAULT_DIR;
 	char key[SHA256_HEX_SIZE];
 	double noise = 1.0, start = now_seconds();
-	int jobs = 0, start_new = 0, resume, measured, ret = 1;
+	struct lockfile lock = LOCKFILE_INIT;
+	int jobs = 0, start_new = 0, resume, measured, ret = 1, locked, fresh = 0;
 	const struct option opts[] = {
 		OPT_GROUP("what to measure:"),
 		OPT_PLAN_ARGS(&pa),
 		OPT_GROUP("how to build:"),
-		OPT_INTEGER('j', "jobs", &jobs, "N", "make -j and parallel olddefconfig (default: CPUs)"),
+		OPT_JOBS(&jobs, "make -j and parallel olddefconfig, 1 to 1024 (default: CPUs)"),
 		OPT_STRING(0, "cc-wrapper", &e.build.cc_wrapper, "CMD",
 			   "compile through ccache, distcc or icecc (see 'kconfperf help build')"),
 		OPT_GROUP("how to run:"),
@@ -95,11 +97,18 @@ int cmd_sweep(int argc, const char **argv)
 		usage_error("unexpected argument '%s'", argv[0]);
 	run_args_finish(&ra, 0);
 	run_args_harness(&ra, &pa);
-	if (jobs < 0)
-		usage_error("-j cannot be negative");
 	if (!(noise >= 0) || noise >= 100)
 		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
 
+	/* The whole sweep holds the experiment: a second one is refused, not mixed in. */
+	if (experiment_check_dir(dir_opt))
+		goto out;
+	locked = experiment_lock(&lock, dir_opt, "sweeping");
+	if (locked) {
+		ret = locked > 0 ? EXPERIMENT_BUSY : 1;
+		goto out;
+	}
+	fresh = !experiment_exists(dir_opt);
 	if (experiment_inputs_open(&e, &pa, &ra, dir_opt, jobs))
 		goto out;
 	if (plan_set_key(&pa.o, &e.sources, key))
@@ -107,6 +116,8 @@ int cmd_sweep(int argc, const char **argv)
 	resume = experiment_check_plan(e.dir, key, start_new);
 	if (resume < 0 || experiment_open(&st, e.dir, 1))
 		goto out;
+	if (!resume)
+		fresh = 1;	/* a plan made now: undone if it fails */
 
 	/* plan */
 	if (resume) {
@@ -117,6 +128,7 @@ int cmd_sweep(int argc, const char **argv)
 		if (plan_set_make(&ps, &pa.o, &e.sources) ||
 		    plan_set_save(&ps, &e.sources, &pa.o, st, e.cache, pa.designs))
 			goto out;
+		fresh = 0;
 		if (!quiet)
 			plan_print_table(st, stderr);
 	}
@@ -142,6 +154,9 @@ out:
 	plan_set_release(&ps);
 	store_variants_free(v, nr);
 	store_close(st);
+	if (ret && fresh && st)
+		experiment_discard(dir_opt);	/* no plan: not an experiment */
+	lockfile_release(&lock);
 	experiment_inputs_release(&e);
 	plan_args_release(&pa);
 	run_args_release(&ra);
