@@ -17,8 +17,10 @@
 #include "plan/plan.h"
 #include "report/report.h"
 #include "plan/source.h"
+#include "store/status.h"
 #include "store/store.h"
 #include "util/lockfile.h"
+#include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
@@ -58,6 +60,33 @@ static const char *const sweep_usage[] = {
 	NULL,
 };
 
+/*
+ * The variants to be measured that have no measured run, as "a, b"
+ * (empty when none); -1 on a store error.  A sweep that leaves one so
+ * exits 1, as run does: its report would lack a row nobody was told of.
+ */
+static int unmeasured(struct store *st, const struct store_variant *v, size_t nr,
+		      struct strbuf *out)
+{
+	struct store_run *runs = NULL;
+	size_t nr_runs = 0, i, k;
+
+	if (store_get_runs(st, &runs, &nr_runs))
+		return -1;
+	for (i = 0; i < nr; i++) {
+		if (!variant_is_measured(v[i].status))
+			continue;
+		for (k = 0; k < nr_runs; k++)
+			if (runs[k].variant_id == v[i].id && runs[k].status == RUN_OK &&
+			    !runs[k].warmup)
+				break;
+		if (k == nr_runs)
+			strbuf_addf(out, "%s%s", out->len ? ", " : "", v[i].name);
+	}
+	store_runs_free(runs, nr_runs);
+	return 0;
+}
+
 int cmd_sweep(int argc, const char **argv)
 {
 	struct plan_args pa = PLAN_ARGS_AA_INIT;
@@ -72,6 +101,7 @@ int cmd_sweep(int argc, const char **argv)
 	char key[SHA256_HEX_SIZE];
 	double noise = 1.0, start = now_seconds();
 	struct lockfile lock = LOCKFILE_INIT;
+	struct strbuf missing = STRBUF_INIT;
 	int jobs = 0, start_new = 0, resume, measured, ret = 1, locked, fresh = 0;
 	const struct option opts[] = {
 		OPT_GROUP("what to measure:"),
@@ -146,10 +176,12 @@ int cmd_sweep(int argc, const char **argv)
 		goto out;
 
 	/* report */
-	if (report_experiment(st, dir_opt, noise))
+	if (report_experiment(st, dir_opt, noise) || unmeasured(st, v, nr, &missing))
 		goto out;
+	if (missing.len)
+		warning("not measured: %s", missing.buf);
 	note("sweep took %.0f s", now_seconds() - start);
-	ret = (sum.failed || measured) ? 1 : 0;
+	ret = (sum.failed || measured || missing.len) ? 1 : 0;
 out:
 	plan_set_release(&ps);
 	store_variants_free(v, nr);
@@ -157,6 +189,7 @@ out:
 	if (ret && fresh && st)
 		experiment_discard(dir_opt);	/* no plan: not an experiment */
 	lockfile_release(&lock);
+	strbuf_release(&missing);
 	experiment_inputs_release(&e);
 	plan_args_release(&pa);
 	run_args_release(&ra);
