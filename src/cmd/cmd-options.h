@@ -63,7 +63,7 @@ struct plan_args {
 	OPT_STRING(0, "cross-compile", &(a)->o.cross_compile, "PREFIX", \
 		   "cross compiler prefix for --arch (arm64: aarch64-linux-gnu-)"), \
 	OPT_STRING(0, "cache", &(a)->cache, "DIR", \
-		   "cache of sources and builds (default ~/.cache/kconfperf)")
+		   "cache of sources and builds, yours alone (default ~/.cache/kconfperf)")
 
 /*
  * Takes NEW of --options-from-diff OLD NEW from the arguments left after

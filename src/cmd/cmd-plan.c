@@ -35,7 +35,8 @@ static const char *const plan_usage[] = {
 	"when --arch is not given, and one that contradicts --arch is refused.",
 	"and measured once.  With several sources (--source again, --patch) each is",
 	"resolved with its own Kconfig and its variants are named SOURCE:VARIANT; a",
-	"patch that does not apply is an error naming its file and hunk.",
+	"patch that does not apply is an error naming its file and hunk.  While",
+	"another kconfperf works in DIR, plan exits 3 (docs/trust.md).",
 	NULL,
 };
 

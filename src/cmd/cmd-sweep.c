@@ -41,6 +41,8 @@ static const char *const sweep_usage[] = {
 	"DIR/report.html and DIR/report.json are written too.  Running the same command",
 	"again resumes: finished builds and runs are reused and only what is missing is",
 	"done.  Other inputs in an existing DIR are refused unless --new is given.",
+	"One kconfperf works in a DIR at a time: a second plan, build, run, sweep or",
+	"screen there exits 3 at once, naming the first (docs/trust.md).",
 	"",
 	"A workload cmd:PROGRAM ARGS runs a program of this host inside each guest,",
 	"which sees the host's root read-only over virtio-9p; its samples are its",
