@@ -748,6 +748,41 @@ static void round_name(char *buf, size_t size, const struct schedule_run *r)
 }
 
 /* Runs one scheduled run and stores it: 1 ok, 0 a failed run (stored), -1 error. */
+/*
+ * A metric keeps the unit and direction of its first stored sample: an ok
+ * run that reports it otherwise is malformed (its samples are still
+ * stored, as a failed run's are, and not averaged with the others).
+ * 0, or -1 on a store error.
+ */
+static int check_metric_kinds(struct state *s, const char *workload, struct vm_result *res)
+{
+	size_t i, k;
+
+	for (i = 0; i < res->proto.nr_samples && res->status == RUN_OK; i++) {
+		const struct protocol_sample *x = &res->proto.samples[i];
+		char *unit;
+		int hib, rc;
+
+		for (k = 0; k < i; k++)
+			if (!strcmp(res->proto.samples[k].metric, x->metric))
+				break;
+		if (k < i)
+			continue;	/* the parser held the rest of the run to the first */
+		rc = store_metric_kind(s->st, workload, x->metric, &unit, &hib);
+		if (rc < 0)
+			return -1;
+		if (rc && (strcmp(unit, x->unit) || hib != x->higher_is_better)) {
+			res->status = RUN_MALFORMED;
+			strbuf_addf(&res->reason, "metric '%s' in %s, %s is better, but the "
+				    "experiment's first sample of it was in %s, %s is better",
+				    x->metric, x->unit, x->higher_is_better ? "higher" : "lower",
+				    unit, hib ? "higher" : "lower");
+		}
+		free(unit);
+	}
+	return 0;
+}
+
 static int run_one(struct state *s, const struct schedule_run *r)
 {
 	const struct measured *m = &s->measured[r->variant];
@@ -786,7 +821,8 @@ static int run_one(struct state *s, const struct schedule_run *r)
 		error("%s", res.reason.buf);
 		goto out;
 	}
-	if (store_result(s, r, &res, started, cfg.layout_seed))
+	if (check_metric_kinds(s, s->specs.v[r->workload], &res) ||
+	    store_result(s, r, &res, started, cfg.layout_seed))
 		goto out;
 	report_run(s, r, &res, now_seconds() - t0, run_dir);
 	ret = res.status == RUN_OK;

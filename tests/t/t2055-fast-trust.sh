@@ -345,6 +345,25 @@ test_expect_success 'messages: an empty hyperfine command is said to be empty' '
 	! grep "not a string" err
 '
 
+test_expect_success 'L2: a metric keeps the unit and direction of its first sample, across runs' '
+	fake_plan l2 DEBUG_A >/dev/null && kconfperf build -q --dir l2 &&
+	cat >switch.sh <<-\EOF &&
+	#!/bin/sh
+	unit="unit=s better=lower" value=1.5
+	[ "$KCP_VARIANT" = baseline ] && [ "$KCP_RUN" -ge 1 ] && unit="unit=ms better=higher" value=1500
+	echo "KCP 1 ready boot_s=0.5"
+	echo "KCP 1 sample workload=boot iter=0 metric=time $unit value=$value"
+	echo "KCP 1 done"
+	EOF
+	chmod +x switch.sh &&
+	{ kconfperf run --dir l2 --runner "$TRASH/switch.sh" --workload boot --runs 3 --warmup 0 \
+		--seed 1 2>err; rc=$?; } &&
+	cat err && test "$rc" = 1 &&
+	test "$(q l2 "SELECT count(*) FROM run WHERE status = \"ok\"")" = 4 &&
+	test "$(q l2 "SELECT count(*) FROM run WHERE status = \"malformed\" AND error LIKE
+		\"metric %time% in ms, higher is better, but the experiment%s first sample of it was in s, lower is better\"")" = 2
+'
+
 test_expect_success 'a sweep that leaves a variant unmeasured exits 1, naming it' '
 	{ kconfperf sweep -q --cache "$CACHE" --source "$FAKE_TREE" --base tinyconfig \
 		--options DEBUG_A --no-baseline-again --runner "$FAKE_RUNNER" --workload boot \
