@@ -302,7 +302,7 @@ static int open_archive(struct kernel_source *out, const char *src, const char *
 	char hex[SHA256_HEX_SIZE];
 	char *dest = NULL, *tmp = NULL, *top = NULL;
 	struct stat st;
-	int ret = -1;
+	int ret = -1, extracted = 0;
 
 	if (sha256_file(src, hex) || cache_dir_prepare(cache_dir))
 		return -1;
@@ -312,6 +312,7 @@ static int open_archive(struct kernel_source *out, const char *src, const char *
 		remove_tree(tmp);
 		if (extract_archive(src, dest, tmp))
 			goto out;
+		extracted = 1;
 	}
 	top = single_subdir(dest);
 	if (!top) {
@@ -325,8 +326,13 @@ static int open_archive(struct kernel_source *out, const char *src, const char *
 	ret = 0;
 	goto out;
 bad:
-	/* What is not a kernel tree is of no use in the cache: it would stay there. */
-	remove_tree(dest);
+	/*
+	 * What this call extracted and is no kernel tree would stay in the
+	 * cache for good; a tree found there is left alone (another kconfperf
+	 * may be using it).
+	 */
+	if (extracted)
+		remove_tree(dest);
 out:
 	free(dest);
 	free(tmp);
