@@ -167,12 +167,7 @@ static int parse_member(struct run_args *a, size_t w, const char *member)
 	return 0;
 }
 
-/*
- * Disks in the guest's memory (--scratch SIZE:ram) take it from --mem: in
- * all they must leave the guest VM_MIN_MEM_MB, or the guest runs out of
- * memory mid-run.  Exits 2 naming the last such --scratch.
- */
-static void check_ram_disks(const struct workload_spec *spec, int mem_mb)
+void check_ram_disks(const struct workload_spec *spec, int mem_mb)
 {
 	unsigned long long total = 0;
 	const char *last = NULL;

@@ -192,6 +192,14 @@ int parse_extract_option(const struct option *opt, const char *arg);
 		   "a static program for the exec workload, copied to /workload")
 
 /*
+ * Disks in the guest's memory (--scratch SIZE:ram) take it from the
+ * guest's mem_mb: in all they must leave the guest VM_MIN_MEM_MB, or it
+ * runs out of memory mid-run.  Exits 2 naming the last such --scratch.
+ * run_args_finish() checks every workload with it; vm its one.
+ */
+void check_ram_disks(const struct workload_spec *spec, int mem_mb);
+
+/*
  * Checks the numbers and parses every --workload into a->specs (a series
  * into one spec per value, each with the --scratch and --extract of its
  * --workload); exits 2 on a usage error (a bad workload spec names what

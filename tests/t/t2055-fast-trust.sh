@@ -271,7 +271,11 @@ test_expect_success 'L5, L9: --warmup is capped as --runs is; a RAM disk must fi
 	test_grep "error: --warmup takes a number of rounds from 0 to 100000, not .100001." err &&
 	{ fake_run l5 --workload "cmd:true" --scratch 8G:ram --mem 512 2>err; rc=$?; } &&
 	cat err && test "$rc" = 2 &&
-	test_grep "error: --scratch 8G:ram: the disks in the guest.s memory (8192 MB in all) must be smaller than --mem (512 MB), with 64 MB to spare" err
+	test_grep "error: --scratch 8G:ram: the disks in the guest.s memory (8192 MB in all) must be smaller than --mem (512 MB), with 64 MB to spare" err &&
+	{ kconfperf vm --kernel k --initramfs i -w "cmd:true" --scratch 300M:ram --scratch 200M:ram \
+		--mem 512 2>err; rc=$?; } &&
+	cat err && test "$rc" = 2 &&
+	test_grep "error: --scratch 200M:ram: the disks in the guest.s memory (500 MB in all)" err
 '
 
 test_expect_success 'L6: a tarball with devices, FIFOs, setuid and 0777 files is tamed' '
