@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/cmd-options.h"
 #include "cmd/commands.h"
 #include "store/experiment.h"
 #include "kbuild/kbuild-variants.h"
@@ -11,6 +12,7 @@
 #include "util/parse-options.h"
 #include "plan/plan-sources.h"
 #include "store/store.h"
+#include "util/lockfile.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
@@ -47,10 +49,11 @@ int cmd_build(int argc, const char **argv)
 	const char *dir = EXPERIMENT_DEFAULT_DIR, *cache_opt = NULL;
 	char *cache = NULL, *logs = NULL, *arch = NULL, *cross = NULL;
 	struct kbuild_summary sum = { 0 };
-	int ret = 1;
+	struct lockfile lock = LOCKFILE_INIT;
+	int ret = 1, locked;
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &dir, "DIR", "experiment directory (default kconfperf-results)"),
-		OPT_INTEGER('j', "jobs", &o.jobs, "N", "make -j (default: the farm's slots or CPUs)"),
+		OPT_JOBS(&o.jobs, "make -j, 1 to 1024 (default: the farm's slots or CPUs)"),
 		OPT_STRING(0, "cc-wrapper", &o.cc_wrapper, "CMD",
 			   "compile through ccache, distcc or icecc (a name or a path)"),
 		OPT_DOUBLE(0, "timeout", &o.timeout, "SEC", "give up on a build after SEC seconds"),
@@ -66,6 +69,11 @@ int cmd_build(int argc, const char **argv)
 		usage_error("unexpected argument '%s'", argv[0]);
 	if (experiment_open(&st, dir, 0))
 		goto out;
+	locked = experiment_lock(&lock, dir, "building");
+	if (locked) {
+		ret = locked > 0 ? EXPERIMENT_BUSY : 1;
+		goto out;
+	}
 	if (store_get_variants(st, &v, &nr))
 		goto out;
 	if (!nr) {
@@ -103,6 +111,7 @@ int cmd_build(int argc, const char **argv)
 out:
 	store_variants_free(v, nr);
 	store_close(st);
+	lockfile_release(&lock);
 	kbuild_options_release(&o);
 	source_set_release(&ss);
 	free(cache);

@@ -110,7 +110,8 @@ static int config_merge(int argc, const char **argv)
 		frag = NULL;
 	}
 	if (output) {
-		if (kconfig_save(base, output))
+		kconfig_write(base, &out);
+		if (strbuf_write_output(&out, output))
 			goto out;
 	} else {
 		kconfig_write(base, &out);

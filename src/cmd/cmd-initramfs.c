@@ -45,7 +45,7 @@ int cmd_initramfs(int argc, const char **argv)
 {
 	const char *out = NULL, *guest = NULL;
 	struct strvec adds = STRVEC_INIT;
-	struct strbuf guest_path = STRBUF_INIT;
+	struct strbuf guest_path = STRBUF_INIT, cpio = STRBUF_INIT, gz = STRBUF_INIT;
 	struct initramfs *ir = NULL;
 	size_t i;
 	int ret = 1;
@@ -70,11 +70,15 @@ int cmd_initramfs(int argc, const char **argv)
 	for (i = 0; i < adds.nr; i++)
 		if (add_spec(ir, adds.v[i]))
 			goto out;
-	if (initramfs_write(ir, out))
+	initramfs_cpio(ir, &cpio);
+	/* -o is the user's file: written as told, links followed. */
+	if (initramfs_gzip(&gz, cpio.buf, cpio.len) || strbuf_write_output(&gz, out))
 		goto out;
 	ret = 0;
 out:
 	initramfs_free(ir);
+	strbuf_release(&cpio);
+	strbuf_release(&gz);
 	strvec_clear(&adds);
 	strbuf_release(&guest_path);
 	return ret;

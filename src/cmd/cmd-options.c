@@ -31,8 +31,6 @@ void plan_args_finish(struct plan_args *a, int *argc, const char ***argv, const 
 		usage_error("--options and --options-from-diff cannot be combined");
 	if (plan_parse_designs(&a->o.designs, a->designs))
 		usage_error("bad --design '%s'", a->designs);
-	if (a->o.jobs < 0)
-		usage_error("-j cannot be negative");
 	if (a->o.cross_compile && !*a->o.cross_compile)
 		usage_error("--cross-compile needs a prefix such as aarch64-linux-gnu-");
 	if (plan_choose_arch(&a->o))
@@ -60,6 +58,13 @@ static int int_in_range(int *out, const char *arg, long min, long max)
 	return 0;
 }
 
+int parse_jobs_option(const struct option *opt, const char *arg)
+{
+	if (int_in_range(opt->value, arg, 1, JOBS_MAX))
+		return error("-j takes a number of jobs from 1 to %d, not '%s'", JOBS_MAX, arg);
+	return 0;
+}
+
 int parse_smp_option(const struct option *opt, const char *arg)
 {
 	if (int_in_range(opt->value, arg, 1, VM_MAX_SMP))
@@ -83,7 +88,8 @@ int parse_timeout_option(const struct option *opt, const char *arg)
 
 	errno = 0;
 	v = strtod(arg, &end);
-	if (errno || end == arg || *end || !(v > 0 && v <= VM_MAX_TIMEOUT))
+	/* decimal only: strtod() would take 0x10 for 16 */
+	if (errno || end == arg || *end || strpbrk(arg, "xXpP") || !(v > 0 && v <= VM_MAX_TIMEOUT))
 		return error("--%s takes seconds, more than 0 and at most %.0f (a week), not '%s'",
 			     opt->long_name, VM_MAX_TIMEOUT, arg);
 	*(double *)opt->value = v;
@@ -161,6 +167,24 @@ static int parse_member(struct run_args *a, size_t w, const char *member)
 	return 0;
 }
 
+void check_ram_disks(const struct workload_spec *spec, int mem_mb)
+{
+	unsigned long long total = 0;
+	const char *last = NULL;
+	size_t i;
+
+	for (i = 0; i < spec->nr_scratch; i++) {
+		if (!workload_scratch_in_ram(&spec->scratch[i]))
+			continue;
+		total += spec->scratch[i].bytes;
+		last = spec->scratch[i].spec;
+	}
+	if (last && total + ((unsigned long long)VM_MIN_MEM_MB << 20) > (unsigned long long)mem_mb << 20)
+		usage_error("--scratch %s: the disks in the guest's memory (%llu MB in all) must be "
+			    "smaller than --mem (%d MB), with %d MB to spare for the guest", last,
+			    total >> 20, mem_mb, VM_MIN_MEM_MB);
+}
+
 void run_args_finish(struct run_args *a, int allow_none)
 {
 	size_t i, k;
@@ -176,14 +200,18 @@ void run_args_finish(struct run_args *a, int allow_none)
 
 		errno = 0;
 		n = strtol(a->runs, &end, 10);
-		if (errno || end == a->runs || *end || n < 0 || n > 100000)
+		if (errno || end == a->runs || *end || n < 0 || n > RUNS_MAX)
 			usage_error("--runs takes a number of rounds or 'auto', not '%s'", a->runs);
 		a->o.runs = (int)n;
 	}
 	if (a->adaptive.max_runs < a->adaptive.min_runs)
 		usage_error("--max-runs must be at least %d", a->adaptive.min_runs);
-	if (a->o.runs < 0 || a->o.warmup < 0)
-		usage_error("--runs and --warmup cannot be negative");
+	if (a->o.runs < 0)
+		usage_error("--runs cannot be negative");
+	/* As --runs: a schedule of a billion warm-ups would be gigabytes. */
+	if (a->o.warmup < 0 || a->o.warmup > RUNS_MAX)
+		usage_error("--warmup takes a number of rounds from 0 to %d, not '%d'", RUNS_MAX,
+			    a->o.warmup);
 	for (i = 0; i < a->workloads.nr; i++) {
 		struct strvec members = STRVEC_INIT, values = STRVEC_INIT;
 		size_t first = a->nr_specs;
@@ -207,6 +235,8 @@ void run_args_finish(struct run_args *a, int allow_none)
 		strvec_clear(&members);
 		strvec_clear(&values);
 	}
+	for (i = 0; i < a->nr_specs; i++)
+		check_ram_disks(&a->specs[i], a->o.mem_mb > 0 ? a->o.mem_mb : VM_DEFAULT_MEM_MB);
 	if (!a->specs)
 		a->specs = xcalloc(1, sizeof(*a->specs));
 	a->o.workloads = a->specs;
@@ -252,7 +282,7 @@ int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
 	e->cache = pa->cache ? absolute_path(pa->cache) : default_cache_dir();
 	e->work = experiment_path(e->dir, "work");
 	e->logs = experiment_path(e->dir, "logs");
-	if (experiment_check_dir(dir_opt) ||
+	if (!e->cache || experiment_check_dir(dir_opt) ||
 	    source_set_open(&e->sources, &pa->sources, &pa->patches, e->cache))
 		return -1;
 	pa->o.source = &e->sources.v[0].ks;

@@ -74,7 +74,7 @@ struct plan_args {
 	OPT_STRING(0, "cross-compile", &(a)->o.cross_compile, "PREFIX", \
 		   "cross compiler prefix for --arch (arm64: aarch64-linux-gnu-)"), \
 	OPT_STRING(0, "cache", &(a)->cache, "DIR", \
-		   "cache of sources and builds (default ~/.cache/kconfperf)")
+		   "cache of sources and builds, yours alone (default ~/.cache/kconfperf)")
 
 /* plan and sweep: which variants to make of the candidates. */
 #define OPT_PLAN_DESIGN(a) \
@@ -124,6 +124,9 @@ struct run_args {
 #define RUN_ARGS_AUTO_INIT { .o = MEASURE_OPTIONS_INIT, .workloads = STRVEC_INIT, .runs = "auto", \
 			     .adaptive = ADAPTIVE_OPTIONS_INIT, .series = STRVEC_INIT }
 
+/* The most rounds --runs and --warmup take. */
+#define RUNS_MAX 100000
+
 /*
  * run and sweep: fixed rounds or rounds chosen by the precision reached,
  * and the bound of the latter.  (screen has a --runs N and --max-runs N of
@@ -141,6 +144,18 @@ struct run_args {
  * auto (whose target is the noise band, noise percent).  What they return.
  */
 int run_args_measure(struct run_args *a, struct store *st, double noise);
+
+/*
+ * -j of plan, build, sweep and screen: jobs from 1 to JOBS_MAX; 0, a
+ * negative number and more are a usage error naming the range.  The bound
+ * is not tied to this host's CPUs: a compiler farm (distcc, icecc) runs
+ * hundreds of jobs from a small host.  1024 is above any farm's slots and
+ * far below what breaks: make -j 100000 hangs in GNU make, and plan made a
+ * work directory per job.
+ */
+#define JOBS_MAX 1024
+int parse_jobs_option(const struct option *opt, const char *arg);
+#define OPT_JOBS(v, h) OPT_CALLBACK('j', "jobs", (v), "N", (h), parse_jobs_option)
 
 /*
  * For OPT_RUN_ARGS' (and vm's) --smp, --mem (opt->value is an int *) and
@@ -203,6 +218,14 @@ int parse_extract_option(const struct option *opt, const char *arg);
 		   "run CMD instead of qemu (a board: scripts/board-runner)"), \
 	OPT_STRING(0, "workload-exec", &(a)->o.workload_exec, "FILE", \
 		   "a static program for the exec workload, copied to /workload")
+
+/*
+ * Disks in the guest's memory (--scratch SIZE:ram) take it from the
+ * guest's mem_mb: in all they must leave the guest VM_MIN_MEM_MB, or it
+ * runs out of memory mid-run.  Exits 2 naming the last such --scratch.
+ * run_args_finish() checks every workload with it; vm its one.
+ */
+void check_ram_disks(const struct workload_spec *spec, int mem_mb);
 
 /*
  * Checks the numbers and parses every --workload into a->specs (a series

@@ -13,6 +13,7 @@
 #include "plan/plan.h"
 #include "plan/source.h"
 #include "store/store.h"
+#include "util/lockfile.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
@@ -34,7 +35,8 @@ static const char *const plan_usage[] = {
 	"when --arch is not given, and one that contradicts --arch is refused.",
 	"With several sources (--source again, --patch) each is",
 	"resolved with its own Kconfig and its variants are named SOURCE:VARIANT; a",
-	"patch that does not apply is an error naming its file and hunk.",
+	"patch that does not apply is an error naming its file and hunk.  While",
+	"another kconfperf works in DIR, plan exits 3 (docs/trust.md).",
 	NULL,
 };
 
@@ -92,10 +94,11 @@ int cmd_plan(int argc, const char **argv)
 	struct store *st = NULL;
 	const char *dir = EXPERIMENT_DEFAULT_DIR, *show = NULL;
 	char *cache = NULL, *work = NULL, *abs = NULL;
-	int ret = 1, slimmed = 0;
+	struct lockfile lock = LOCKFILE_INIT;
+	int ret = 1, slimmed = 0, locked, fresh = 0;
 	const struct option opts[] = {
 		OPT_PLAN_ARGS(&pa),
-		OPT_INTEGER('j', "jobs", &pa.o.jobs, "N", "parallel olddefconfig runs (default: CPUs)"),
+		OPT_JOBS(&pa.o.jobs, "parallel olddefconfig runs, 1 to 1024 (default: CPUs)"),
 		OPT_STRING(0, "dir", &dir, "DIR", "experiment directory (default kconfperf-results)"),
 		OPT_STRING(0, "show", &show, "VARIANT", "print a variant's effective diff"),
 		OPT_BOOL(0, "slimmed", &slimmed, "print what --slim turned off"),
@@ -121,7 +124,15 @@ int cmd_plan(int argc, const char **argv)
 		usage_error("unexpected argument '%s'", argv[0]);
 
 	cache = pa.cache ? absolute_path(pa.cache) : default_cache_dir();
-	if (experiment_check_dir(dir) || source_set_open(&ss, &pa.sources, &pa.patches, cache))
+	if (!cache || experiment_check_dir(dir))
+		goto out;
+	locked = experiment_lock(&lock, dir, "planning");
+	if (locked) {
+		ret = locked > 0 ? EXPERIMENT_BUSY : 1;
+		goto out;
+	}
+	fresh = !experiment_exists(dir);
+	if (source_set_open(&ss, &pa.sources, &pa.patches, cache))
 		goto out;
 	if (experiment_open(&st, dir, 1))
 		goto out;
@@ -132,6 +143,7 @@ int cmd_plan(int argc, const char **argv)
 		goto out;
 	if (check_replace(st, key, dir) || plan_set_save(&ps, &ss, &pa.o, st, cache, pa.designs))
 		goto out;
+	fresh = 0;	/* it holds a plan now */
 	for (i = 0; i < ps.nr; i++) {
 		nr_variants += ps.plans[i].nr_variants;
 		seconds += ps.plans[i].seconds;
@@ -145,6 +157,9 @@ int cmd_plan(int argc, const char **argv)
 out:
 	plan_set_release(&ps);
 	store_close(st);
+	if (ret && fresh)
+		experiment_discard(dir);	/* no plan: not an experiment */
+	lockfile_release(&lock);
 	source_set_release(&ss);
 	plan_args_release(&pa);
 	free(cache);

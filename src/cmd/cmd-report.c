@@ -80,7 +80,7 @@ int cmd_report(int argc, const char **argv)
 		goto out;
 	fmt->write(&out, &m);
 	analyze_release(&m);
-	if (strbuf_write_file(&out, output ? output : "-"))
+	if (strbuf_write_output(&out, output ? output : "-"))
 		goto out;
 	ret = 0;
 out:

@@ -12,6 +12,7 @@
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
+#include "util/lockfile.h"
 #include "util/usage.h"
 #include "run/vm.h"
 #include "run/workload-spec.h"
@@ -50,7 +51,8 @@ int cmd_run(int argc, const char **argv)
 	struct strbuf command = STRBUF_INIT;
 	struct store *st = NULL;
 	const char *print_command = NULL;
-	int ret = 1;
+	struct lockfile lock = LOCKFILE_INIT;
+	int ret = 1, locked;
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &ra.o.dir, "DIR", "experiment directory (default kconfperf-results)"),
 		OPT_RUN_ARGS(&ra),
@@ -71,6 +73,11 @@ int cmd_run(int argc, const char **argv)
 
 	if (experiment_open(&st, ra.o.dir, 0))
 		goto out;
+	locked = experiment_lock(&lock, ra.o.dir, "running");
+	if (locked) {
+		ret = locked > 0 ? EXPERIMENT_BUSY : 1;
+		goto out;
+	}
 	if (print_command) {
 		if (measure_print_command(st, &ra.o, print_command, &command))
 			goto out;
@@ -81,6 +88,7 @@ int cmd_run(int argc, const char **argv)
 	ret = run_args_measure(&ra, st, STATS_OPTIONS_DEFAULT_NOISE) ? 1 : 0;
 out:
 	store_close(st);
+	lockfile_release(&lock);
 	run_args_release(&ra);
 	strbuf_release(&command);
 	return ret;

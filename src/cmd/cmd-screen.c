@@ -16,6 +16,7 @@
 #include "plan/source.h"
 #include "store/store.h"
 #include "util/strbuf.h"
+#include "util/lockfile.h"
 #include "util/usage.h"
 #include "run/workload-spec.h"
 #include "run/workload-table.h"
@@ -72,7 +73,8 @@ static int screen_kernels(int argc, const char **argv)
 	const char *dir_opt = EXPERIMENT_DEFAULT_DIR;
 	char key[SHA256_HEX_SIZE];
 	double noise = 1.0, start = now_seconds();
-	int jobs = 0, start_new = 0, resume, rc, ret = 1;
+	struct lockfile lock = LOCKFILE_INIT;
+	int jobs = 0, start_new = 0, resume, rc, ret = 1, locked;
 	int runs_initial, runs_max, runs_confirm;
 	const char *order = "given";
 	char runs_text[32];
@@ -92,7 +94,7 @@ static int screen_kernels(int argc, const char **argv)
 		OPT_INTEGER(0, "confirm-runs", &runs_confirm, "N",
 			    "runs of each found option alone, all found and the baseline (10)"),
 		OPT_GROUP("how to build:"),
-		OPT_INTEGER('j', "jobs", &jobs, "N", "make -j and parallel olddefconfig (default: CPUs)"),
+		OPT_JOBS(&jobs, "make -j and parallel olddefconfig, 1 to 1024 (default: CPUs)"),
 		OPT_STRING(0, "cc-wrapper", &e.build.cc_wrapper, "CMD",
 			   "compile through ccache, distcc or icecc (see 'kconfperf help build')"),
 		OPT_GROUP("how to run:"),
@@ -131,8 +133,6 @@ static int screen_kernels(int argc, const char **argv)
 		usage_error("unknown --order '%s' (given or related)", order);
 	if (ra.nr_specs != 1)
 		usage_error("screen decides on one workload; give one --workload");
-	if (jobs < 0)
-		usage_error("-j cannot be negative");
 	if (!(noise >= 0) || noise >= 100)
 		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
 	if (!(ro.screen.threshold > 0) || ro.screen.threshold >= 100)
@@ -149,6 +149,13 @@ static int screen_kernels(int argc, const char **argv)
 	ro.screen.runs_max = (size_t)runs_max;
 	ro.screen.runs_confirm = (size_t)runs_confirm;
 
+	if (experiment_check_dir(dir_opt))
+		goto out;
+	locked = experiment_lock(&lock, dir_opt, "screening");
+	if (locked) {
+		ret = locked > 0 ? EXPERIMENT_BUSY : 1;
+		goto out;
+	}
 	if (experiment_inputs_open(&e, &pa, &ra, dir_opt, jobs))
 		goto out;
 	ro.plan = &pa.o;
@@ -176,6 +183,7 @@ static int screen_kernels(int argc, const char **argv)
 out:
 	screen_free(s);
 	store_close(st);
+	lockfile_release(&lock);
 	experiment_inputs_release(&e);
 	plan_args_release(&pa);
 	run_args_release(&ra);

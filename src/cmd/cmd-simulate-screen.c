@@ -98,7 +98,7 @@ int cmd_simulate_screen(int argc, const char **argv)
 		else
 			screen_sim_report_text(&out, s, table, &o);
 	}
-	if (strbuf_write_file(&out, "-"))
+	if (strbuf_write_output(&out, "-"))
 		goto out;
 	ret = 0;
 out:

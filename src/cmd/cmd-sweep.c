@@ -17,7 +17,10 @@
 #include "plan/plan.h"
 #include "report/report.h"
 #include "plan/source.h"
+#include "store/status.h"
 #include "store/store.h"
+#include "util/lockfile.h"
+#include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
@@ -38,6 +41,8 @@ static const char *const sweep_usage[] = {
 	"DIR/report.html and DIR/report.json are written too.  Running the same command",
 	"again resumes: finished builds and runs are reused and only what is missing is",
 	"done.  Other inputs in an existing DIR are refused unless --new is given.",
+	"One kconfperf works in a DIR at a time: a second plan, build, run, sweep or",
+	"screen there exits 3 at once, naming the first (docs/trust.md).",
 	"",
 	"A workload cmd:PROGRAM ARGS runs a program of this host inside each guest,",
 	"which sees the host's root read-only over virtio-9p; its samples are its",
@@ -57,6 +62,33 @@ static const char *const sweep_usage[] = {
 	NULL,
 };
 
+/*
+ * The variants to be measured that have no measured run, as "a, b"
+ * (empty when none); -1 on a store error.  A sweep that leaves one so
+ * exits 1, as run does: its report would lack a row nobody was told of.
+ */
+static int unmeasured(struct store *st, const struct store_variant *v, size_t nr,
+		      struct strbuf *out)
+{
+	struct store_run *runs = NULL;
+	size_t nr_runs = 0, i, k;
+
+	if (store_get_runs(st, &runs, &nr_runs))
+		return -1;
+	for (i = 0; i < nr; i++) {
+		if (!variant_is_measured(v[i].status))
+			continue;
+		for (k = 0; k < nr_runs; k++)
+			if (runs[k].variant_id == v[i].id && runs[k].status == RUN_OK &&
+			    !runs[k].warmup)
+				break;
+		if (k == nr_runs)
+			strbuf_addf(out, "%s%s", out->len ? ", " : "", v[i].name);
+	}
+	store_runs_free(runs, nr_runs);
+	return 0;
+}
+
 int cmd_sweep(int argc, const char **argv)
 {
 	struct plan_args pa = PLAN_ARGS_AA_INIT;
@@ -70,12 +102,14 @@ int cmd_sweep(int argc, const char **argv)
 	const char *dir_opt = EXPERIMENT_DEFAULT_DIR;
 	char key[SHA256_HEX_SIZE];
 	double noise = 1.0, start = now_seconds();
-	int jobs = 0, start_new = 0, resume, measured, ret = 1;
+	struct lockfile lock = LOCKFILE_INIT;
+	struct strbuf missing = STRBUF_INIT;
+	int jobs = 0, start_new = 0, resume, measured, ret = 1, locked, fresh = 0;
 	const struct option opts[] = {
 		OPT_GROUP("what to measure:"),
 		OPT_PLAN_ARGS(&pa),
 		OPT_GROUP("how to build:"),
-		OPT_INTEGER('j', "jobs", &jobs, "N", "make -j and parallel olddefconfig (default: CPUs)"),
+		OPT_JOBS(&jobs, "make -j and parallel olddefconfig, 1 to 1024 (default: CPUs)"),
 		OPT_STRING(0, "cc-wrapper", &e.build.cc_wrapper, "CMD",
 			   "compile through ccache, distcc or icecc (see 'kconfperf help build')"),
 		OPT_GROUP("how to run:"),
@@ -95,11 +129,18 @@ int cmd_sweep(int argc, const char **argv)
 		usage_error("unexpected argument '%s'", argv[0]);
 	run_args_finish(&ra, 0);
 	run_args_harness(&ra, &pa);
-	if (jobs < 0)
-		usage_error("-j cannot be negative");
 	if (!(noise >= 0) || noise >= 100)
 		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
 
+	/* The whole sweep holds the experiment: a second one is refused, not mixed in. */
+	if (experiment_check_dir(dir_opt))
+		goto out;
+	locked = experiment_lock(&lock, dir_opt, "sweeping");
+	if (locked) {
+		ret = locked > 0 ? EXPERIMENT_BUSY : 1;
+		goto out;
+	}
+	fresh = !experiment_exists(dir_opt);
 	if (experiment_inputs_open(&e, &pa, &ra, dir_opt, jobs))
 		goto out;
 	if (plan_set_key(&pa.o, &e.sources, key))
@@ -107,6 +148,8 @@ int cmd_sweep(int argc, const char **argv)
 	resume = experiment_check_plan(e.dir, key, start_new);
 	if (resume < 0 || experiment_open(&st, e.dir, 1))
 		goto out;
+	if (!resume)
+		fresh = 1;	/* a plan made now: undone if it fails */
 
 	/* plan */
 	if (resume) {
@@ -117,6 +160,7 @@ int cmd_sweep(int argc, const char **argv)
 		if (plan_set_make(&ps, &pa.o, &e.sources) ||
 		    plan_set_save(&ps, &e.sources, &pa.o, st, e.cache, pa.designs))
 			goto out;
+		fresh = 0;
 		if (!quiet)
 			plan_print_table(st, stderr);
 	}
@@ -134,14 +178,20 @@ int cmd_sweep(int argc, const char **argv)
 		goto out;
 
 	/* report */
-	if (report_experiment(st, dir_opt, noise))
+	if (report_experiment(st, dir_opt, noise) || unmeasured(st, v, nr, &missing))
 		goto out;
+	if (missing.len)
+		warning("not measured: %s", missing.buf);
 	note("sweep took %.0f s", now_seconds() - start);
-	ret = (sum.failed || measured) ? 1 : 0;
+	ret = (sum.failed || measured || missing.len) ? 1 : 0;
 out:
 	plan_set_release(&ps);
 	store_variants_free(v, nr);
 	store_close(st);
+	if (ret && fresh && st)
+		experiment_discard(dir_opt);	/* no plan: not an experiment */
+	lockfile_release(&lock);
+	strbuf_release(&missing);
 	experiment_inputs_release(&e);
 	plan_args_release(&pa);
 	run_args_release(&ra);

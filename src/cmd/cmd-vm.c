@@ -165,6 +165,7 @@ int cmd_vm(int argc, const char **argv)
 	for (i = 0; i < extract.nr; i++)
 		if (workload_spec_add_extract(&spec, extract.v[i]))
 			goto out;
+	check_ram_disks(&spec, cfg.mem_mb > 0 ? cfg.mem_mb : VM_DEFAULT_MEM_MB);
 	cfg.workload = &spec;
 	cfg.accel = accel_opt;
 	cfg.clock = clock_opt;

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,9 @@
 #include "plan/harness.h"
 #include "util/run-command.h"
 #include "plan/source.h"
+#include "util/escape.h"
 #include "util/lockfile.h"
+#include "util/own-dir.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -95,6 +98,8 @@ int kbuild_prepare(struct kbuild_options *o)
 
 	if (!a)
 		return error("kconfperf cannot build kernels for arch '%s'", o->arch);
+	if (cache_dir_prepare(o->cache_dir))
+		return -1;
 	remove_stale_tmp(o);
 	if (!o->cc && arch_check_compiler(a, cross_compile(o)))
 		return -1;
@@ -190,10 +195,23 @@ int kbuild_has_tree(const struct kbuild_options *o, const char *key)
 static int mkdir_cache(const struct kbuild_options *o, const char *sub)
 {
 	char *p = xstrfmt("%s/%s", o->cache_dir, sub);
-	int ret = mkdir_p(p, 0755);
+	char *what = xstrfmt("the cache's %s/", sub);
+	int ret = own_dir_make(p, what);
 
 	free(p);
+	free(what);
 	return ret;
+}
+
+/* What a kept object tree holds besides make's files: kconfperf put it there. */
+#define TREE_MARKER ".kconfperf-tree"
+
+/* A build key: 64 lowercase hex digits, as kbuild_key() makes. */
+static int is_key(const char *name)
+{
+	size_t n = strspn(name, "0123456789abcdef");
+
+	return n == SHA256_HEX_SIZE - 1 && !name[n];
 }
 
 /*
@@ -614,23 +632,40 @@ static int kept_tree_cmp(const void *a_, const void *b_)
 static void evict_trees(const struct kbuild_options *o)
 {
 	char *dir = xstrfmt("%s/trees", o->cache_dir);
-	DIR *d = opendir(dir);
+	DIR *d;
 	struct dirent *e;
 	struct kept_tree *v = NULL;
 	size_t nr = 0, alloc = 0, i, in_family = 0;
 
+	/* Only a trees/ of ours: a link there could lead anywhere. */
+	if (own_dir_check(dir, "the cache's trees/")) {
+		free(dir);
+		return;
+	}
+	d = opendir(dir);
 	while (d && (e = readdir(d))) {
-		char *path, *source, *cc;
-		struct stat st;
+		char *path, *source, *cc, *marker;
+		struct stat st, mst;
+		int ours, cached;
 
-		if (e->d_name[0] == '.')
+		/*
+		 * Only what kconfperf kept there: a directory named by a key,
+		 * with the marker, or (kept before there was one) with the
+		 * key's build in builds/.  Anything else stays.
+		 */
+		if (!is_key(e->d_name))
 			continue;
 		path = xstrfmt("%s/%s", dir, e->d_name);
-		if (stat(path, &st)) {
+		marker = xstrfmt("%s/" TREE_MARKER, path);
+		cached = kbuild_is_cached(o, e->d_name);
+		ours = !lstat(path, &st) && S_ISDIR(st.st_mode) &&
+		       (cached || !lstat(marker, &mst));
+		free(marker);
+		if (!ours) {
 			free(path);
 			continue;
 		}
-		if (!kbuild_is_cached(o, e->d_name)) {
+		if (!cached) {
 			remove_tree(path);
 			free(path);
 			continue;
@@ -769,6 +804,36 @@ static int seed_objtree(const struct kbuild_options *o, const struct build_paths
 	return ret;
 }
 
+/* DIR/logs, made without following a link planted in DIR (own-dir.h). */
+static int make_log_dir(const char *log_dir)
+{
+	const char *slash = strrchr(log_dir, '/');
+	char *base;
+	int ret;
+
+	if (!slash || slash == log_dir)
+		return mkdir_p(log_dir, 0755);
+	base = xstrndup(log_dir, (size_t)(slash - log_dir));
+	ret = own_subdir_make(base, slash + 1);
+	free(base);
+	return ret;
+}
+
+/*
+ * LOG_DIR/build-<name>.log, the variant's name made one path component
+ * as run directories are (path_component_add()): a name may hold '/' (a string
+ * option's value: CONFIG_CMDLINE="root=/dev/vda") or "..".
+ */
+static char *log_path(const char *log_dir, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/build-", log_dir);
+	path_component_add(&sb, name);
+	strbuf_addstr(&sb, ".log");
+	return strbuf_detach(&sb, NULL);
+}
+
 /*
  * make bzImage in the object tree, logging to out->log_path.  0 when it
  * built, 1 when the kernel failed to build (a result: out->log_tail says
@@ -782,12 +847,11 @@ static int run_make(const struct kbuild_options *o, const struct build_paths *bp
 	char *stats_log = xstrfmt("%s/.kconfperf-ccache-stats", bp->objtree);
 	int ret = 0;
 
-	if (o->log_dir && mkdir_p(o->log_dir, 0755)) {
+	if (o->log_dir && make_log_dir(o->log_dir)) {
 		ret = -1;
 		goto out;
 	}
-	out->log_path = o->log_dir ? xstrfmt("%s/build-%s.log", o->log_dir, name)
-				   : xstrfmt("%s.log", bp->objtree);
+	out->log_path = o->log_dir ? log_path(o->log_dir, name) : xstrfmt("%s.log", bp->objtree);
 	out->jobs = farm_jobs(o->farm, o->jobs, online_cpus());
 	if (o->farm) {
 		out->wrapper = xstrdup(farm_kind_name(o->farm->kind));
@@ -915,8 +979,22 @@ out:
 /* Keeps the object tree to seed later builds; the least recently used go. */
 static int keep_tree(const struct kbuild_options *o, const struct build_paths *bp)
 {
-	if (mkdir_cache(o, "trees"))
+	char *marker = xstrfmt("%s/" TREE_MARKER, bp->objtree);
+	int fd;
+
+	if (mkdir_cache(o, "trees")) {
+		free(marker);
 		return -1;
+	}
+	/* Eviction removes only trees with the marker (evict_trees()). */
+	fd = open(marker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		error_errno("cannot mark the object tree '%s'", bp->objtree);
+		free(marker);
+		return -1;
+	}
+	close(fd);
+	free(marker);
 	if (rename(bp->objtree, bp->tree) && errno != ENOTEMPTY && errno != EEXIST)
 		return error_errno("cannot keep the object tree '%s'", bp->tree);
 	utime(bp->tree, NULL);

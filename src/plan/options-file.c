@@ -82,6 +82,9 @@ static void add_all_single(struct plan_option **out, size_t *nr, size_t *alloc,
 		add_single(out, nr, alloc, name, value);
 }
 
+/* r->open after a "group" line that was a mistake (said): its endgroup is not another. */
+#define BROKEN_GROUP (-2L)
+
 /* One group as the file names it, while the file is read. */
 struct group {
 	char *name;
@@ -103,7 +106,7 @@ struct reader {
 	size_t nr_groups, alloc_groups;
 	struct origin *origins;
 	size_t nr_origins, alloc_origins;
-	long open;			/* the group being read, or -1 */
+	long open;			/* the group being read, -1, or BROKEN_GROUP */
 	int errors;
 };
 
@@ -222,7 +225,7 @@ static int group_line(struct reader *r, size_t lineno, const char *text, size_t 
 		if (rest_len) {
 			r->errors++;
 			error("%s:%zu: 'endgroup' takes nothing after it", r->path, lineno);
-		} else if (r->open < 0) {
+		} else if (r->open == -1) {
 			r->errors++;
 			error("%s:%zu: 'endgroup' without a group", r->path, lineno);
 		}
@@ -240,11 +243,13 @@ static int group_line(struct reader *r, size_t lineno, const char *text, size_t 
 	}
 	if (rest_len == (size_t)-1) {
 		r->errors++;
+		r->open = BROKEN_GROUP;
 		error("%s:%zu: a group has one name: 'group NAME'", r->path, lineno);
 		return 1;
 	}
 	if (check_group_name(r, lineno, rest, rest_len)) {
 		r->errors++;
+		r->open = BROKEN_GROUP;	/* its endgroup is no second mistake */
 		return 1;
 	}
 	ALLOC_GROW(r->groups, r->nr_groups + 1, r->alloc_groups);

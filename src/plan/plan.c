@@ -16,6 +16,7 @@
 #include "plan/source.h"
 #include "store/store.h"
 #include "util/escape.h"
+#include "util/own-dir.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 
@@ -156,6 +157,22 @@ static char *slot_dir(const struct plan_options *o, int i)
 	return xstrfmt("%s/kconfig-%d", o->work_dir, i);
 }
 
+/* DIR/work/kconfig-N, made without following a link planted in DIR (own-dir.h). */
+static int make_slot_dir(const char *dir)
+{
+	const char *slash = strrchr(dir, '/');
+	const char *up = slash && slash > dir ? memrchr(dir, '/', (size_t)(slash - dir)) : NULL;
+	char *base;
+	int ret;
+
+	if (!up)
+		return mkdir_p(dir, 0755);
+	base = xstrndup(dir, (size_t)(up - dir));
+	ret = own_subdir_make(*base ? base : "/", up + 1);
+	free(base);
+	return ret;
+}
+
 static int load_slot_config(struct kconfig **out, const char *dir)
 {
 	char *path = xstrfmt("%s/.config", dir);
@@ -200,7 +217,12 @@ static int read_base_add(struct kconfig *frag, const struct strvec *items)
 
 	for (i = 0; i < items->nr; i++) {
 		const char *item = items->v[i];
+		struct stat st;
 
+		/* Not a setting named after the directory: CONFIG_FRAGS=y would go unnoticed. */
+		if (!stat(item, &st) && S_ISDIR(st.st_mode))
+			return error("--base-add '%s' is a directory, not a fragment file or a "
+				     "setting such as CONFIG_X=y", item);
 		if (is_config_file(item)) {
 			struct strbuf sb = STRBUF_INIT;
 			int ret;
@@ -398,9 +420,19 @@ static struct kconfig *requested_config(const struct plan *p, const struct plan_
  * first earlier one it equals, so it is judged only when every earlier
  * one is resolved, whichever of the parallel runs finished first.
  */
-static int resolve_all(struct plan *p, const struct plan_options *o, size_t first)
+/* -j, or the CPUs; never more work directories than variants to resolve. */
+static int resolve_jobs(const struct plan_options *o, size_t nr)
 {
 	int jobs = o->jobs > 0 ? o->jobs : online_cpus();
+
+	if (nr && (size_t)jobs > nr)
+		jobs = (int)nr;
+	return jobs;
+}
+
+static int resolve_all(struct plan *p, const struct plan_options *o, size_t first)
+{
+	int jobs = resolve_jobs(o, p->nr_variants > first ? p->nr_variants - first : 1);
 	struct child_process *cps = xcalloc((size_t)jobs, sizeof(*cps));
 	struct child_process **running = xcalloc((size_t)jobs, sizeof(*running));
 	struct strbuf *errs = xcalloc((size_t)jobs, sizeof(*errs));
@@ -412,7 +444,7 @@ static int resolve_all(struct plan *p, const struct plan_options *o, size_t firs
 	for (i = 0; i < jobs; i++) {
 		dirs[i] = slot_dir(o, i);
 		strbuf_init(&errs[i], 0);
-		if (mkdir_p(dirs[i], 0755))
+		if (!ret && make_slot_dir(dirs[i]))
 			ret = -1;
 	}
 	while (!ret && done < p->nr_variants) {
@@ -546,7 +578,7 @@ static int resolve_baseline(struct plan *p, const struct plan_options *o)
 	const char *name, *want;
 	int ret = -1;
 
-	if (mkdir_p(dir, 0755))
+	if (make_slot_dir(dir))
 		goto out;
 	if (is_config_file(o->base)) {
 		if (kconfig_load(&kc, o->base, 0) || save_slot_config(kc, dir))

@@ -2,7 +2,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <dirent.h>
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,7 @@
 
 #include "plan/patch.h"
 #include "plan/source.h"
+#include "util/own-dir.h"
 #include "util/run-command.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
@@ -21,10 +24,42 @@ char *default_cache_dir(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
+	struct passwd *pw;
 
-	if (xdg && *xdg)
+	/* The XDG base directory spec: a relative path is to be ignored. */
+	if (xdg && *xdg == '/')
 		return xstrfmt("%s/kconfperf", xdg);
-	return xstrfmt("%s/.cache/kconfperf", home && *home ? home : "/tmp");
+	if (home && *home == '/')
+		return xstrfmt("%s/.cache/kconfperf", home);
+	/* No usable HOME (a service, env -i): the password database's, never /tmp. */
+	errno = 0;
+	pw = getpwuid(geteuid());
+	if (pw && pw->pw_dir && *pw->pw_dir == '/')
+		return xstrfmt("%s/.cache/kconfperf", pw->pw_dir);
+	error("no home directory for the build cache (HOME is %s and uid %ld has no home "
+	      "in the password database); set HOME or --cache", home ? "not absolute" : "unset",
+	      (long)geteuid());
+	return NULL;
+}
+
+int cache_dir_prepare(const char *cache)
+{
+	static const char *const subs[] = { "sources", "builds", "trees", "tmp", NULL };
+	int i;
+
+	if (own_dir_make(cache, "the cache"))
+		return -1;
+	for (i = 0; subs[i]; i++) {
+		char *path = xstrfmt("%s/%s", cache, subs[i]);
+		char *what = xstrfmt("the cache's %s/", subs[i]);
+		int ret = own_dir_make(path, what);
+
+		free(path);
+		free(what);
+		if (ret)
+			return -1;
+	}
+	return 0;
 }
 
 void kernel_source_release(struct kernel_source *ks)
@@ -183,15 +218,46 @@ static char *single_subdir(const char *dir)
 	return found;
 }
 
+/* nftw() takes no data pointer: what tame_entry() found, for the note. */
+static long tamed_nodes, tamed_modes;
+
+/*
+ * A tree needs regular files, directories and links: a device node or a
+ * FIFO an archive carries goes, and no file keeps a setuid, setgid or
+ * sticky bit, or a write bit for group or others.
+ */
+static int tame_entry(const char *path, const struct stat *st, int type UNUSED,
+		      struct FTW *ftw UNUSED)
+{
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) || S_ISFIFO(st->st_mode) ||
+	    S_ISSOCK(st->st_mode)) {
+		if (unlink(path))
+			return error_errno("cannot remove '%s'", path);
+		tamed_nodes++;
+	} else if (!S_ISLNK(st->st_mode) && (st->st_mode & (07000 | 022))) {
+		if (chmod(path, st->st_mode & 0755))
+			return error_errno("cannot change the mode of '%s'", path);
+		tamed_modes++;
+	}
+	return 0;
+}
+
 static int extract_archive(const char *archive, const char *dest, const char *tmp)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;
 
-	if (mkdir_p(tmp, 0755))
-		return -1;
-	strvec_pushv(&cp.args, (const char *[]){ "tar", "-xf", archive, "-C", tmp, NULL });
+	/* 0700 until tamed: no one else reaches what tar makes meanwhile. */
+	if (mkdir(tmp, 0700))
+		return error_errno("cannot create directory '%s'", tmp);
+	/*
+	 * As root, tar would keep the archive's owners and modes: a tree
+	 * that its files' uid may change under kconfperf, setuid files and
+	 * 0777 modes in the cache.
+	 */
+	strvec_pushv(&cp.args, (const char *[]){ "tar", "-xf", archive, "-C", tmp,
+		"--no-same-owner", "--no-same-permissions", NULL });
 	cp.out.mode = CHILD_IO_NULL;
 	cp.err.mode = CHILD_IO_CAPTURE;
 	cp.err.buf = &err;
@@ -208,6 +274,17 @@ static int extract_archive(const char *archive, const char *dest, const char *tm
 		remove_tree(tmp);
 		goto out;
 	}
+	tamed_nodes = tamed_modes = 0;
+	if (nftw(tmp, tame_entry, 16, FTW_PHYS) || chmod(tmp, 0755)) {
+		ret = error("cannot make the extracted '%s' safe to use in '%s'", archive, tmp);
+		remove_tree(tmp);
+		goto out;
+	}
+	if (tamed_nodes || tamed_modes)
+		warning("'%s' holds %ld device node%s or FIFO%s (left out) and %ld file%s with "
+			"setuid, setgid or group/other write bits (cleared)", archive, tamed_nodes,
+			tamed_nodes == 1 ? "" : "s", tamed_nodes == 1 ? "" : "s", tamed_modes,
+			tamed_modes == 1 ? "" : "s");
 	if (rename(tmp, dest)) {
 		/* Another kconfperf extracted the same archive meanwhile. */
 		if (errno != ENOTEMPTY && errno != EEXIST)
@@ -225,9 +302,9 @@ static int open_archive(struct kernel_source *out, const char *src, const char *
 	char hex[SHA256_HEX_SIZE];
 	char *dest = NULL, *tmp = NULL, *top = NULL;
 	struct stat st;
-	int ret = -1;
+	int ret = -1, extracted = 0;
 
-	if (sha256_file(src, hex))
+	if (sha256_file(src, hex) || cache_dir_prepare(cache_dir))
 		return -1;
 	dest = xstrfmt("%s/sources/%.16s", cache_dir, hex);
 	if (stat(dest, &st)) {
@@ -235,15 +312,27 @@ static int open_archive(struct kernel_source *out, const char *src, const char *
 		remove_tree(tmp);
 		if (extract_archive(src, dest, tmp))
 			goto out;
+		extracted = 1;
 	}
 	top = single_subdir(dest);
 	if (!top) {
-		error("'%s' does not hold one top directory (extracted in '%s')", src, dest);
-		goto out;
+		error("'%s' does not hold one top directory", src);
+		goto bad;
 	}
 	out->tree = xstrfmt("%s/%s", dest, top);
+	if (kernel_source_check_tree(out->tree, src))
+		goto bad;
 	out->id = xstrfmt("tar:%s", hex);
 	ret = 0;
+	goto out;
+bad:
+	/*
+	 * What this call extracted and is no kernel tree would stay in the
+	 * cache for good; a tree found there is left alone (another kconfperf
+	 * may be using it).
+	 */
+	if (extracted)
+		remove_tree(dest);
 out:
 	free(dest);
 	free(tmp);
@@ -274,8 +363,7 @@ int kernel_source_open(struct kernel_source *out, const char *src, const char *c
 		sha256_final_hex(&c, hex);
 		out->id = xstrfmt("dir:%s", hex);
 	} else if (S_ISREG(st.st_mode) && is_archive(src)) {
-		if (open_archive(out, src, cache_dir) ||
-		    kernel_source_check_tree(out->tree, src))
+		if (open_archive(out, src, cache_dir))
 			goto fail;
 	} else {
 		return error("source '%s' is neither a kernel tree directory nor a "
@@ -403,8 +491,10 @@ int kernel_source_patch(struct kernel_source *out, const struct kernel_source *b
 	memset(out, 0, sizeof(*out));
 	strvec_init(&out->patched);
 	name = name ? name + 1 : base->tree;
-	if (kernel_patch_read(&kp, patch_path))
+	if (kernel_patch_read(&kp, patch_path) || cache_dir_prepare(cache_dir)) {
+		kernel_patch_release(&kp);
 		return -1;
+	}
 	sha256_init(&c);
 	sha256_update(&c, "kconfperf-patch-1", 18);
 	sha256_update(&c, base->id, strlen(base->id) + 1);

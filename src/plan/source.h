@@ -65,7 +65,22 @@ int kernel_source_patch(struct kernel_source *out, const struct kernel_source *b
 /* Checks that dir looks like a kernel tree; returns 0 or -1 with a message. */
 int kernel_source_check_tree(const char *dir, const char *what);
 
-/* The default cache directory: ${XDG_CACHE_HOME:-$HOME/.cache}/kconfperf (malloc'd). */
+/*
+ * The default cache directory, malloc'd: $XDG_CACHE_HOME/kconfperf, else
+ * $HOME/.cache/kconfperf, each only when absolute; without a usable HOME
+ * the password database's home directory for the effective uid, never a
+ * shared place such as /tmp.  NULL with "... set HOME or --cache" when
+ * there is none.
+ */
 char *default_cache_dir(void);
+
+/*
+ * Makes the cache and its sources/, builds/, trees/ and tmp/ and checks
+ * that only this user can change them (own-dir.h: not links, owned by the
+ * effective uid, not group- or world-writable, nor anything above them
+ * writable by others): kconfperf runs make in the trees it finds there.
+ * 0, or -1 with a message naming the directory and what is wrong.
+ */
+int cache_dir_prepare(const char *cache);
 
 #endif

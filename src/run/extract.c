@@ -427,20 +427,49 @@ int extract_apply(const struct extract *x, const char *output, size_t len, doubl
 	return ret;
 }
 
+/* guest/cmd.c send_output()'s note, with the count of bytes it left out between. */
+#define CUT_NOTE_HEAD "[kcp-guest: the first "
+#define CUT_NOTE_TAIL " bytes of the output are left out]\n"
+
+size_t extract_skip_cut(const char *output, size_t len, long long *cut)
+{
+	size_t head = strlen(CUT_NOTE_HEAD), tail = strlen(CUT_NOTE_TAIL), n = 0, at;
+	const char *nl;
+	long long v = 0;
+
+	*cut = 0;
+	if (len < head || memcmp(output, CUT_NOTE_HEAD, head))
+		return 0;
+	while (head + n < len && n < 19 && output[head + n] >= '0' && output[head + n] <= '9')
+		v = v * 10 + (output[head + n++] - '0');
+	if (!n || head + n + tail > len || memcmp(output + head + n, CUT_NOTE_TAIL, tail))
+		return 0;
+	*cut = v;
+	at = head + n + tail;
+	/* The guest cut at an arbitrary byte: the first line is only the end of one. */
+	nl = memchr(output + at, '\n', len - at);
+	return nl ? (size_t)(nl - output) + 1 : len;
+}
+
 int extract_samples(struct protocol_result *r, const char *workload,
 		    const struct extract *x, size_t nr, const char *output, size_t len,
 		    struct strbuf *why)
 {
 	double *values = xcalloc(nr ? nr : 1, sizeof(*values));
-	size_t i;
+	long long cut;
+	size_t i, start = extract_skip_cut(output, len, &cut);
 	int ret = -1;
 
 	for (i = 0; i < nr; i++) {
 		struct strbuf msg = STRBUF_INIT;
-		int rc = extract_apply(&x[i], output, len, &values[i], &msg);
+		int rc = extract_apply(&x[i], output + start, len - start, &values[i], &msg);
 
-		if (rc)
+		if (rc) {
 			strbuf_addf(why, "--extract %s: %s", x[i].metric, msg.buf);
+			if (cut)
+				strbuf_addf(why, "; the guest kept only the output's last 64 KiB: "
+					    "the first %lld bytes are left out", cut);
+		}
 		strbuf_release(&msg);
 		if (rc)
 			goto out;

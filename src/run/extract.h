@@ -80,8 +80,20 @@ int extract_apply(const struct extract *x, const char *output, size_t len, doubl
 		  struct strbuf *why);
 
 /*
+ * When a program printed more than the guest keeps (64 KiB), the guest
+ * (guest/cmd.c) sends the last 64 KiB from an arbitrary byte behind its
+ * own line "[kcp-guest: the first N bytes of the output are left out]".
+ * Neither that note nor the partial line after it is the program's: this
+ * returns the offset of the first whole line the program printed (0 when
+ * nothing was cut) and sets *cut to N (0 when nothing was cut).
+ */
+size_t extract_skip_cut(const char *output, size_t len, long long *cut);
+
+/*
  * Adds a sample of metric x->metric, iteration 0, to r for each of the
- * nr extractions, taken from output.  Returns 0, or -1 with the first
+ * nr extractions, taken from output's own lines (extract_skip_cut()): a
+ * number printed only in the part the guest left out is not found, and
+ * the reason says that part was cut.  Returns 0, or -1 with the first
  * failure's reason in why ("--extract throughput: ...") and r unchanged.
  */
 int extract_samples(struct protocol_result *r, const char *workload,

@@ -161,7 +161,7 @@ static const char *tool_path(const struct vm_config *cfg)
 
 static int write_empty(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
 
 	if (fd < 0)
 		return error_errno("cannot create '%s'", path);

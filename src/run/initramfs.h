@@ -79,7 +79,8 @@ int initramfs_gzip(struct strbuf *out, const void *data, size_t len);
 /*
  * Writes the gzip'd archive (trailer included) to path atomically: a
  * temporary file in the same directory is renamed over path, so a reader
- * never sees half an archive.  Returns 0 or -1 with an error printed.
+ * never sees half an archive; a link at path is replaced, not followed
+ * (write_file()).  Returns 0 or -1 with an error printed.
  */
 int initramfs_write(const struct initramfs *ir, const char *path);
 

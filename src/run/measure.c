@@ -25,7 +25,9 @@
 #include "run/measure.h"
 #include "util/run-command.h"
 #include "run/schedule.h"
+#include "util/escape.h"
 #include "util/lockfile.h"
+#include "util/own-dir.h"
 #include "util/progress.h"
 #include "util/sha256.h"
 #include "store/store.h"
@@ -65,7 +67,7 @@ struct state {
 	const struct arch *arch;	/* the kernels' arch: the guest's and the machine's */
 	struct vm_config cfg;		/* shared settings; kernel etc. set per run */
 	uint64_t seed;			/* the experiment's: orders and layout seeds */
-	struct lockfile lock;		/* DIR/run.lock */
+	struct lockfile lock;		/* DIR/kconfperf.lock (experiment.h) */
 	struct progress progress;	/* while runs run */
 };
 
@@ -90,36 +92,6 @@ static void state_release(struct state *s)
 	lockfile_release(&s->lock);
 }
 
-/* Path components longer than this are cut and told apart by a hash. */
-#define COMPONENT_MAX 120
-
-/*
- * A name as one path component: what is not [A-Za-z0-9._=+-] becomes '_';
- * a long name (a cmd: workload's command line) keeps its first
- * COMPONENT_MAX - 17 bytes and "-" and 16 hex digits of its SHA-256.
- */
-static void add_component(struct strbuf *sb, const char *name)
-{
-	const char *p;
-	size_t start = sb->len;
-
-	if (!strcmp(name, ".") || !strcmp(name, "..") || !*name)
-		strbuf_addch(sb, '_');
-	for (p = name; *p; p++)
-		strbuf_addch(sb, strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					"0123456789._=+-", *p) ? *p : '_');
-	if (sb->len - start > COMPONENT_MAX) {
-		struct sha256 c;
-		char hex[SHA256_HEX_SIZE];
-
-		sha256_init(&c);
-		sha256_update(&c, name, strlen(name));
-		sha256_final_hex(&c, hex);
-		strbuf_setlen(sb, start + COMPONENT_MAX - 17);
-		strbuf_addf(sb, "-%.16s", hex);
-	}
-}
-
 /* DIR/runs/<variant>[/<workload>[/<leaf>]], malloc'd. */
 static char *runs_path(const struct state *s, const char *variant, const char *workload,
 		       const char *leaf)
@@ -127,30 +99,30 @@ static char *runs_path(const struct state *s, const char *variant, const char *w
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "%s/runs/", s->dir);
-	add_component(&sb, variant);
+	path_component_add(&sb, variant);
 	if (workload) {
 		strbuf_addch(&sb, '/');
-		add_component(&sb, workload);
+		path_component_add(&sb, workload);
 	}
 	if (leaf)
 		strbuf_addf(&sb, "/%s", leaf);
 	return strbuf_detach(&sb, NULL);
 }
 
-/* One kconfperf run per experiment at a time: two would store the same runs. */
+/* Makes path, a runs_path(): no link in DIR/runs/... is followed (own-dir.h). */
+static int make_runs_dir(const struct state *s, const char *path)
+{
+	size_t n = strlen(s->dir);
+
+	if (strncmp(path, s->dir, n) || path[n] != '/')
+		BUG("'%s' is not in '%s'", path, s->dir);
+	return own_subdir_make(s->dir, path + n + 1);
+}
+
+/* One kconfperf per experiment at a time: two would store the same runs. */
 static int lock_experiment(struct state *s)
 {
-	char *path = experiment_path(s->dir, "run.lock");
-	struct lockfile_owner owner;
-	int rc = lockfile_try(&s->lock, path);
-
-	free(path);
-	if (rc <= 0)
-		return rc;
-	if (!lockfile_read_owner(&s->lock, &owner) && lockfile_owner_alive(&owner))
-		return error("another 'kconfperf run' (pid %ld) is running in '%s'", owner.pid,
-			     s->dir);
-	return error("another 'kconfperf run' is running in '%s'", s->dir);
+	return experiment_lock(&s->lock, s->dir, "running") ? -1 : 0;
 }
 
 /*
@@ -305,7 +277,7 @@ static int write_config(struct state *s, struct measured *m)
 
 	m->config = xstrfmt("%s/config", vdir);
 	strbuf_addstr(&sb, m->v->config);
-	if (!mkdir_p(vdir, 0777) && !strbuf_write_file(&sb, m->config))
+	if (!make_runs_dir(s, vdir) && !strbuf_write_file(&sb, m->config))
 		ret = 0;
 	strbuf_release(&sb);
 	free(vdir);
@@ -776,6 +748,41 @@ static void round_name(char *buf, size_t size, const struct schedule_run *r)
 }
 
 /* Runs one scheduled run and stores it: 1 ok, 0 a failed run (stored), -1 error. */
+/*
+ * A metric keeps the unit and direction of its first stored sample: an ok
+ * run that reports it otherwise is malformed (its samples are still
+ * stored, as a failed run's are, and not averaged with the others).
+ * 0, or -1 on a store error.
+ */
+static int check_metric_kinds(struct state *s, const char *workload, struct vm_result *res)
+{
+	size_t i, k;
+
+	for (i = 0; i < res->proto.nr_samples && res->status == RUN_OK; i++) {
+		const struct protocol_sample *x = &res->proto.samples[i];
+		char *unit;
+		int hib, rc;
+
+		for (k = 0; k < i; k++)
+			if (!strcmp(res->proto.samples[k].metric, x->metric))
+				break;
+		if (k < i)
+			continue;	/* the parser held the rest of the run to the first */
+		rc = store_metric_kind(s->st, workload, x->metric, &unit, &hib);
+		if (rc < 0)
+			return -1;
+		if (rc && (strcmp(unit, x->unit) || hib != x->higher_is_better)) {
+			res->status = RUN_MALFORMED;
+			strbuf_addf(&res->reason, "metric '%s' in %s, %s is better, but the "
+				    "experiment's first sample of it was in %s, %s is better",
+				    x->metric, x->unit, x->higher_is_better ? "higher" : "lower",
+				    unit, hib ? "higher" : "lower");
+		}
+		free(unit);
+	}
+	return 0;
+}
+
 static int run_one(struct state *s, const struct schedule_run *r)
 {
 	const struct measured *m = &s->measured[r->variant];
@@ -789,7 +796,7 @@ static int run_one(struct state *s, const struct schedule_run *r)
 	round_name(leaf, sizeof(leaf), r);
 	run_dir = runs_path(s, m->v->name, s->specs.v[r->workload], leaf);
 	show_run(s, r);
-	if (mkdir_p(run_dir, 0777))
+	if (make_runs_dir(s, run_dir))
 		goto out;
 	cfg.kernel = m->image;
 	cfg.workload = &s->o->workloads[r->workload];
@@ -814,7 +821,8 @@ static int run_one(struct state *s, const struct schedule_run *r)
 		error("%s", res.reason.buf);
 		goto out;
 	}
-	if (store_result(s, r, &res, started, cfg.layout_seed))
+	if (check_metric_kinds(s, s->specs.v[r->workload], &res) ||
+	    store_result(s, r, &res, started, cfg.layout_seed))
 		goto out;
 	report_run(s, r, &res, now_seconds() - t0, run_dir);
 	ret = res.status == RUN_OK;
@@ -974,7 +982,7 @@ int measure_print_command(struct store *st, const struct measure_options *o,
 	if (strcmp(name, variant))
 		note("%s runs as %s", variant, name);
 	run_dir = runs_path(&s, name, s.specs.v[0], "command");
-	if (mkdir_p(run_dir, 0777))
+	if (make_runs_dir(&s, run_dir))
 		goto out;
 	cfg = s.cfg;
 	cfg.kernel = s.measured[i].image;

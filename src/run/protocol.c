@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "run/protocol.h"
+#include "store/sample-range.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -49,6 +50,8 @@ void protocol_result_release(struct protocol_result *r)
 	free(r->clocksource);
 	free(r->error);
 	free(r->invalid);
+	free(r->metric_first);
+	free(r->seen);
 	protocol_result_init(r);
 }
 
@@ -221,6 +224,59 @@ static int malformed(struct protocol_result *r, const char *origin, unsigned lin
 
 #define BAD(...) malformed(r, origin, lineno, line, len, __VA_ARGS__)
 
+/* The metric's index among r's metrics, or r->nr_metrics when it is new. */
+static size_t find_metric(const struct protocol_result *r, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_metrics; i++)
+		if (!strcmp(r->samples[r->metric_first[i]].metric, metric))
+			return i;
+	return i;
+}
+
+static size_t seen_slot(const struct protocol_result *r, unsigned long long key)
+{
+	/* a 64-bit mix (splitmix64's finalizer), then linear probing */
+	unsigned long long h = key;
+
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebULL;
+	h ^= h >> 31;
+	return (size_t)h & (r->seen_size - 1);
+}
+
+/* Adds (metric, iter) to the set; 0 when new, 1 when it was there. */
+static int seen_add(struct protocol_result *r, size_t metric, unsigned iter)
+{
+	unsigned long long key = ((unsigned long long)metric << 32 | iter) + 1;
+	size_t i;
+
+	if (2 * (r->nr_seen + 1) > r->seen_size) {
+		unsigned long long *old = r->seen;
+		size_t old_size = r->seen_size, k;
+
+		r->seen_size = old_size ? 2 * old_size : 64;
+		r->seen = xcalloc(r->seen_size, sizeof(*r->seen));
+		for (k = 0; k < old_size; k++) {
+			if (!old[k])
+				continue;
+			for (i = seen_slot(r, old[k]); r->seen[i]; i = (i + 1) & (r->seen_size - 1))
+				;
+			r->seen[i] = old[k];
+		}
+		free(old);
+	}
+	for (i = seen_slot(r, key); r->seen[i]; i = (i + 1) & (r->seen_size - 1))
+		if (r->seen[i] == key)
+			return 1;
+	r->seen[i] = key;
+	r->nr_seen++;
+	return 0;
+}
+
 static int take_sample(struct protocol_result *r, const struct line *l,
 		       const char *origin, unsigned lineno, const char *line, size_t len)
 {
@@ -228,8 +284,8 @@ static int take_sample(struct protocol_result *r, const struct line *l,
 		"workload", "iter", "metric", "unit", "better", "value",
 	};
 	struct protocol_sample s;
-	const char *better;
-	size_t i;
+	const char *better, *why;
+	size_t i, metric;
 
 	for (i = 0; i < ARRAY_SIZE(required); i++) {
 		const char *v = get(l, required[i]);
@@ -245,6 +301,10 @@ static int take_sample(struct protocol_result *r, const struct line *l,
 		return BAD("bad number '%s' for value", get(l, "value"));
 	if (s.value < 0)
 		return BAD("negative value '%s' for a %s", get(l, "value"), get(l, "metric"));
+	why = sample_range_check(s.value, get(l, "unit"));
+	if (why)
+		return BAD("value=%s %s %s, which %s", get(l, "value"), get(l, "unit"),
+			   get(l, "metric"), why);
 	if (r->workload && strcmp(get(l, "workload"), r->workload))
 		return BAD("a sample of workload '%s', but this run is of '%s'",
 			   get(l, "workload"), r->workload);
@@ -255,13 +315,31 @@ static int take_sample(struct protocol_result *r, const struct line *l,
 		s.higher_is_better = 1;
 	else
 		return BAD("better='%s' is not lower or higher", better);
-	for (i = 0; i < r->nr_samples; i++)
-		if (r->samples[i].iteration == s.iteration &&
-		    !strcmp(r->samples[i].metric, get(l, "metric")))
-			return BAD("a second sample for metric '%s' iter=%u",
-				   get(l, "metric"), s.iteration);
-	if (r->nr_samples >= KCP_SAMPLES_MAX)
+	metric = find_metric(r, get(l, "metric"));
+	if (metric < r->nr_metrics) {
+		/* The first sample of a metric fixes its unit and direction. */
+		const struct protocol_sample *first = &r->samples[r->metric_first[metric]];
+
+		if (strcmp(first->unit, get(l, "unit")) ||
+		    first->higher_is_better != s.higher_is_better)
+			return BAD("metric '%s' with unit=%s better=%s, but its first sample "
+				   "had unit=%s better=%s", first->metric, get(l, "unit"), better,
+				   first->unit, first->higher_is_better ? "higher" : "lower");
+	} else if (r->nr_metrics >= KCP_METRICS_MAX) {
+		r->capped = 1;
+		return BAD("more than %d metrics", KCP_METRICS_MAX);
+	}
+	if (r->nr_samples >= KCP_SAMPLES_MAX) {
+		r->capped = 1;
 		return BAD("more than %d samples", KCP_SAMPLES_MAX);
+	}
+	if (seen_add(r, metric, s.iteration))
+		return BAD("a second sample for metric '%s' iter=%u",
+			   get(l, "metric"), s.iteration);
+	if (metric == r->nr_metrics) {
+		ALLOC_GROW(r->metric_first, r->nr_metrics + 1, r->alloc_metrics);
+		r->metric_first[r->nr_metrics++] = r->nr_samples;
+	}
 
 	s.workload = xstrdup(get(l, "workload"));
 	s.metric = xstrdup(get(l, "metric"));
@@ -377,7 +455,7 @@ int protocol_parse_buffer(struct protocol_result *r, const char *buf, size_t len
 	const char *end = buf + len;
 	int ret = 0;
 
-	while (buf < end) {
+	while (buf < end && !r->capped) {
 		const char *nl = memchr(buf, '\n', end - buf);
 		size_t n = nl ? (size_t)(nl - buf) : (size_t)(end - buf);
 

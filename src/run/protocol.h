@@ -38,6 +38,10 @@
  *		(metric, iter) is unique within a run.  metric is "time" or
  *		"throughput", unit says what value is in ("s", "ns", "us",
  *		"MB/s"), better is "lower" or "higher"; value is never negative.
+ *		A metric's first sample fixes its unit and better: a later
+ *		sample of it with another is malformed.  A time (unit s, ms, us
+ *		or ns) lies between a nanosecond and 1e7 s, any other value is
+ *		at most 1e15 (store/sample-range.h, the rule import follows too).
  *	KCP 1 done
  *		The workload finished and every sample was written.
  *	KCP 1 error msg="cannot open '/dev/vda': No such device"
@@ -53,6 +57,12 @@
 #define KCP_LINE_MAX 4096
 /* Most samples accepted from one run. */
 #define KCP_SAMPLES_MAX 100000
+/*
+ * Most distinct metrics accepted from one run: each is a row of the
+ * report.  A run over either cap is malformed and the rest of its output
+ * is not parsed (40,000 distinct metrics took 10 s a run to parse).
+ */
+#define KCP_METRICS_MAX 64
 /* Most of a run's output read to parse it (a sample line is ~100 bytes). */
 #define KCP_OUTPUT_MAX ((size_t)64 << 20)
 
@@ -88,6 +98,12 @@ struct protocol_result {
 	char *invalid;		/* the first malformed line's message, or NULL */
 	unsigned nr_invalid;	/* how many lines were malformed */
 	unsigned lines;		/* lines read so far (numbering for messages) */
+	int capped;		/* over KCP_SAMPLES_MAX or KCP_METRICS_MAX: parsing stopped */
+	/* Private to the parser: each metric's first sample, and a hash of (metric, iter). */
+	size_t *metric_first;	/* index into samples */
+	size_t nr_metrics, alloc_metrics;
+	unsigned long long *seen;	/* open addressing, 0 empty, else key + 1 */
+	size_t seen_size, nr_seen;
 };
 #define PROTOCOL_RESULT_INIT { 0 }
 

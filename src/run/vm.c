@@ -1037,7 +1037,11 @@ static int make_scratch(const struct vm_config *cfg, struct strbuf *why)
 
 		if (!image)
 			continue;
-		fd = open(image, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		/* A new file: whatever was there (a link into the host) is not opened. */
+		if (unlink(image) && errno != ENOENT)
+			fd = -1;
+		else
+			fd = open(image, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		failed = fd < 0 || ftruncate(fd, (off_t)cfg->workload->scratch[i].bytes);
 		if (failed)
 			strbuf_addf(why, "cannot make the scratch disk '%s': %s", image,
@@ -1079,6 +1083,14 @@ static void extract_output(struct vm_result *out, const struct vm_config *cfg)
 			    spec->nr_extracts, output.buf, output.len, &why)) {
 		out->status = RUN_MALFORMED;
 		strbuf_addf(&out->reason, "the program's output: %s", why.buf);
+	} else {
+		long long cut;
+
+		/* Said in the run (stored as its note): its numbers came from the end only. */
+		extract_skip_cut(output.buf, output.len, &cut);
+		if (cut)
+			strbuf_addf(&out->reason, "the program's output was cut: the guest kept "
+				    "its last 64 KiB, the first %lld bytes are left out", cut);
 	}
 	free(path);
 	strbuf_release(&output);

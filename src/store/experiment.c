@@ -4,9 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "store/experiment.h"
 #include "store/store.h"
+#include "util/lockfile.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -37,6 +39,26 @@ int experiment_check_dir(const char *dir)
 	return ret;
 }
 
+/* A database path that is not a file: sqlite would say "disk I/O error". */
+static int check_db(const char *db)
+{
+	struct stat st;
+
+	if (!stat(db, &st) && !S_ISREG(st.st_mode))
+		return error("'%s' is a %s, not an experiment's database", db,
+			     S_ISDIR(st.st_mode) ? "directory" : "special file");
+	return 0;
+}
+
+/* sqlite would say "unable to open database file" or "attempt to write a readonly database". */
+static int check_writable(const char *dir)
+{
+	if (access(dir, W_OK) && (errno == EROFS || errno == EACCES))
+		return error("'%s' is read-only (%s): kconfperf writes its experiment there; "
+			     "'kconfperf report' can still read it", dir, strerror(errno));
+	return 0;
+}
+
 int experiment_open(struct store **out, const char *dir, int create)
 {
 	char *db = experiment_path(dir, "kconfperf.db");
@@ -44,7 +66,7 @@ int experiment_open(struct store **out, const char *dir, int create)
 	int ret;
 
 	*out = NULL;
-	if (experiment_check_dir(dir)) {
+	if (experiment_check_dir(dir) || check_db(db)) {
 		free(db);
 		return -1;
 	}
@@ -53,7 +75,7 @@ int experiment_open(struct store **out, const char *dir, int create)
 		return error("no experiment in '%s' (start one with 'kconfperf plan' or "
 			     "'kconfperf sweep', or name it with --dir)", dir);
 	}
-	if (create && mkdir_p(dir, 0755)) {
+	if ((create && mkdir_p(dir, 0755)) || (!stat(dir, &st) && check_writable(dir))) {
 		free(db);
 		return -1;
 	}
@@ -69,7 +91,7 @@ int experiment_open_readonly(struct store **out, const char *dir)
 	int ret;
 
 	*out = NULL;
-	if (experiment_check_dir(dir)) {
+	if (experiment_check_dir(dir) || check_db(db)) {
 		free(db);
 		return -1;
 	}
@@ -137,4 +159,63 @@ out:
 	free(db);
 	free(old);
 	return ret;
+}
+
+int experiment_lock(struct lockfile *lk, const char *dir, const char *doing)
+{
+	char *path = experiment_path(dir, "kconfperf.lock");
+	struct lockfile_owner o;
+	int rc;
+
+	if (experiment_check_dir(dir) || mkdir_p(dir, 0755)) {
+		free(path);
+		return -1;
+	}
+	if (check_writable(dir)) {
+		free(path);
+		return -1;
+	}
+	lk->doing = doing;
+	rc = lockfile_try(lk, path);
+	free(path);
+	if (rc <= 0)
+		return rc;
+	if (lockfile_read_owner(lk, &o) || !lockfile_owner_alive(&o)) {
+		/* Held, but by no kconfperf that says so: its work, or one just starting. */
+		error("another kconfperf is working in '%s' (its lock '%s' is held)", dir, lk->path);
+		return 1;
+	}
+	if (o.pid == (long)getpid()) {
+		/* This process holds it through another descriptor: a sweep's run stage. */
+		lockfile_release(lk);
+		return 0;
+	}
+	error("another kconfperf is %s in '%s' (pid %ld)", *o.doing ? o.doing : "working", dir,
+	      o.pid);
+	return 1;
+}
+
+int experiment_exists(const char *dir)
+{
+	char *db = experiment_path(dir, "kconfperf.db");
+	struct stat st;
+	int ret = !stat(db, &st);
+
+	free(db);
+	return ret;
+}
+
+void experiment_discard(const char *dir)
+{
+	static const char *const parts[] = {
+		"kconfperf.db", "kconfperf.db-wal", "kconfperf.db-shm", "work", "logs", NULL,
+	};
+	int i;
+
+	for (i = 0; parts[i]; i++) {
+		char *p = experiment_path(dir, parts[i]);
+
+		remove_tree(p);
+		free(p);
+	}
 }

@@ -3,6 +3,7 @@
 #ifndef EXPERIMENT_H
 #define EXPERIMENT_H
 
+struct lockfile;
 struct store;
 
 /* The default experiment directory, relative to the current one. */
@@ -30,6 +31,36 @@ int experiment_open_readonly(struct store **out, const char *dir);
  * --dir with it before any long work.
  */
 int experiment_check_dir(const char *dir);
+
+/*
+ * DIR/kconfperf.lock: one kconfperf at a time works in an experiment.
+ * plan, build, run, sweep and screen take it before they read or change
+ * anything in DIR and hold it to the end (lockfile.h: the kernel drops it
+ * when the holder dies), so two of them cannot resolve in the same
+ * DIR/work/ nor store one plan over another.  doing is what the holder
+ * does, one word ("planning", "sweeping"), recorded for the message a
+ * second kconfperf prints:
+ *
+ *	another kconfperf is planning in 'DIR' (pid N)
+ *
+ * Makes DIR when it does not exist.  Returns 0 when taken (or already
+ * held by this very process: measure_runs() inside a sweep), 1 when
+ * another kconfperf holds it (that message printed; the caller exits
+ * EXPERIMENT_BUSY), -1 on an error.  lockfile_release() releases it.
+ */
+#define EXPERIMENT_BUSY 3
+int experiment_lock(struct lockfile *lk, const char *dir, const char *doing);
+
+/* Whether DIR/kconfperf.db exists. */
+int experiment_exists(const char *dir);
+
+/*
+ * A new experiment that failed before it held anything (a plan that did
+ * not resolve): its database, work/ and logs/ go, so that DIR does not
+ * look like an experiment with no plan.  The lock file stays (it may be
+ * held).
+ */
+void experiment_discard(const char *dir);
 
 /* DIR/sub, malloc'd. */
 char *experiment_path(const char *dir, const char *sub);

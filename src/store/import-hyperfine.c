@@ -8,6 +8,7 @@
 
 #include "store/experiment.h"
 #include "store/import-hyperfine.h"
+#include "store/sample-range.h"
 #include "util/json.h"
 #include "store/store.h"
 #include "util/strbuf.h"
@@ -82,16 +83,20 @@ static struct command_runs *add_command(struct import *im, const char *name, siz
 static int check_time(const char *path, size_t index, const char *cmd, size_t i,
 		      const struct json *t)
 {
+	const char *why;
+
 	if (t->type != JSON_NUMBER)
 		return bad(path, t, "a time must be a number");
 	if (!(t->number > 0))
 		return error("%s:%u:%u: results[%zu] ('%s'): times[%zu] is %g; a run's time "
 			     "in seconds is above 0", path, t->line, t->column, index, cmd, i,
 			     t->number);
-	if (t->number > IMPORT_MAX_SECONDS)
-		return error("%s:%u:%u: results[%zu] ('%s'): times[%zu] is %g s, more than "
-			     "%g s (116 days): not a run's time", path, t->line, t->column,
-			     index, cmd, i, t->number, IMPORT_MAX_SECONDS);
+	/* The protocol's range (sample-range.h): a nanosecond to 116 days. */
+	why = sample_range_check(t->number, "s");
+	if (why)
+		return error("%s:%u:%u: results[%zu] ('%s'): times[%zu] is %g s, which %s: "
+			     "not a run's time", path, t->line, t->column, index, cmd, i,
+			     t->number, why);
 	return 0;
 }
 
@@ -126,8 +131,11 @@ static int read_result(struct import *im, const char *path, size_t file, size_t 
 	if (!cmd)
 		return error("%s:%u:%u: results[%zu] has no \"command\"", path, r->line,
 			     r->column, index);
-	if (cmd->type != JSON_STRING || !*cmd->string)
+	if (cmd->type != JSON_STRING)
 		return bad(path, cmd, "\"command\" must be a non-empty string");
+	if (!*cmd->string)
+		return error("%s:%u:%u: \"command\" is empty; it names what was run", path,
+			     cmd->line, cmd->column);
 	if (!times)
 		return error("%s:%u:%u: result '%s' has no \"times\" (export with hyperfine "
 			     "1.9 or later)", path, r->line, r->column, cmd->string);

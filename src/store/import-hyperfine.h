@@ -9,7 +9,9 @@
 #define IMPORT_WORKLOAD "hyperfine"
 
 /* A run's time above this many seconds (116 days) is not a measurement. */
-#define IMPORT_MAX_SECONDS 1e7
+#include "store/sample-range.h"
+
+#define IMPORT_MAX_SECONDS SAMPLE_TIME_MAX_SECONDS
 
 struct import_result {
 	size_t nr_commands;

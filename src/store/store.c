@@ -523,6 +523,29 @@ char *store_get_meta(struct store *st, const char *key)
 	return value;
 }
 
+int store_metric_kind(struct store *st, const char *workload, const char *metric,
+		      char **unit, int *higher_is_better)
+{
+	sqlite3_stmt *s;
+	int ret = 0;
+
+	*unit = NULL;
+	*higher_is_better = 0;
+	if (prepare(st, &s, "SELECT x.unit, x.higher_is_better FROM sample x JOIN run r "
+		    "ON r.id = x.run_id WHERE r.workload = ?1 AND x.metric = ?2 "
+		    "ORDER BY x.run_id, x.iteration LIMIT 1"))
+		return -1;
+	bind_text(s, 1, workload);
+	bind_text(s, 2, metric);
+	if (sqlite3_step(s) == SQLITE_ROW) {
+		*unit = column_text(s, 0);
+		*higher_is_better = sqlite3_column_int(s, 1);
+		ret = 1;
+	}
+	sqlite3_finalize(s);
+	return ret;
+}
+
 void store_variant_release(struct store_variant *v)
 {
 	free(v->name);

@@ -75,6 +75,16 @@ int store_set_meta(struct store *st, const char *key, const char *value);
 char *store_get_meta(struct store *st, const char *key);
 
 /*
+ * The unit and direction of metric in the runs of workload (a spec, as
+ * stored) that the experiment holds: its first stored sample's, which fix
+ * them (issue 25: a metric switching units between samples was averaged).
+ * 1 with *unit (malloc'd) and *higher_is_better set, 0 when no sample of
+ * it is stored, -1 on an error.
+ */
+int store_metric_kind(struct store *st, const char *workload, const char *metric,
+		      char **unit, int *higher_is_better);
+
+/*
  * The kernel sources of the experiment (plan/sources.h), in order: the
  * first is the one patches apply to and other versions are compared with.
  * An experiment of one source has one, labelled "".

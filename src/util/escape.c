@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/escape.h"
+#include "util/sha256.h"
 #include "util/strbuf.h"
 
 size_t utf8_decode(const char *s, size_t len, unsigned *cp)
@@ -259,4 +260,26 @@ size_t text_width(const char *s, size_t len)
 		if (((unsigned char)s[i] & 0xC0) != 0x80)
 			w++;
 	return w;
+}
+
+void path_component_add(struct strbuf *sb, const char *name)
+{
+	const char *p;
+	size_t start = sb->len;
+
+	if (!strcmp(name, ".") || !strcmp(name, "..") || !*name)
+		strbuf_addch(sb, '_');
+	for (p = name; *p; p++)
+		strbuf_addch(sb, strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					"0123456789._=+-", *p) ? *p : '_');
+	if (sb->len - start > PATH_COMPONENT_MAX) {
+		struct sha256 c;
+		char hex[SHA256_HEX_SIZE];
+
+		sha256_init(&c);
+		sha256_update(&c, name, strlen(name));
+		sha256_final_hex(&c, hex);
+		strbuf_setlen(sb, start + PATH_COMPONENT_MAX - 17);
+		strbuf_addf(sb, "-%.16s", hex);
+	}
 }

@@ -72,4 +72,16 @@ size_t text_escape_lines(char *out, size_t size, const char *s);
 /* Display width of UTF-8 text: its number of code points (no wide characters). */
 size_t text_width(const char *s, size_t len);
 
+/* Path components longer than this are cut and told apart by a hash. */
+#define PATH_COMPONENT_MAX 120
+
+/*
+ * A name (a variant's, a workload's) as one path component, for the files
+ * kconfperf names after it (DIR/runs/<variant>/, DIR/logs/build-<variant>.log):
+ * what is not [A-Za-z0-9._=+-] becomes '_', so no '/' and no "..";
+ * a long name (a cmd: workload's command line) keeps its first
+ * PATH_COMPONENT_MAX - 17 bytes and "-" and 16 hex digits of its SHA-256.
+ */
+void path_component_add(struct strbuf *sb, const char *name);
+
 #endif

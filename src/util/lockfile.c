@@ -89,7 +89,7 @@ static int open_lock(struct lockfile *lk, const char *path)
 	lk->held = 0;
 	free(lk->path);
 	lk->path = xstrdup(path);
-	lk->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	lk->fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (lk->fd < 0)
 		return error_errno("cannot open '%s'", path);
 	return 0;
@@ -98,14 +98,15 @@ static int open_lock(struct lockfile *lk, const char *path)
 void lockfile_record(struct lockfile *lk, pid_t pgid)
 {
 	struct proc_stat self = { 0 }, leader = { 0 };
-	char buf[160];
+	char buf[200];
 	int n;
 
 	read_proc_stat((long)getpid(), &self);
 	if (pgid > 0)
 		read_proc_stat((long)pgid, &leader);
-	n = snprintf(buf, sizeof(buf), "%ld %ld %s:%llu:%llu\n", (long)getpid(), (long)pgid,
-		     boot_id(), self.start, leader.start);
+	n = snprintf(buf, sizeof(buf), "%ld %ld %s:%llu:%llu%s%.20s\n", (long)getpid(),
+		     (long)pgid, boot_id(), self.start, leader.start, lk->doing ? " " : "",
+		     lk->doing ? lk->doing : "");
 	if (ftruncate(lk->fd, 0) || pwrite(lk->fd, buf, (size_t)n, 0) != n)
 		warning("cannot record the owner of '%s': %s", lk->path, strerror(errno));
 }
@@ -126,7 +127,7 @@ int lockfile_try(struct lockfile *lk, const char *path)
 
 int lockfile_read_owner(const struct lockfile *lk, struct lockfile_owner *out)
 {
-	char buf[160];
+	char buf[200];
 	ssize_t n = pread(lk->fd, buf, sizeof(buf) - 1, 0);
 	int got;
 
@@ -134,13 +135,15 @@ int lockfile_read_owner(const struct lockfile *lk, struct lockfile_owner *out)
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	got = sscanf(buf, "%ld %ld %39[0-9a-f-]:%llu:%llu", &out->pid, &out->pgid,
-		     out->boot_id, &out->pid_start, &out->pgid_start);
+	got = sscanf(buf, "%ld %ld %39[0-9a-f-]:%llu:%llu %23[a-z]", &out->pid, &out->pgid,
+		     out->boot_id, &out->pid_start, &out->pgid_start, out->doing);
 	if (got < 2) {
 		memset(out, 0, sizeof(*out));
 		return -1;
 	}
-	out->has_token = got == 5;
+	if (got < 6)
+		out->doing[0] = '\0';
+	out->has_token = got >= 5;
 	if (!out->has_token) {
 		out->boot_id[0] = '\0';
 		out->pid_start = out->pgid_start = 0;
@@ -151,6 +154,7 @@ int lockfile_read_owner(const struct lockfile *lk, struct lockfile_owner *out)
 static int same_owner(const struct lockfile_owner *a, const struct lockfile_owner *b)
 {
 	return a->pid == b->pid && a->pgid == b->pgid && a->has_token == b->has_token &&
+	       !strcmp(a->doing, b->doing) &&
 	       !strcmp(a->boot_id, b->boot_id) && a->pid_start == b->pid_start &&
 	       a->pgid_start == b->pgid_start;
 }
@@ -238,16 +242,13 @@ static int found(const char *pid UNUSED, void *data UNUSED)
 
 int lockfile_is_holders_group(const struct lockfile *lk, const struct lockfile_owner *o)
 {
-	struct proc_stat leader;
-
 	if (o->pgid <= 1 || o->pgid == (long)getpgrp())
 		return 0;
-	/* The leader still runs: a group id cannot be reused while it does. */
-	if (o->has_token && o->pgid_start && same_boot(o) &&
-	    !read_proc_stat(o->pgid, &leader) && leader.start == o->pgid_start &&
-	    leader.pgrp == o->pgid)
-		return 1;
-	/* The leader is gone (make dies with kconfperf): its children hold the lock. */
+	/*
+	 * Only a group that holds the lock file open is the build's: the
+	 * leader's start time in the record proves nothing (anyone can read
+	 * it in /proc and write it into a forged record).
+	 */
 	return for_each_holder(lk, o->pgid, found, NULL);
 }
 

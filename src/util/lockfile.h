@@ -14,14 +14,15 @@
  *
  * The holder writes who it is into the file, one line:
  *
- *     PID PGID BOOT_ID:PID_START:PGID_START
+ *     PID PGID BOOT_ID:PID_START:PGID_START [DOING]
  *
  * PID is the process that took the lock, PGID the process group of the
  * work it runs holding the lock (0 while none runs), and the last field a
  * token that proves identity: the boot id (/proc/sys/kernel/random/boot_id)
  * and the start times (/proc/PID/stat field 22) of PID and of the group's
  * leader.  A pid or group id reused by an unrelated process does not match
- * it.  A record without the token ("PID PGID", older kconfperf) is read
+ * it.  DOING, when the holder set lk->doing, says what it does
+ * ("planning"), for a message that names it.  A record without the token ("PID PGID", older kconfperf) is read
  * too.  The record stays when the lock is released: it names the last
  * holder, which is what a waiter needs when something else kept the lock.
  */
@@ -29,11 +30,13 @@ struct lockfile {
 	int fd;			/* the open lock file, -1 when none */
 	int held;		/* we hold the lock */
 	char *path;
+	const char *doing;	/* recorded: one lowercase word, or NULL */
 };
 #define LOCKFILE_INIT { .fd = -1 }
 
 /*
- * Opens path (creating it) and takes the lock if it is free: 0 when taken
+ * Opens path (creating it, 0600: only its user may write a record that
+ * another kconfperf acts on) and takes the lock if it is free: 0 when taken
  * (our record written, PGID 0), 1 when someone else holds it (the file
  * stays open, for lockfile_read_owner()), -1 on an error (message
  * printed).  The descriptor is close-on-exec.  Either way the caller
@@ -87,6 +90,7 @@ struct lockfile_owner {
 	int has_token;
 	char boot_id[40];
 	unsigned long long pid_start, pgid_start;
+	char doing[24];		/* "" when the record says nothing */
 };
 
 /* Reads lk's record: 0, or -1 when it is empty or does not parse. */
@@ -101,10 +105,11 @@ int lockfile_owner_alive(const struct lockfile_owner *o);
 
 /*
  * Whether o->pgid is provably the process group of the recorded holder's
- * work: never a group id <= 1 or our own group; else its leader still
- * runs with the recorded start time (token), or a process of that group
- * has lk's file open (the work inherits the descriptor, an unrelated group
- * does not).  Only such a group may be signalled.
+ * work: never a group id <= 1 or our own group; else a process of that
+ * group has lk's file open (the work inherits the descriptor, an unrelated
+ * group does not).  The record's start times are no proof: they are public
+ * (/proc/PID/stat), so a forged record could copy a victim's.  Only such a
+ * group may be signalled.
  */
 int lockfile_is_holders_group(const struct lockfile *lk, const struct lockfile_owner *o);
 

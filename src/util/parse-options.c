@@ -50,7 +50,8 @@ static int set_value(const struct option *o, const char *arg, int negate)
 
 		errno = 0;
 		v = strtod(arg, &end);
-		if (errno || end == arg || *end || !isfinite(v))
+		/* decimal only: strtod() would take 0x10 for 16 */
+		if (errno || end == arg || *end || !isfinite(v) || strpbrk(arg, "xXpP"))
 			return error("option '%s' expects a number, not '%s'", name, arg);
 		*(double *)o->value = v;
 		return 0;

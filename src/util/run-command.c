@@ -210,6 +210,17 @@ static char *find_program(const char *name, const char **envp)
 	return NULL;
 }
 
+/* O_NOFOLLOW's ELOOP says "too many levels of symbolic links": say what it means. */
+static int open_output_error(const char *path)
+{
+	struct stat st;
+
+	if (errno == ELOOP && !lstat(path, &st) && S_ISLNK(st.st_mode))
+		return error("cannot write '%s': it is a symbolic link, and kconfperf writes "
+			     "its own files only where it names them", path);
+	return error_errno("cannot open '%s'", path);
+}
+
 static int open_stream(struct spawn_plan *p, int n, struct child_stream *s)
 {
 	static const char *const names[] = { "stdin", "stdout", "stderr" };
@@ -239,14 +250,16 @@ static int open_stream(struct spawn_plan *p, int n, struct child_stream *s)
 			return error_errno("cannot open '/dev/null'");
 		break;
 	case CHILD_IO_FILE:
-		fd = open(s->path, (n ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY) | O_CLOEXEC, 0666);
+		/* Outputs are files kconfperf names (logs, console.txt): never a link. */
+		fd = open(s->path, (n ? O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW : O_RDONLY) |
+			  O_CLOEXEC, 0666);
 		if (fd < 0)
-			return error_errno("cannot open '%s'", s->path);
+			return open_output_error(s->path);
 		break;
 	case CHILD_IO_APPEND:
-		fd = open(s->path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+		fd = open(s->path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd < 0)
-			return error_errno("cannot open '%s'", s->path);
+			return open_output_error(s->path);
 		break;
 	case CHILD_IO_CAPTURE: {
 		int pipefd[2];

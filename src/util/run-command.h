@@ -54,9 +54,13 @@ enum child_io {
 	CHILD_IO_INHERIT,
 	/* /dev/null. */
 	CHILD_IO_NULL,
-	/* path, created (0666 & ~umask) and truncated; stdin: opened for reading. */
+	/*
+	 * path, created (0666 & ~umask) and truncated, never through a
+	 * symbolic link (an error: kconfperf names these files itself);
+	 * stdin: opened for reading.
+	 */
 	CHILD_IO_FILE,
-	/* path, created and appended to (stdout and stderr only). */
+	/* path, created and appended to, not through a link (stdout and stderr only). */
 	CHILD_IO_APPEND,
 	/* Captured into buf (stdout and stderr only); see struct child_stream. */
 	CHILD_IO_CAPTURE,

@@ -292,3 +292,8 @@ int strbuf_write_file(const struct strbuf *sb, const char *path)
 {
 	return write_file(path, sb->buf, sb->len);
 }
+
+int strbuf_write_output(const struct strbuf *sb, const char *path)
+{
+	return write_output(path, sb->buf, sb->len);
+}

@@ -72,7 +72,9 @@ int strbuf_getline(struct strbuf *sb, FILE *fp);
 /* Replaces sb with the target of the symbolic link path; 0, or -1 and errno. */
 int strbuf_readlink(struct strbuf *sb, const char *path);
 
-/* write_file() of the buffer (write-file.h: links followed, devices written in place). */
+/* write_file() of the buffer (write-file.h: a file kconfperf names, links never followed). */
 int strbuf_write_file(const struct strbuf *sb, const char *path);
+/* write_output() of the buffer (write-file.h: the user's file, links followed, "-" stdout). */
+int strbuf_write_output(const struct strbuf *sb, const char *path);
 
 #endif

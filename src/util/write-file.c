@@ -1,4 +1,4 @@
-/* write-file.c: replace a file atomically, never a link, never a device. */
+/* write-file.c: replace a file atomically: kconfperf's own never through a link. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
@@ -144,21 +144,23 @@ static int replace_error(const char *what, const char *path, const char *target)
 	return error_errno("cannot %s '%s'", what, path);
 }
 
+/* rename(2) replaces the name target, whatever is there: a link is not followed. */
 static int replace(const char *target, const void *buf, size_t len, const char *path)
 {
 	char *tmp = xstrfmt("%s.tmp.%ld", target, (long)getpid());
 	struct stat st;
 	int fd, ret = 0;
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	/* O_EXCL: a link planted at tmp is an existing file, never followed. */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0 && errno == EEXIST && !unlink(tmp))
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = replace_error("create", path, target);
 		goto out;
 	}
-	if (!stat(target, &st))
-		(void)fchmod(fd, st.st_mode & 07777);
+	if (!lstat(target, &st) && S_ISREG(st.st_mode))
+		(void)fchmod(fd, st.st_mode & 0777);
 	if (xwrite_all(fd, buf, len) < 0) {
 		ret = replace_error("write", path, target);
 		close(fd);
@@ -178,6 +180,19 @@ out:
 }
 
 int write_file(const char *path, const void *buf, size_t len)
+{
+	struct stat st;
+
+	if (!lstat(path, &st) && S_ISDIR(st.st_mode))
+		return error("cannot write '%s': it is a directory", path);
+	/* Never a device's name: a caller that meant /dev/null wants write_output(). */
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+		return error("cannot write '%s': it is a device, FIFO or socket, not a file "
+			     "kconfperf made", path);
+	return replace(path, buf, len, path);
+}
+
+int write_output(const char *path, const void *buf, size_t len)
 {
 	struct strbuf target = STRBUF_INIT;
 	int fd = -1, ret;

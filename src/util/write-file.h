@@ -1,4 +1,4 @@
-/* write-file.h: the one way kconfperf replaces a file it is told to write. */
+/* write-file.h: the one way kconfperf replaces a file: its own, or one it is told to write. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef WRITE_FILE_H
 #define WRITE_FILE_H
@@ -33,12 +33,23 @@ enum write_target {
 int write_target_resolve(struct strbuf *out, int *fd, const char *path);
 
 /*
- * Writes len bytes to path as write_target_resolve() says: a regular file
- * is replaced atomically (temp file beside the resolved path, then rename;
- * an existing file keeps its permission bits), so a reader never sees half
- * of it and a symbolic link is never replaced by a file.  "-" is standard
- * output (stdio's buffer flushed first).  0, or -1 with an error printed
- * that names path.
+ * A file the user named (-o FILE): writes len bytes to path as
+ * write_target_resolve() says: a regular file is replaced atomically (temp
+ * file beside the resolved path, then rename; an existing file keeps its
+ * permission bits), so a reader never sees half of it and a symbolic link
+ * is never replaced by a file.  "-" is standard output (stdio's buffer
+ * flushed first).  0, or -1 with an error printed that names path.
+ */
+int write_output(const char *path, const void *buf, size_t len);
+
+/*
+ * A file kconfperf names itself (DIR/report.json, DIR/runs/<v>/config, a
+ * cache entry's meta): written atomically as above, but path is never
+ * followed: a symbolic link there is replaced by the new regular file, so
+ * a crafted directory cannot make kconfperf write outside it; a directory,
+ * device, FIFO or socket there is an error.  The temporary file beside it is created
+ * with O_EXCL (never through a link) and a regular file's permission bits
+ * are kept.  "-" is a file named "-".  0, or -1 with an error naming path.
  */
 int write_file(const char *path, const void *buf, size_t len);
 

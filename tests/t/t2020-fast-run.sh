@@ -118,14 +118,14 @@ test_expect_success 'a failed run is stored with its reason, and the others go o
 test_expect_success 'a second run of the same experiment is refused, naming the first' '
 	{ sleep 30 & } &&
 	owner=$! &&
-	printf "%s 0\n" $owner >exp/run.lock &&
-	hold_lock exp/run.lock 30 &&
+	printf "%s 0\n" $owner >exp/kconfperf.lock &&
+	hold_lock exp/kconfperf.lock 30 &&
 	holder=$! &&
 	sleep 0.3 &&
 	{ fake_run exp --runs 9 2>err; rc=$?; } &&
 	kill $owner $holder; cat err &&
-	test "$rc" = 1 &&
-	test_grep "another .kconfperf run. (pid $owner) is running in .*exp" err &&
+	test "$rc" = 3 &&
+	test_grep "another kconfperf is working in .*exp. (pid $owner)" err &&
 	test "$(q exp "SELECT count(*) FROM run")" = 18
 '
 

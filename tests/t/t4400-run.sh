@@ -121,14 +121,14 @@ test_expect_success 'the same command again stores nothing new' '
 test_expect_success 'a second run of the same experiment is refused, naming the first' '
 	{ sleep 30 & } &&
 	owner=$! &&
-	printf "%s 0\n" $owner >exp/run.lock &&
-	{ flock -o exp/run.lock sleep 30 & } &&
+	printf "%s 0\n" $owner >exp/kconfperf.lock &&
+	{ flock -o exp/kconfperf.lock sleep 30 & } &&
 	holder=$! &&
 	sleep 0.5 &&
 	{ $RUN --runs 6 --warmup 1 --accel tcg 2>err3; rc=$?; } &&
 	kill $owner $holder; cat err3 &&
-	test "$rc" = 1 &&
-	test_grep "another .kconfperf run. (pid $owner) is running in .*exp" err3 &&
+	test "$rc" = 3 &&
+	test_grep "another kconfperf is working in .*exp. (pid $owner)" err3 &&
 	test "$(runs_of exp)" = 12
 '
 

@@ -187,7 +187,7 @@ test_expect_failure_code 1 'a zero time is an error (it would read as +inf%)' '
 test_expect_failure_code 1 'a time of 1e308 s is an error' '
 	jq ".results[2].times[0] = 1e308" "$HF" >huge.json &&
 	kconfperf import hyperfine huge.json --dir hugeexp 2>err; rc=$?; cat err;
-	grep -q "^kconfperf: error: huge\.json:[0-9]*:[0-9]*: results\[2\] (.CONFIG_PROVE_LOCKING=y.): times\[0\] is 1e+308 s, more than 1e+07 s (116 days): not a run.s time$" err || exit 9;
+	grep -q "^kconfperf: error: huge\.json:[0-9]*:[0-9]*: results\[2\] (.CONFIG_PROVE_LOCKING=y.): times\[0\] is 1e+308 s, which is more than 1e7 s (116 days): not a run.s time$" err || exit 9;
 	test ! -e hugeexp/kconfperf.db || exit 8; exit $rc
 '
 

@@ -1,11 +1,13 @@
 /* test-extract.c: unit tests for --extract: parsing, re:, csv:, json: and the samples they make. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
 #include <string.h>
 
 #include "run/extract.h"
 #include "run/protocol.h"
 #include "test-lib.h"
 #include "util/strbuf.h"
+#include "util/wrapper.h"
 
 /* dd's last line, as coreutils 9.1 prints it */
 static const char dd_output[] =
@@ -136,6 +138,83 @@ static void test_samples(void)
 	strbuf_release(&why);
 }
 
+/* What guest/cmd.c sends of a long output: its note, then the last bytes from any byte on. */
+static void cut_output(struct strbuf *out, const char *first, size_t filler, const char *last)
+{
+	struct strbuf all = STRBUF_INIT;
+	size_t keep = 64 << 10, from;
+
+	strbuf_addstr(&all, first);
+	while (filler--)
+		strbuf_addch(&all, filler % 80 ? 'x' : '\n');
+	strbuf_addstr(&all, last);
+	from = all.len > keep ? all.len - keep : 0;
+	if (from)
+		strbuf_addf(out, "[kcp-guest: the first %zu bytes of the output are left out]\n", from);
+	strbuf_add(out, all.buf + from, all.len - from);
+	strbuf_release(&all);
+}
+
+static int extract_cut(const char *arg, const struct strbuf *output, double *v,
+		       struct strbuf *why)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+	struct extract x = EXTRACT_INIT;
+	int rc = -1;
+
+	if (!check_int(extract_parse(&x, arg), ==, 0))
+		return -1;
+	rc = extract_samples(&r, "cmd", &x, 1, output->buf, output->len, why);
+	if (!rc && check_int(r.nr_samples, ==, 1))
+		*v = r.samples[0].value;
+	extract_release(&x);
+	protocol_result_release(&r);
+	return rc;
+}
+
+/* The guest's truncation note and the partial line after it are not the program's. */
+static void test_cut_output(void)
+{
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT;
+	long long cut = -1;
+	double v = -1;
+
+	/* dd's line, then 200,000 bytes of progress: the only "bytes" left is the note's */
+	cut_output(&out, "10485760 bytes (10 MB, 10 MiB) copied, 0.5 s, 21 MB/s\n", 200000,
+		   "\n");
+	check_int(extract_skip_cut(out.buf, out.len, &cut), >, 0);
+	check_int(cut, ==, 54 + 200000 + 1 - (64 << 10));
+	check_int(extract_cut("bytes,B,higher,re:([0-9]+) bytes", &out, &v, &why), ==, -1);
+	check(strstr(why.buf, "no line matches") != NULL);
+	check(strstr(why.buf, "the first 134519 bytes are left out") != NULL);
+	if (!check_double(v, -1, 0))
+		fprintf(stderr, "#   took %g from the cut output\n", v);
+
+	/* "took 987654 s", then 65,530 bytes: the cut leaves "654 s" at the start */
+	strbuf_reset(&out);
+	strbuf_reset(&why);
+	cut_output(&out, "took 987654 s\n", 65530, "");
+	check(starts_with(out.buf, "[kcp-guest: the first "));
+	check(strstr(out.buf, "]\n654 s\n") != NULL);
+	check_int(extract_cut("t,s,lower,re:([0-9]+) s$", &out, &v, &why), ==, -1);
+	check(strstr(why.buf, "left out") != NULL);
+
+	/* a number printed at the end is still found, cut or not */
+	strbuf_reset(&out);
+	strbuf_reset(&why);
+	cut_output(&out, "took 987654 s\n", 100000, "\ntook 12 s\n");
+	check_int(extract_cut("t,s,lower,re:took ([0-9]+) s", &out, &v, &why), ==, 0);
+	check_double(v, 12, 0);
+
+	/* no note: nothing skipped; a note-like line later is the program's */
+	check_int(extract_skip_cut("a\nb\n", 4, &cut), ==, 0);
+	check_int(cut, ==, 0);
+	check_int(extract_skip_cut("[kcp-guest: the first x bytes of the output are left out]\n",
+				   58, &cut), ==, 0);
+	strbuf_release(&out);
+	strbuf_release(&why);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -144,6 +223,7 @@ int main(int argc, char **argv)
 	TEST(test_json);
 	TEST(test_parse_errors);
 	TEST(test_samples);
+	TEST(test_cut_output);
 	strbuf_release(&test_messages);
 	return test_done();
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -84,6 +85,41 @@ static void stop(pid_t pid)
 {
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
+}
+
+/* The lock file is its user's: no one else may write a record that kconfperf acts on. */
+static void test_lock_file_is_private(void)
+{
+	char *path = lock_path("private.lock");
+	struct lockfile lk = LOCKFILE_INIT;
+	struct stat st;
+	mode_t old = umask(0);
+
+	check_int(lockfile_try(&lk, path), ==, 0);
+	umask(old);
+	check_int(stat(path, &st), ==, 0);
+	check_int(st.st_mode & 0777, ==, 0600);
+	lockfile_release(&lk);
+	free(path);
+}
+
+/* What the holder does goes into its record, for a waiter's message. */
+static void test_record_says_what_the_holder_does(void)
+{
+	char *path = lock_path("doing.lock");
+	struct lockfile lk = LOCKFILE_INIT, other = LOCKFILE_INIT;
+	struct lockfile_owner o;
+
+	lk.doing = "planning";
+	check_int(lockfile_try(&lk, path), ==, 0);
+	check_int(lockfile_try(&other, path), ==, 1);
+	check_int(lockfile_read_owner(&other, &o), ==, 0);
+	check_int(o.pid, ==, getpid());
+	check(o.has_token);
+	check_str(o.doing, "planning");
+	lockfile_release(&other);
+	lockfile_release(&lk);
+	free(path);
 }
 
 static void test_take_record_release(void)
@@ -248,11 +284,15 @@ static void test_an_unrelated_group_is_never_signalled(void)
 	this_boot(boot, sizeof(boot));
 	want = xstrfmt("c.lock' is held by a process that outlived kconfperf (pid %ld) and "
 		       "is not a build (a server?); stop it: pid %ld (", (long)dead, (long)holder);
-	for (i = 0; i < 2; i++) {
-		/* an older kconfperf's record, then one whose token names another leader */
+	for (i = 0; i < 3; i++) {
+		/*
+		 * an older kconfperf's record, one whose token names another
+		 * leader, and a forged one that copies the victim's start time
+		 * from /proc (public): only holding the lock file proves a group
+		 */
 		rec = !i ? xstrfmt("%ld %ld\n", (long)dead, (long)victim)
 			 : xstrfmt("%ld %ld %s:1:%llu\n", (long)dead, (long)victim, boot,
-				   start_time(victim) + 7);
+				   start_time(victim) + (i == 1 ? 7 : 0));
 		write_record(path, rec);
 		free(rec);
 		check_int(take_fails_saying(path, &wait, want), ==, 0);
@@ -410,6 +450,8 @@ int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_take_record_release);
+	TEST(test_lock_file_is_private);
+	TEST(test_record_says_what_the_holder_does);
 	TEST(test_a_reused_pid_is_not_the_owner);
 	TEST(test_an_unrelated_group_is_never_signalled);
 	TEST(test_no_group_id_that_could_hit_everything);

@@ -131,6 +131,10 @@ static void test_mistakes(void)
 		check(o == NULL && nr == 0);
 		if (!check(strstr(test_messages.buf, cases[i].message) != NULL))
 			fprintf(stderr, "# case %zu said: %s\n", i, test_messages.buf);
+		/* a bad group line is one mistake: its endgroup is not a second (issue 25) */
+		if (starts_with(cases[i].message, "opts.txt:1:") && strstr(cases[i].text, "endgroup\n") &&
+		    !check(strstr(test_messages.buf, "without a group") == NULL))
+			fprintf(stderr, "# case %zu said: %s\n", i, test_messages.buf);
 	}
 }
 

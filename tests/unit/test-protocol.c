@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "run/protocol.h"
 #include "util/strbuf.h"
@@ -195,6 +196,90 @@ static void test_malformed(void)
 			"negative value '-1' for a time");
 	check_malformed("KCP 1 sample workload=x iter=0 metric=throughput unit=MB/s better=higher "
 			"value=-2e3", "negative value '-2e3' for a throughput");
+	/* one range for times and values (store/sample-range.h, import's too) */
+	check_malformed("KCP 1 sample workload=x iter=0 metric=throughput unit=MB/s better=higher "
+			"value=1e308", "value=1e308 MB/s throughput, which is more than 1e15");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=1e-12",
+			"value=1e-12 s time, which is below a nanosecond");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=ms better=lower value=2e10",
+			"which is more than 1e7 s (116 days)");
+	check_malformed("KCP 1 sample workload=x iter=0 metric=time unit=s better=lower value=0",
+			"which is below a nanosecond");
+}
+
+/* A metric's first sample fixes its unit and direction (L2 of issue 25). */
+static void test_metric_unit_is_fixed(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+	int i;
+
+	check_int(parse(&r, "KCP 1 sample workload=x iter=0 metric=t unit=s better=lower value=2\n"
+			"KCP 1 sample workload=x iter=1 metric=t unit=ms better=higher value=3\n"
+			"KCP 1 sample workload=x iter=2 metric=t unit=s better=higher value=3\n"
+			"KCP 1 sample workload=x iter=3 metric=t unit=s better=lower value=4\n"
+			"KCP 1 sample workload=x iter=0 metric=u unit=ns better=lower value=1\n"
+			"KCP 1 done\n"), ==, -1);
+	check_int(r.nr_samples, ==, 3);
+	check_int(r.nr_invalid, ==, 2);
+	check(r.invalid && strstr(r.invalid, "results.txt:2: metric 't' with unit=ms better=higher, "
+				  "but its first sample had unit=s better=lower"));
+	for (i = 0; i < (int)r.nr_samples; i++)
+		check(!strcmp(r.samples[i].unit, r.samples[i].metric[0] == 't' ? "s" : "ns"));
+	protocol_result_release(&r);
+}
+
+/* Seconds of CPU this process has used: a loaded host does not slow it. */
+static double cpu_seconds(void)
+{
+	return (double)clock() / CLOCKS_PER_SEC;
+}
+
+/*
+ * 40,000 distinct metrics took 10 s to parse: the caps stop the parse, and
+ * a run at the sample cap parses in linear time (100,000 samples of one
+ * metric were 5e9 comparisons).  CPU time, so that a busy host cannot fail it.
+ */
+static void test_caps_and_linear_time(void)
+{
+	struct protocol_result r = PROTOCOL_RESULT_INIT;
+	struct strbuf text = STRBUF_INIT;
+	double t0;
+	int i;
+
+	strbuf_addstr(&text, "KCP 1 ready boot_s=1\n");
+	for (i = 0; i < 40000; i++)
+		strbuf_addf(&text, "KCP 1 sample workload=x iter=0 metric=m%d unit=s better=lower "
+			    "value=1\n", i);
+	strbuf_addstr(&text, "KCP 1 done\n");
+	t0 = cpu_seconds();
+	check_int(parse(&r, text.buf), ==, -1);
+	check(cpu_seconds() - t0 < 1);
+	check_int(r.nr_samples, ==, KCP_METRICS_MAX);
+	check(r.capped);
+	check(!r.done);
+	check(r.invalid && strstr(r.invalid, "more than 64 metrics"));
+	check_int(r.nr_invalid, ==, 1);
+	protocol_result_release(&r);
+
+	strbuf_reset(&text);
+	for (i = 0; i < KCP_SAMPLES_MAX + 10; i++)
+		strbuf_addf(&text, "KCP 1 sample workload=x iter=%d metric=time unit=s better=lower "
+			    "value=1\n", i);
+	t0 = cpu_seconds();
+	check_int(parse(&r, text.buf), ==, -1);
+	check(cpu_seconds() - t0 < 2);
+	check_int(r.nr_samples, ==, KCP_SAMPLES_MAX);
+	check(r.invalid && strstr(r.invalid, "more than 100000 samples"));
+	protocol_result_release(&r);
+	/* a duplicate is still found among many */
+	check_int(parse(&r, "KCP 1 sample workload=x iter=7 metric=a unit=s better=lower value=1\n"
+			"KCP 1 sample workload=x iter=7 metric=b unit=s better=lower value=1\n"
+			"KCP 1 sample workload=x iter=7 metric=a unit=s better=lower value=1\n"),
+		  ==, -1);
+	check(r.invalid && strstr(r.invalid, "a second sample for metric 'a' iter=7"));
+	check_int(r.nr_samples, ==, 2);
+	protocol_result_release(&r);
+	strbuf_release(&text);
 }
 
 /* A run asked for one workload takes no line about another. */
@@ -536,6 +621,8 @@ int main(int argc, char **argv)
 	TEST(test_guest_error);
 	TEST(test_incomplete);
 	TEST(test_malformed);
+	TEST(test_metric_unit_is_fixed);
+	TEST(test_caps_and_linear_time);
 	TEST(test_other_workload);
 	TEST(test_version_mismatch);
 	TEST(test_order);

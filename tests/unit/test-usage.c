@@ -106,11 +106,11 @@ static int run_on_full_stdout(struct strbuf *err, int (*fn)(void))
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* printf() leaves bytes in stdout's buffer; write_file("-") must flush them first. */
+/* printf() leaves bytes in stdout's buffer; write_output("-") must flush them first. */
 static int write_after_printf(void)
 {
 	printf("buffered, no newline");
-	if (write_file("-", "data\n", 5) != -1)
+	if (write_output("-", "data\n", 5) != -1)
 		return 98;
 	return finish_stdout(0);
 }

@@ -596,6 +596,45 @@ static void test_failing_qemu_and_stale_files(void)
 	free(stale);
 }
 
+/* A link planted where a scratch image goes truncates nothing outside (M5 of issue 25). */
+static void test_scratch_image_is_never_a_link(void)
+{
+	struct vm_config cfg = VM_CONFIG_INIT;
+	struct vm_result res = VM_RESULT_INIT;
+	struct workload_spec spec = WORKLOAD_SPEC_INIT;
+	char *qemu = write_script("qemu-scratch", "exit 1\n");
+	char *dir = xstrfmt("%s/scratch-run", test_tmpdir());
+	char *victim = xstrfmt("%s/victim", test_tmpdir());
+	char *image = xstrfmt("%s/scratch-vda.img", dir);
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+
+	check_int(mkdir(dir, 0755), ==, 0);
+	strbuf_addstr(&sb, "precious\n");
+	check_int(strbuf_write_file(&sb, victim), ==, 0);
+	check_int(symlink(victim, image), ==, 0);
+	check_int(workload_spec_parse(&spec, "cmd:true"), ==, 0);
+	check_int(workload_spec_add_scratch(&spec, "64M"), ==, 0);
+	cfg.qemu = qemu;
+	cfg.kernel = "k";
+	cfg.initramfs = "i";
+	cfg.accel = VM_ACCEL_TCG;
+	cfg.workload = &spec;
+	test_capture_start();
+	vm_run(&res, &cfg, dir);
+	test_capture_stop();
+	check_int(stat(victim, &st), ==, 0);
+	check_int(st.st_size, ==, 9);
+	check_int(lstat(image, &st), ==, -1);	/* made as a file of its own, then removed */
+	vm_result_release(&res);
+	workload_spec_release(&spec);
+	strbuf_release(&sb);
+	free(qemu);
+	free(dir);
+	free(victim);
+	free(image);
+}
+
 /*
  * A fake qemu that finds its first "-serial file:PATH" and writes the
  * console there (or not), for the KVM probe's decisions.
@@ -728,6 +767,7 @@ int main(int argc, char **argv)
 	TEST(test_missing_qemu_is_a_clear_error);
 	TEST(test_hanging_qemu_times_out);
 	TEST(test_failing_qemu_and_stale_files);
+	TEST(test_scratch_image_is_never_a_link);
 	TEST(test_kvm_probe_decisions);
 	TEST(test_cmd_machine);
 	strbuf_release(&messages);

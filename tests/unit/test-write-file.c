@@ -1,4 +1,4 @@
-/* test-write-file.c: unit tests for write_file(): links, devices, FIFOs, descriptors. */
+/* test-write-file.c: unit tests for write_output() (links, devices, FIFOs, descriptors) and write_file() (never a link). */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +24,7 @@ static void put(const char *path, const char *text)
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(&sb, text);
-	check_int(strbuf_write_file(&sb, path), ==, 0);
+	check_int(strbuf_write_output(&sb, path), ==, 0);
 	strbuf_release(&sb);
 }
 
@@ -122,7 +122,7 @@ static void test_link_into_missing_directory_is_an_error(void)
 	check_int(symlink("/nonexistent-kcp-dir/x/report.txt", lnk), ==, 0);
 	strbuf_addstr(&sb, "lost?");
 	test_capture_start();
-	check_int(strbuf_write_file(&sb, lnk), ==, -1);
+	check_int(strbuf_write_output(&sb, lnk), ==, -1);
 	test_capture_stop();
 	check(strstr(test_messages.buf, "nowhere"));
 	check(strstr(test_messages.buf, "/nonexistent-kcp-dir/x/report.txt"));
@@ -142,7 +142,7 @@ static void test_loop_of_links_is_an_error(void)
 	check_int(symlink(b, a), ==, 0);
 	check_int(symlink(a, b), ==, 0);
 	test_capture_start();
-	check_int(strbuf_write_file(&sb, a), ==, -1);
+	check_int(strbuf_write_output(&sb, a), ==, -1);
 	test_capture_stop();
 	check(strstr(test_messages.buf, "symbolic links"));
 	check(is_link(a) && is_link(b));
@@ -281,7 +281,7 @@ static void test_dash_and_stdout_in_a_child(void)
 				_exit(2);
 			printf("before ");
 			strbuf_addstr(&sb, "report\n");
-			_exit(strbuf_write_file(&sb, paths[i]) ? 1 : 0);
+			_exit(strbuf_write_output(&sb, paths[i]) ? 1 : 0);
 		}
 		check_int(waitpid(pid, &status, 0), ==, pid);
 		check(WIFEXITED(status) && !WEXITSTATUS(status));
@@ -290,6 +290,86 @@ static void test_dash_and_stdout_in_a_child(void)
 		free(c);
 		free(file);
 	}
+}
+
+/* write_file(): a file kconfperf names itself is never written through a link. */
+static void test_own_file_replaces_a_link(void)
+{
+	char *victim = tmp_path("victim.json"), *lnk = tmp_path("report.json"), *c;
+	struct stat st;
+
+	write_output(victim, "the victim's\n", 13);
+	check_int(symlink(victim, lnk), ==, 0);
+	check_int(write_file(lnk, "{}\n", 3), ==, 0);
+	c = contents(victim);
+	check_str(c, "the victim's\n");
+	free(c);
+	check_int(lstat(lnk, &st), ==, 0);
+	check(S_ISREG(st.st_mode));
+	c = contents(lnk);
+	check_str(c, "{}\n");
+	free(c);
+	free(victim);
+	free(lnk);
+}
+
+static void test_own_file_dangling_link_creates_nothing_outside(void)
+{
+	char *outside = tmp_path("nowhere.txt"), *lnk = tmp_path("config"), *c;
+	struct stat st;
+
+	check_int(symlink(outside, lnk), ==, 0);
+	check_int(write_file(lnk, "CONFIG_A=y\n", 11), ==, 0);
+	check_int(lstat(outside, &st), ==, -1);
+	c = contents(lnk);
+	check_str(c, "CONFIG_A=y\n");
+	free(c);
+	free(outside);
+	free(lnk);
+}
+
+/* A link planted where the temporary file goes is not followed either. */
+static void test_own_file_planted_temp_link(void)
+{
+	char *victim = tmp_path("victim2"), *path = tmp_path("meta"), *c;
+	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+
+	write_output(victim, "keep\n", 5);
+	check_int(symlink(victim, tmp), ==, 0);
+	check_int(write_file(path, "key=1\n", 6), ==, 0);
+	c = contents(victim);
+	check_str(c, "keep\n");
+	free(c);
+	c = contents(path);
+	check_str(c, "key=1\n");
+	free(c);
+	free(victim);
+	free(path);
+	free(tmp);
+}
+
+static void test_own_file_keeps_mode_and_refuses_directory(void)
+{
+	char *p = tmp_path("own-mode"), *d = tmp_path("own-dir");
+	struct stat st;
+
+	check_int(write_file(p, "a\n", 2), ==, 0);
+	check_int(chmod(p, 0600), ==, 0);
+	check_int(write_file(p, "b\n", 2), ==, 0);
+	check_int(stat(p, &st), ==, 0);
+	check_int(st.st_mode & 07777, ==, 0600);
+	check_int(mkdir(d, 0755), ==, 0);
+	test_capture_start();
+	check_int(write_file(d, "x", 1), ==, -1);
+	/* and never a device: /dev/null stays one */
+	check_int(write_file("/dev/null", "x", 1), ==, -1);
+	test_capture_stop();
+	check(strstr(test_messages.buf, "it is a directory") != NULL);
+	check(strstr(test_messages.buf, "'/dev/null': it is a device") != NULL);
+	check_int(lstat("/dev/null", &st), ==, 0);
+	check(S_ISCHR(st.st_mode));
+	free(p);
+	free(d);
 }
 
 int main(int argc, char **argv)
@@ -307,5 +387,9 @@ int main(int argc, char **argv)
 	TEST(test_own_descriptor_is_written_not_replaced);
 	TEST(test_own_pipe_descriptor);
 	TEST(test_dash_and_stdout_in_a_child);
+	TEST(test_own_file_replaces_a_link);
+	TEST(test_own_file_dangling_link_creates_nothing_outside);
+	TEST(test_own_file_planted_temp_link);
+	TEST(test_own_file_keeps_mode_and_refuses_directory);
 	return test_done();
 }
