@@ -36,6 +36,7 @@ in_ns() {
 		mount --bind "$1" "$1/ns/t"
 		mount --move "$1/ns" /tmp
 		mount -t tmpfs -o mode=0700 kcp-root /root
+		R=/root
 		mkdir /tmp/bin /tmp/src
 		ln -s /tmp/t/kconfperf.bin /tmp/bin/kconfperf
 		cp -R /tmp/t/linux /tmp/src/linux
@@ -57,7 +58,7 @@ test_expect_success 'H1: without HOME the cache is the password database home, n
 	in_ns "
 		env -u HOME -u XDG_CACHE_HOME kconfperf plan -q --source /tmp/t/linux.tar \
 			--base tinyconfig --options DEBUG_A --dir /tmp/exp-nohome >/dev/null &&
-		echo cache: \$(ls /root/.cache/kconfperf/sources) &&
+		echo cache: \$(ls \$R/.cache/kconfperf/sources) &&
 		ls -a /tmp
 	" >out 2>&1
 	cat out &&
@@ -101,23 +102,23 @@ test_expect_success 'M5: links that nobody planted in an experiment directory le
 		}
 		sweep >/dev/null 2>&1; echo first=\$?
 		chown -R nobody /tmp/exp &&
-		echo precious >/root/victim.json && echo precious >/root/victim.html &&
-		echo precious >/root/victim.config && mkdir /root/logs &&
-		as_nobody ln -sf /root/victim.json /tmp/exp/report.json &&
-		as_nobody ln -sf /root/victim.html /tmp/exp/report.html &&
-		as_nobody ln -sf /root/victim.config /tmp/exp/runs/CONFIG_DEBUG_A=y/config &&
+		echo precious >\$R/victim.json && echo precious >\$R/victim.html &&
+		echo precious >\$R/victim.config && mkdir \$R/logs &&
+		as_nobody ln -sf \$R/victim.json /tmp/exp/report.json &&
+		as_nobody ln -sf \$R/victim.html /tmp/exp/report.html &&
+		as_nobody ln -sf \$R/victim.config /tmp/exp/runs/CONFIG_DEBUG_A=y/config &&
 		sweep >/dev/null 2>err; echo again=\$?
 		cat err
-		cat /root/victim.json /root/victim.html /root/victim.config
+		cat \$R/victim.json \$R/victim.html \$R/victim.config
 		test -L /tmp/exp/report.json || echo report-replaced
 		test -s /tmp/exp/report.json && echo report-written
 		kconfperf plan -q --cache /tmp/t/cache --source /tmp/t/linux --base tinyconfig \
 			--options DEBUG_B --dir /tmp/exp2 >/dev/null 2>&1 &&
 		chown -R nobody /tmp/exp2 &&
-		as_nobody rm -rf /tmp/exp2/logs && as_nobody ln -s /root/logs /tmp/exp2/logs &&
+		as_nobody rm -rf /tmp/exp2/logs && as_nobody ln -s \$R/logs /tmp/exp2/logs &&
 		kconfperf build -q --dir /tmp/exp2 2>err; echo build=\$?
 		cat err
-		ls /root/logs | sed s/^/log:/
+		ls \$R/logs | sed s/^/log:/
 	" >out 2>&1
 	cat out &&
 	test_grep "^first=0\$" out &&
