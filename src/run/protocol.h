@@ -38,6 +38,9 @@
  *		(metric, iter) is unique within a run.  metric is "time" or
  *		"throughput", unit says what value is in ("s", "ns", "us",
  *		"MB/s"), better is "lower" or "higher"; value is never negative.
+ *		An optional per=N (N >= 1) says the value is per N operations
+ *		of the iteration (per=300000 for 300000 system calls): the
+ *		host divides the iteration's instruction count by it too.
  *	KCP 1 done
  *		The workload finished and every sample was written.
  *	KCP 1 error msg="cannot open '/dev/vda': No such device"
@@ -65,6 +68,7 @@ struct protocol_sample {
 	char *unit;
 	double value;
 	int higher_is_better;
+	double per;		/* operations the value is per (per=): 1 when not given */
 };
 
 /*
