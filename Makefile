@@ -133,7 +133,7 @@ $(B)/guest/%.o: guest/%.c $(B)/GUEST_FLAGS
 $(B)/kcp-guest: $(patsubst %.c,$(B)/%.o,$(GUEST_SRC))
 	$(CC) -static -o $@ $^ -lpthread
 
-$(METER): plugin/kcp-meter.c $(B)/GUEST_FLAGS
+$(METER): plugin/kcp-meter.c src/store/idle-functions.h $(B)/GUEST_FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(METER_CFLAGS) -shared -o $@ $<
 

@@ -46,7 +46,8 @@
  *		else -1; the counters as they stood when the marker ran)
  *	total TOTAL PRE KERNEL KOTHER USER IDLE   (at qemu's exit)
  *	fn PHASE COUNT NAME   (PHASE boot: up to init; work: the sum of every
- *		begin..end; all: the whole run; only functions with a count)
+ *		begin..end; all: the whole run; only functions with a count;
+ *		the buckets are named [before-kernel], [user], [kernel-other])
  *	end
  *
  * KERNEL counts the instructions of every kernel function, IDLE those of
@@ -65,6 +66,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "../src/store/idle-functions.h"
 
 /*
  * The part of qemu's plugin API (version 1, qemu 7.x: see qemu's
@@ -129,16 +132,13 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 			       char **argv);
 
 /* The idle loop's own functions (names as normalised: no .isra.N etc.). */
-static const char *const kcp_idle_names[] = {
-	"do_idle", "cpu_startup_entry", "cpuidle_idle_call", "default_idle_call",
-	"default_idle", "cpu_idle_poll", "arch_cpu_idle", "arch_cpu_idle_enter",
-	"arch_cpu_idle_exit", "arch_cpu_idle_prepare", "native_safe_halt",
-	"mwait_idle", "amd_e400_idle", "acpi_safe_halt", "acpi_idle_do_entry",
-	"acpi_idle_enter", "cpu_do_idle", "cpuidle_enter", "cpuidle_enter_state",
-};
+static const char *const kcp_idle_names[] = { KCP_IDLE_FUNCTIONS };
 
-/* The buckets after the functions in counts[]. */
+/* The buckets after the functions in counts[], and their names in fn lines. */
 enum { BUCKET_PRE, BUCKET_USER, BUCKET_KOTHER, NR_BUCKETS };
+static const char *const bucket_names[NR_BUCKETS] = {
+	KCP_BUCKET_BEFORE_KERNEL, KCP_BUCKET_USER, KCP_BUCKET_KERNEL_OTHER,
+};
 
 struct sym {
 	uint64_t addr;
@@ -176,7 +176,8 @@ static struct {
 	size_t nr_idle;
 	uint64_t text_lo, text_hi;	/* the map's text, virtual */
 	uint64_t *counts;		/* nr_funcs + NR_BUCKETS, never moved */
-	uint64_t *boot, *work, *begun;	/* per function: at init, sum of iterations, at begin */
+	/* per counter (functions and buckets): at init, sum of iterations, at begin */
+	uint64_t *boot, *work, *begun;
 	int in_kernel;			/* an upper-half instruction was translated */
 	struct marker markers[NR_MARKERS];
 	int have_guest;
@@ -377,6 +378,11 @@ static size_t counter_of(uint64_t addr)
 	return m.nr_funcs + BUCKET_PRE;
 }
 
+static size_t nr_counters(void)
+{
+	return m.nr_funcs + NR_BUCKETS;
+}
+
 static void take(struct snapshot *s)
 {
 	size_t i;
@@ -402,14 +408,14 @@ static void marker_hit(unsigned int vcpu, void *data)
 	if (kind == MARK_INIT) {
 		if (m.init_seen++)
 			return;	/* kcp-guest exec'd again (fork exec=1): not init */
-		memcpy(m.boot, m.counts, m.nr_funcs * sizeof(*m.counts));
+		memcpy(m.boot, m.counts, nr_counters() * sizeof(*m.counts));
 	} else if (kind == MARK_BEGIN) {
-		memcpy(m.begun, m.counts, m.nr_funcs * sizeof(*m.counts));
+		memcpy(m.begun, m.counts, nr_counters() * sizeof(*m.counts));
 		m.in_iter = 1;
 	} else if (kind == MARK_END) {
 		if (!m.in_iter)
 			return;	/* an end without its begin: nothing to add */
-		for (i = 0; i < m.nr_funcs; i++)
+		for (i = 0; i < nr_counters(); i++)
 			m.work[i] += m.counts[i] - m.begun[i];
 		m.in_iter = 0;
 	}
@@ -574,10 +580,10 @@ static void put_fns(FILE *f, const char *phase, const uint64_t *counts)
 {
 	size_t i;
 
-	for (i = 0; i < m.nr_funcs; i++)
+	for (i = 0; i < nr_counters(); i++)
 		if (counts[i])
 			fprintf(f, "fn %s %llu %s\n", phase, (unsigned long long)counts[i],
-				m.func_names[i]);
+				i < m.nr_funcs ? m.func_names[i] : bucket_names[i - m.nr_funcs]);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *data)
@@ -665,10 +671,10 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 		return -1;
 	if (guest && *guest && load_guest(guest))
 		return -1;
-	m.counts = xcalloc(m.nr_funcs + NR_BUCKETS, sizeof(*m.counts));
-	m.boot = xcalloc(m.nr_funcs, sizeof(*m.boot));
-	m.work = xcalloc(m.nr_funcs, sizeof(*m.work));
-	m.begun = xcalloc(m.nr_funcs, sizeof(*m.begun));
+	m.counts = xcalloc(nr_counters(), sizeof(*m.counts));
+	m.boot = xcalloc(nr_counters(), sizeof(*m.boot));
+	m.work = xcalloc(nr_counters(), sizeof(*m.work));
+	m.begun = xcalloc(nr_counters(), sizeof(*m.begun));
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
 	return 0;
