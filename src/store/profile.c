@@ -5,6 +5,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "store/idle-functions.h"
 #include "store/profile.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -100,6 +101,28 @@ double profile_total(const struct profile *p)
 
 	for (i = 0; i < p->nr; i++)
 		sum += p->v[i].count;
+	return sum;
+}
+
+int profile_is_idle(const char *name)
+{
+	static const char *const idle[] = { KCP_IDLE_FUNCTIONS };
+	size_t len = profile_base_len(name), i;
+
+	for (i = 0; i < ARRAY_SIZE(idle); i++)
+		if (strlen(idle[i]) == len && !strncmp(idle[i], name, len))
+			return 1;
+	return 0;
+}
+
+double profile_busy(const struct profile *p)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < p->nr; i++)
+		if (!profile_is_idle(p->v[i].name))
+			sum += p->v[i].count;
 	return sum;
 }
 

@@ -51,6 +51,14 @@ void profile_sort_by_count(struct profile *p);
 const struct profile_entry *profile_find(const struct profile *p, const char *name);
 
 /*
+ * Whether name (any clone suffix aside) is one of the idle loop's own
+ * functions (idle-functions.h), which "busy" leaves out.
+ */
+int profile_is_idle(const char *name);
+/* The sum of the counts of every entry but the idle loop's. */
+double profile_busy(const struct profile *p);
+
+/*
  * The length of name's base: up to its first '.', which strips what the
  * compiler appends to a clone (.isra.N, .constprop.N, .part.N, .cold,
  * .llvm.N): C function names have no dot.

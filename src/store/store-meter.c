@@ -85,7 +85,7 @@ static int64_t function_id(struct store *st, const char *name)
 {
 	sqlite3_stmt *s;
 	int64_t id = -1;
-	int rc, schema;
+	int rc;
 
 	if (prepare(st, &s, "INSERT OR IGNORE INTO meter_function (name) VALUES (?1)"))
 		return -1;
@@ -102,7 +102,6 @@ static int64_t function_id(struct store *st, const char *name)
 	else
 		db_error(st, "cannot read a function name's id");
 	sqlite3_finalize(s);
-	(void)store_sqlite(st, &schema);
 	return id;
 }
 
@@ -333,7 +332,8 @@ int store_get_run_profile(struct store *st, int64_t run_id, enum store_meter_pha
 }
 
 int store_get_variant_profile(struct store *st, int64_t variant_id, const char *workload,
-			      enum store_meter_phase phase, struct profile *out, int *nr_runs)
+			      enum store_meter_phase phase, int per_op, struct profile *out,
+			      int *nr_runs)
 {
 	struct profile one = PROFILE_INIT, sum = PROFILE_INIT;
 	char **names = NULL;
@@ -360,7 +360,7 @@ int store_get_variant_profile(struct store *st, int64_t variant_id, const char *
 		if (!rc)
 			continue;
 		profile_normalize(&one);
-		if (phase == STORE_METER_WORK && ops > 0)
+		if (per_op && phase == STORE_METER_WORK && ops > 0)
 			profile_scale(&one, 1 / ops);
 		profile_add_all(&sum, &one);
 		(*nr_runs)++;

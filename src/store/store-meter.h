@@ -78,12 +78,14 @@ int store_get_run_profile(struct store *st, int64_t run_id, enum store_meter_pha
  * A variant's profile on a workload, for reports: the mean, over its
  * measured runs that ended ok and have counts of that phase, of each
  * run's per-function counts, names normalised (profile_normalize(): the
- * same function matched across builds) and, for the work phase, divided by
- * the run's ops, so they add up to the "instructions" metric's mean (per
- * operation).  workload is the run's workload spec as stored.  *nr_runs
+ * same function matched across builds) and, with per_op, each run's work
+ * phase divided by its ops, so the busy entries (all but the idle loop's)
+ * add up to the "instructions" metric's mean (per operation: a system
+ * call, a fork).  workload is the run's workload spec as stored.  *nr_runs
  * gets how many runs it averaged (0: out stays empty).  0, or -1 on error.
  */
 int store_get_variant_profile(struct store *st, int64_t variant_id, const char *workload,
-			      enum store_meter_phase phase, struct profile *out, int *nr_runs);
+			      enum store_meter_phase phase, int per_op, struct profile *out,
+			      int *nr_runs);
 
 #endif
