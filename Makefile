@@ -126,6 +126,10 @@ $(B)/tests/unit/%.o: tests/unit/%.c $(B)/FLAGS
 $(B)/tests/unit/test-%: $(B)/tests/unit/test-%.o $(B)/tests/unit/test-lib.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
+# The meter's test is a fake qemu: it exports the plugin API and loads the plugin.
+$(B)/tests/unit/test-meter-plugin: LIBS += -rdynamic -ldl
+$(B)/tests/unit/test-meter-plugin: | $(METER) $(GUEST)
+
 $(B)/guest/%.o: guest/%.c $(B)/GUEST_FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -c -o $@ $<

@@ -282,6 +282,7 @@ static int load_map(const char *path)
 		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3) {
 			say("%s:%zu: expected 'ADDRESS TYPE NAME'", path, lineno);
 			fclose(f);
+			m.nr_syms = 0;	/* nothing of a map that failed */
 			return -1;
 		}
 		if (type == 'a' || type == 'A' || type == 'U' || type == 'v')
@@ -309,7 +310,8 @@ static int load_map(const char *path)
 	for (i = 0; i < m.nr_syms; i = k) {
 		for (k = i + 1; k < m.nr_syms && m.syms[k].addr == m.syms[i].addr; k++)
 			m.func_of[k] = UINT32_MAX;
-		if (!m.syms[i].name) {
+		/* data, or a label such as _etext: the end of the function before */
+		if (!m.syms[i].name || is_label(m.syms[i].name)) {
 			m.func_of[i] = UINT32_MAX;
 			continue;
 		}
