@@ -854,6 +854,18 @@ static int store_result(struct state *s, const struct schedule_run *r,
 	return ret;
 }
 
+/* The meter of a run of m's kernel, when it is on. */
+static void meter_config(const struct state *s, struct vm_config *cfg, const struct measured *m)
+{
+	if (!s->meter.len)
+		return;
+	cfg->meter = s->meter.buf;
+	cfg->meter_map = m->map;
+	/* libguestfs's appliance runs its own init: no markers to watch */
+	if (!(workload_table[cfg->workload->id].flags & WL_HOST))
+		cfg->meter_guest = s->guest;
+}
+
 /* "r0", "r1" ... for measured rounds, "w1", "w2" ... for warm-ups. */
 static void round_name(char *buf, size_t size, const struct schedule_run *r)
 {
@@ -882,13 +894,7 @@ static int run_one(struct state *s, const struct schedule_run *r)
 	cfg.kernel = m->image;
 	cfg.workload = &s->o->workloads[r->workload];
 	cfg.config_path = m->config;
-	if (s->meter.len) {
-		cfg.meter = s->meter.buf;
-		cfg.meter_map = m->map;
-		/* libguestfs's appliance runs its own init: no markers to watch */
-		if (!(workload_table[cfg.workload->id].flags & WL_HOST))
-			cfg.meter_guest = s->guest;
-	}
+	meter_config(s, &cfg, m);
 	cfg.variant = m->v->name;
 	cfg.run_number = r->round;
 	cfg.layout_seed = (uint64_t)schedule_layout_seed(s->seed, m->v->name, s->specs.v[r->workload],
@@ -1083,6 +1089,20 @@ int measure_print_command(struct store *st, const struct measure_options *o,
 	cfg.workload = &o->workloads[0];
 	cfg.config_path = s.measured[i].config;
 	cfg.variant = name;
+	{
+		struct strbuf state = STRBUF_INIT;
+		enum vm_clock clock;
+		int shift;
+
+		/* the meter as a run would have it (no check against stored runs) */
+		if (vm_effective_clock(&clock, &shift, &cfg, vm_resolve_accel(&cfg)) ||
+		    choose_meter(&s, 0, clock, &state)) {
+			strbuf_release(&state);
+			goto out;
+		}
+		strbuf_release(&state);
+		meter_config(&s, &cfg, &s.measured[i]);
+	}
 	if (workload_table[cfg.workload->id].flags & WL_HOST) {
 		char *kdir = guestfs_kernel_dir(s.dir, s.measured[i].v->config_hash);
 

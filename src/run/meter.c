@@ -8,6 +8,7 @@
 
 #include "run/meter.h"
 #include "run/protocol.h"
+#include "store/idle-functions.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -201,6 +202,20 @@ static int parse_line(struct meter_result *out, char *line, int *ended, int *see
 	return -1;
 }
 
+/* Removes name's entry from a merged profile. */
+static void drop_entry(struct profile *p, const char *name)
+{
+	const struct profile_entry *e = profile_find(p, name);
+	size_t i;
+
+	if (!e)
+		return;
+	i = (size_t)(e - p->v);
+	free(p->v[i].name);
+	memmove(p->v + i, p->v + i + 1, (p->nr - i - 1) * sizeof(*p->v));
+	p->nr--;
+}
+
 int meter_parse(struct meter_result *out, const char *buf, size_t len, const char *origin,
 		struct strbuf *why)
 {
@@ -235,6 +250,13 @@ int meter_parse(struct meter_result *out, const char *buf, size_t len, const cha
 	}
 	for (i = 0; i < STORE_METER_NR_PHASES; i++)
 		profile_merge(&out->phases[i]);
+	/*
+	 * The boot phase is the kernel's start to init, as the boot
+	 * workload's metric is: what ran before the kernel (firmware, the
+	 * decompressor) follows the image's compression, not its work, and
+	 * stays in the totals and the whole run's profile.
+	 */
+	drop_entry(&out->phases[STORE_METER_BOOT], KCP_BUCKET_BEFORE_KERNEL);
 	ret = 0;
 out:
 	strbuf_release(&line);

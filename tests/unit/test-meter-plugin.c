@@ -376,7 +376,8 @@ static void test_counts(void)
 	work = &m.phases[STORE_METER_WORK];
 	all = &m.phases[STORE_METER_ALL];
 	check_double(profile_find(boot, "startup_64")->count, 2, 0);
-	check_double(profile_find(boot, "[before-kernel]")->count, 6, 0);
+	check(profile_find(boot, "[before-kernel]") == NULL);	/* left out by the reader */
+	check_double(profile_find(all, "[before-kernel]")->count, 6, 0);
 	check_double(profile_find(boot, "[kernel-other]")->count, 5, 0);
 	check_double(profile_find(work, "start_kernel")->count, 8, 0);
 	check_double(profile_find(work, "do_idle")->count, 2, 0);

@@ -75,6 +75,9 @@ static void test_parse(void)
 	check_double(profile_find(&m.phases[STORE_METER_WORK], "__x64_sys_getppid")->count,
 		     6000, 0);
 	check_int(m.phases[STORE_METER_ALL].nr, ==, 1);
+	/* the boot phase is the kernel's start to init: what ran before is left out */
+	check_int(m.phases[STORE_METER_BOOT].nr, ==, 2);
+	check(profile_find(&m.phases[STORE_METER_BOOT], "[before-kernel]") == NULL);
 	meter_result_release(&m);
 	strbuf_release(&why);
 }
