@@ -425,16 +425,19 @@ void meter_store_counts(struct store_meter *out, const struct meter_result *m,
 			const struct protocol_result *proto)
 {
 	const struct meter_mark *init = find_mark(m, METER_MARK_INIT, -1);
+	const struct meter_mark *off = find_mark(m, METER_MARK_POWEROFF, -1);
+	/* up to the power-off request: after it the end follows host timing */
+	const struct meter_counts *c = off ? &off->c : &m->total;
 	int iter;
 
 	free(out->note);
 	memset(out, 0, sizeof(*out));
-	out->total = m->total.total;
-	out->before_kernel = m->total.before_kernel;
-	out->kernel = m->total.kernel;
-	out->kernel_other = m->total.kernel_other;
-	out->user = m->total.user;
-	out->idle = m->total.idle;
+	out->total = c->total;
+	out->before_kernel = c->before_kernel;
+	out->kernel = c->kernel;
+	out->kernel_other = c->kernel_other;
+	out->user = c->user;
+	out->idle = c->idle;
 	out->boot = init ? (int64_t)boot_busy(init) : -1;
 	out->work = -1;
 	out->has_map = m->has_map;

@@ -15,7 +15,9 @@ struct store;
  * this is the rest: where all of the run's instructions went, and per
  * phase the instructions of each kernel function.
  *
- *	total		every guest instruction of the run
+ *	total		every guest instruction of the run, up to kcp-guest's
+ *			power-off request when it made one (after it the vCPU
+ *			runs on until qemu stops it, as host timing has it)
  *	before_kernel	before the kernel's first instruction (firmware, the
  *			bzImage's decompressor)
  *	kernel		in the functions of System.map's text (idle included)
