@@ -285,7 +285,9 @@ static int load_map(const char *path)
 		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3) {
 			say("%s:%zu: expected 'ADDRESS TYPE NAME'", path, lineno);
 			fclose(f);
-			m.nr_syms = 0;	/* nothing of a map that failed */
+			/* nothing of a map that failed */
+			while (m.nr_syms)
+				free(m.syms[--m.nr_syms].name);
 			return -1;
 		}
 		if (type == 'a' || type == 'A' || type == 'U' || type == 'v')
@@ -663,8 +665,10 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!strncmp(a, "out=", 4))
+		if (!strncmp(a, "out=", 4)) {
+			free(m.out);
 			m.out = strdup(a + 4);
+		}
 		else if (!strncmp(a, "map=", 4))
 			map = a + 4;
 		else if (!strncmp(a, "guest=", 6))
