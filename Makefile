@@ -92,8 +92,10 @@ kcp-guest: $(GUEST)
 	cp -f $< $@
 kcp-guest-arm64: $(GUEST_ARM64)
 	cp -f $< $@
+# A new file renamed over the old: qemu maps the plugin, and cp would write
+# into the running copy of a sweep's qemu (it crashed so here).
 kcp-meter.so: $(METER)
-	cp -f $< $@
+	cp -f $< $@.tmp && mv -f $@.tmp $@
 endif
 
 # Rebuild everything when the flags change.  FLAGS is the host build's

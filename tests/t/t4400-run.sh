@@ -280,6 +280,8 @@ test_expect_success 'different conditions in one experiment are refused' '
 	test_grep "holds runs made with --smp 1; runs with --smp 2 would not compare" smp.err &&
 	! $RUN --runs 9 --seed 4 --accel tcg 2>seed.err &&
 	test_grep "ordered with --seed 3" seed.err &&
+	! $RUN --runs 9 --no-meter --accel tcg 2>meter.err &&
+	test_grep "holds runs made with the instruction meter on; runs with it off (--no-meter) would not compare" meter.err &&
 	test "$(runs_of exp)" = 22
 '
 
