@@ -47,7 +47,7 @@ plan_build() {
 # The variants' hackbench means, "baseline MEAN" and "CONFIG_PROVE_LOCKING=y MEAN".
 MEANS="SELECT v.name, avg(s.value) FROM sample s JOIN run r ON r.id = s.run_id
 	JOIN variant v ON v.id = r.variant_id
-	WHERE r.warmup = 0 AND r.status = 'ok' AND r.workload = 'hackbench'
+	WHERE r.warmup = 0 AND r.status = 'ok' AND r.workload = 'hackbench' AND s.metric = 'time'
 	GROUP BY v.name ORDER BY v.position"
 
 RUN="kconfperf run --dir exp --workload hackbench"
@@ -64,7 +64,7 @@ test_expect_success 'run: 2 variants x (1 warm-up + 5 rounds) of hackbench, all 
 	test "$(runs_of exp)" = 12 &&
 	test "$(q exp "SELECT count(*) FROM run WHERE status = \"ok\"")" = 12 &&
 	test "$(q exp "SELECT count(*) FROM run WHERE warmup = 1 AND round = -1")" = 2 &&
-	test "$(q exp "SELECT count(*) FROM sample")" = 36 &&
+	test "$(q exp "SELECT count(*) FROM sample WHERE metric = \"time\"")" = 36 &&
 	test "$(q exp "SELECT count(*) FROM run WHERE boot_s > 0 AND wall_s > boot_s")" = 12 &&
 	# not a terminal: one line per run
 	test "$(grep -c "^kconfperf: \[[0-9]*/12\] hackbench .*: ok in " err)" = 12
