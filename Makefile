@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # kconfperf's build.  Targets:
 #   make               build ./kconfperf (and the guest, build/kcp-guest, and
-#                      build/kcp-guest-arm64 when aarch64-linux-gnu-gcc is there)
+#                      build/kcp-guest-arm64 when aarch64-linux-gnu-gcc is there;
+#                      and the instruction meter, qemu plugin build/kcp-meter.so)
 #   make unit          run the C unit tests (seconds)
 #   make check         unit tests, then the shell integration tests in tests/t/
 #   make check-fast    unit tests and the fast tier (tests/t/t2*-fast-*.sh): the
@@ -72,15 +73,20 @@ ARM64_CC ?= aarch64-linux-gnu-gcc
 ARM64_LIBC := $(shell $(ARM64_CC) -print-file-name=libc.a 2>/dev/null)
 GUEST_ARM64 := $(if $(GUEST_SRC),$(if $(filter /%,$(ARM64_LIBC)),$(B)/kcp-guest-arm64))
 
+# The instruction meter: a qemu TCG plugin (plugin/kcp-meter.c, docs/meter.md),
+# loaded into qemu by every icount run; no sanitizers inside qemu.
+METER := $(B)/kcp-meter.so
+METER_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g -fPIC -fvisibility=hidden $(WARNINGS) $(BANNED)
+
 FUZZ_SECONDS ?= 60
 
 .PHONY: all unit check check-fast check-slow fuzz doc install clean FORCE
 .DELETE_ON_ERROR:
 
-all: $(PROGRAM) $(GUEST) $(GUEST_ARM64)
+all: $(PROGRAM) $(GUEST) $(GUEST_ARM64) $(METER)
 # ./kconfperf is the default build's; B=DIR and SANITIZE builds stay in DIR.
 ifeq ($(B),build)
-all: kconfperf $(if $(GUEST),kcp-guest) $(if $(GUEST_ARM64),kcp-guest-arm64)
+all: kconfperf $(if $(GUEST),kcp-guest) $(if $(GUEST_ARM64),kcp-guest-arm64) kcp-meter.so
 # cp -f: a copy that is running (a sweep's) is replaced, not written into.
 kconfperf: $(PROGRAM)
 	cp -f $< $@
@@ -89,6 +95,10 @@ kcp-guest: $(GUEST)
 	cp -f $< $@
 kcp-guest-arm64: $(GUEST_ARM64)
 	cp -f $< $@
+# A new file renamed over the old: qemu maps the plugin, and cp would write
+# into the running copy of a sweep's qemu (it crashed so here).
+kcp-meter.so: $(METER)
+	cp -f $< $@.tmp && mv -f $@.tmp $@
 endif
 
 # Rebuild everything when the flags change.  FLAGS is the host build's
@@ -121,12 +131,20 @@ $(B)/tests/unit/%.o: tests/unit/%.c $(B)/FLAGS
 $(B)/tests/unit/test-%: $(B)/tests/unit/test-%.o $(B)/tests/unit/test-lib.o $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
+# The meter's test is a fake qemu: it exports the plugin API and loads the plugin.
+$(B)/tests/unit/test-meter-plugin: LIBS += -rdynamic -ldl
+$(B)/tests/unit/test-meter-plugin: | $(METER) $(GUEST)
+
 $(B)/guest/%.o: guest/%.c $(B)/GUEST_FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -c -o $@ $<
 
 $(B)/kcp-guest: $(patsubst %.c,$(B)/%.o,$(GUEST_SRC))
 	$(CC) -static -o $@ $^ -lpthread
+
+$(METER): plugin/kcp-meter.c src/store/idle-functions.h $(B)/GUEST_FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(METER_CFLAGS) -shared -o $@ $<
 
 $(B)/guest-arm64/%.o: guest/%.c $(B)/GUEST_FLAGS
 	@mkdir -p $(dir $@)
@@ -186,6 +204,6 @@ install: all doc
 	install -m 644 $(MAN) $(DESTDIR)$(mandir)/man1/
 
 clean:
-	rm -rf $(B) build build-san kconfperf kcp-guest kcp-guest-arm64
+	rm -rf $(B) build build-san kconfperf kcp-guest kcp-guest-arm64 kcp-meter.so
 
 -include $(shell find $(B)/src $(B)/tests $(B)/guest $(B)/guest-arm64 -name '*.d' -type f 2>/dev/null)

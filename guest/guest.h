@@ -44,6 +44,23 @@ void report_sample(unsigned iter, double value);
 int guest_error(const char *fmt, ...) PRINTF(1, 2);
 int guest_error_errno(const char *fmt, ...) PRINTF(1, 2);
 
+/*
+ * Writes a sample line whose value is per `per` operations (a system
+ * call, a fork, a round trip) of the iteration: "per=N" tells the host to
+ * divide the iteration's instruction count as the value is divided.
+ */
+void report_sample_per(unsigned iter, double value, unsigned long long per);
+
+/*
+ * The instruction meter's phase markers (meter.c): call kcp_meter_begin()
+ * right before an iteration's timed work and kcp_meter_end() right after
+ * it, in pairs; kcp_meter_poweroff() before powering off.  Each does
+ * nothing; the meter sees them run.
+ */
+void kcp_meter_begin(void);
+void kcp_meter_end(void);
+void kcp_meter_poweroff(void);
+
 /* Seconds on CLOCK_MONOTONIC. */
 double now(void);
 

@@ -253,6 +253,7 @@ static double one_round(struct hb *hb, unsigned groups)
 				kill(w[i].pid, SIGKILL);
 	}
 
+	kcp_meter_begin();
 	start = now();
 	if (!failed && write(wakefds[1], &c, 1) != 1)
 		failed = guest_error_errno("hackbench: cannot start the workers") != 0;
@@ -262,6 +263,7 @@ static double one_round(struct hb *hb, unsigned groups)
 					     w[i].is_sender ? "sender" : "receiver") != 0;
 	if (!failed)
 		elapsed = now() - start;
+	kcp_meter_end();
 out:
 	for (i = 0; i < nr; i++)
 		if (w[i].in_fd >= 0)

@@ -184,11 +184,19 @@ int guest_error_errno(const char *fmt, ...)
 
 void report_sample(unsigned iter, double value)
 {
-	const struct workload_info *w = &workload_table[workload_id];
+	report_sample_per(iter, value, 1);
+}
 
-	kcp_line("sample workload=%s iter=%u metric=%s unit=%s better=%s value=%.9g",
+void report_sample_per(unsigned iter, double value, unsigned long long per)
+{
+	const struct workload_info *w = &workload_table[workload_id];
+	char per_key[40] = "";
+
+	if (per > 1)
+		snprintf(per_key, sizeof(per_key), " per=%llu", per);
+	kcp_line("sample workload=%s iter=%u metric=%s unit=%s better=%s value=%.9g%s",
 		 w->name, iter, w->metric, w->unit,
-		 w->higher_is_better ? "higher" : "lower", value);
+		 w->higher_is_better ? "higher" : "lower", value, per_key);
 }
 
 static size_t param_index(const char *name)
@@ -488,6 +496,7 @@ static void __attribute__((__noreturn__)) power_off(void)
 {
 	finish_output();
 	sync();
+	kcp_meter_poweroff();
 	reboot(RB_POWER_OFF);
 	dprintf(2, "kcp-guest: power off failed: %s\n", strerror(errno));
 	for (;;)

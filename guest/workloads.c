@@ -47,11 +47,15 @@ int run_syscall(void)
 	unsigned iterations = param_num("iterations"), i;
 
 	for (i = 0; i < iterations; i++) {
-		double start = now();
+		double start, elapsed;
 
+		kcp_meter_begin();
+		start = now();
 		for (c = 0; c < calls; c++)
 			syscall(SYS_getppid);
-		report_sample(i, (now() - start) / calls * 1e9);
+		elapsed = now() - start;
+		kcp_meter_end();
+		report_sample_per(i, elapsed / calls * 1e9, calls);
 	}
 	return 0;
 }
@@ -69,8 +73,10 @@ int run_fork(void)
 	if (exec && access(path, X_OK))
 		return guest_error_errno("fork: cannot execute '%s'", path);
 	for (i = 0; i < iterations; i++) {
-		double start = now();
+		double start, elapsed;
 
+		kcp_meter_begin();
+		start = now();
 		for (f = 0; f < forks; f++) {
 			pid_t pid = fork();
 			int status;
@@ -89,7 +95,9 @@ int run_fork(void)
 				return guest_error("fork: the child %s",
 						   describe_status(status, why, sizeof(why)));
 		}
-		report_sample(i, (now() - start) / forks * 1e6);
+		elapsed = now() - start;
+		kcp_meter_end();
+		report_sample_per(i, elapsed / forks * 1e6, forks);
 	}
 	return 0;
 }
@@ -143,15 +151,19 @@ static double pipe_round(unsigned long long trips)
 
 	start = 0;
 	for (t = 0; t <= trips; t++) {
-		if (t == 1)
+		if (t == 1) {
+			kcp_meter_begin();
 			start = now();	/* trip 0 is the warm-up: the child is running */
+		}
 		if (write(to[1], &c, 1) != 1 || read(from[0], &c, 1) != 1) {
 			guest_error_errno("pipe: round trip %llu failed", t);
 			break;
 		}
 	}
-	if (t > trips)
+	if (t > trips) {
 		elapsed = now() - start;
+		kcp_meter_end();
+	}
 	close(to[1]);
 	to[1] = -1;
 	status = wait_for(pid);
@@ -180,7 +192,7 @@ int run_pipe(void)
 
 		if (t < 0)
 			return -1;
-		report_sample(i, t / trips * 1e6);
+		report_sample_per(i, t / trips * 1e6, trips);
 	}
 	return 0;
 }
@@ -212,8 +224,10 @@ int run_files(void)
 		return guest_error("files: out of memory");
 	memset(buf, 'f', bufsize);
 	for (i = 0; i < iterations && !ret; i++) {
-		double start = now();
+		double start, elapsed;
 
+		kcp_meter_begin();
+		start = now();
 		for (f = 0; f < count && !ret; f++) {
 			int fd;
 
@@ -236,8 +250,10 @@ int run_files(void)
 			if (unlink(path) && !ret)
 				ret = guest_error_errno("files: cannot unlink '%s'", path);
 		}
+		elapsed = now() - start;
+		kcp_meter_end();
 		if (!ret)
-			report_sample(i, now() - start);
+			report_sample(i, elapsed);
 	}
 	free(buf);
 	return ret;
@@ -261,9 +277,11 @@ int run_dd(void)
 		return guest_error("dd: out of memory for bs=%llu", bs);
 	}
 	for (i = 0; i < iterations && !ret; i++) {
-		double start = now(), elapsed;
+		double start, elapsed;
 		off_t off = 0;
 
+		kcp_meter_begin();
+		start = now();
 		for (c = 0; c < count; c++) {
 			ssize_t n = pread(fd, buf, bs, off);
 
@@ -284,6 +302,7 @@ int run_dd(void)
 			off += n;
 		}
 		elapsed = now() - start;
+		kcp_meter_end();
 		if (!ret)
 			report_sample(i, (double)bs * count / elapsed / 1e6);
 	}
@@ -301,17 +320,21 @@ int run_pagefault(void)
 	if (page <= 0)
 		page = 4096;
 	for (i = 0; i < iterations; i++) {
-		double start = now();
-		volatile char *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		double start, elapsed;
+		volatile char *p;
 
+		kcp_meter_begin();
+		start = now();
+		p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED)
 			return guest_error_errno("pagefault: cannot map %llu bytes", size);
 		for (off = 0; off < size; off += page)
 			p[off] = 1;
 		if (munmap((void *)p, size))
 			return guest_error_errno("pagefault: munmap");
-		report_sample(i, now() - start);
+		elapsed = now() - start;
+		kcp_meter_end();
+		report_sample(i, elapsed);
 	}
 	return 0;
 }
@@ -363,11 +386,15 @@ int run_exec(void)
 	const char *prog = param_str("prog");
 
 	for (i = 0; i < iterations; i++) {
-		double start = now();
+		double start, elapsed;
 
+		kcp_meter_begin();
+		start = now();
 		if (exec_once(prog))
 			return -1;
-		report_sample(i, now() - start);
+		elapsed = now() - start;
+		kcp_meter_end();
+		report_sample(i, elapsed);
 	}
 	return 0;
 }

@@ -216,6 +216,9 @@ int parse_extract_option(const struct option *opt, const char *arg);
 		   "qemu binary (default " VM_DEFAULT_QEMU ", arm64 qemu-system-aarch64)"), \
 	OPT_STRING(0, "runner", &(a)->o.runner, "CMD", \
 		   "run CMD instead of qemu (a board: scripts/board-runner)"), \
+	OPT_BOOL(0, "no-meter", &(a)->o.no_meter, \
+		 "do not count guest instructions (the meter is on in every icount run: " \
+		 "docs/meter.md)"), \
 	OPT_STRING(0, "workload-exec", &(a)->o.workload_exec, "FILE", \
 		   "a static program for the exec workload, copied to /workload")
 

@@ -1,6 +1,7 @@
 /* cmd-vm.c: `kconfperf vm`, boot one kernel once and print the run's result (a developer command). */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,10 @@
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/usage.h"
+#include "kbuild/kbuild.h"
+#include "plan/arch.h"
+#include "run/initramfs.h"
+#include "run/meter.h"
 #include "run/vm.h"
 #include "run/workload-spec.h"
 #include "util/wrapper.h"
@@ -25,7 +30,9 @@ static const char *const vm_usage[] = {
 	"on failure the reason and the end of the console.  The per-run files",
 	"(console.txt, results.txt, qemu.txt) go to --dir.  Exit status 0 only",
 	"for an ok run.  --arch arm64 boots an arm64 Image under qemu-system-aarch64",
-	"-M virt (the initramfs must hold kcp-guest-arm64).",
+	"-M virt (the initramfs must hold kcp-guest-arm64).  Under icount the",
+	"instruction meter counts the run (docs/meter.md): its counts go to",
+	"meter.txt, the kernel's functions from --map or the build cache's System.map.",
 	NULL
 };
 
@@ -88,6 +95,14 @@ static void print_result(const struct vm_result *res)
 		strbuf_add_text(&sb, s->unit);
 		strbuf_addch(&sb, '\n');
 	}
+	if (res->meter)
+		strbuf_addf(&sb, "meter: %" PRIu64 " instructions: %" PRIu64 " before the kernel, %"
+			    PRIu64 " kernel (%" PRIu64 " idle), %" PRIu64 " kernel outside the map, %"
+			    PRIu64 " user\n", res->meter->total.total, res->meter->total.before_kernel,
+			    res->meter->total.kernel, res->meter->total.idle,
+			    res->meter->total.kernel_other, res->meter->total.user);
+	else if (res->meter_loaded)
+		strbuf_addstr(&sb, "meter: no counts\n");
 	if (res->reason.len) {
 		strbuf_addstr(&sb, "reason: ");
 		strbuf_add_text(&sb, res->reason.buf);
@@ -110,9 +125,11 @@ int cmd_vm(int argc, const char **argv)
 	struct workload_spec spec = WORKLOAD_SPEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	struct strvec scratch = STRVEC_INIT, extract = STRVEC_INIT;
-	const char *workload = "boot", *dir = ".";
+	const char *workload = "boot", *dir = ".", *map = NULL, *guest = NULL;
+	struct strbuf meter = STRBUF_INIT, guest_path = STRBUF_INIT;
+	char *cached_map = NULL;
 	size_t i;
-	int print_command = 0, ret = 1;
+	int print_command = 0, no_meter = 0, ret = 1;
 	const struct option opts[] = {
 		OPT_STRING(0, "kernel", &cfg.kernel, "BZIMAGE", "the kernel to boot"),
 		OPT_STRING(0, "initramfs", &cfg.initramfs, "FILE", "the initramfs (kconfperf initramfs)"),
@@ -146,6 +163,12 @@ int cmd_vm(int argc, const char **argv)
 			   VM_DEFAULT_QEMU ")"),
 		OPT_STRING(0, "runner", &cfg.runner, "CMD", "run CMD instead of qemu"),
 		OPT_STRING(0, "dir", &dir, "DIR", "directory for the run's files (default .)"),
+		OPT_BOOL(0, "no-meter", &no_meter, "do not count instructions (docs/meter.md)"),
+		OPT_STRING(0, "map", &map, "SYSTEM.MAP",
+			   "the kernel's functions for the meter (default: the build cache's)"),
+		OPT_STRING(0, "guest", &guest, "FILE",
+			   "the initramfs's kcp-guest, whose markers the meter watches "
+			   "(default: the one beside kconfperf)"),
 		OPT_BOOL(0, "print-command", &print_command, "print the command line instead of running it"),
 		OPT_END()
 	};
@@ -171,6 +194,17 @@ int cmd_vm(int argc, const char **argv)
 	cfg.clock = clock_opt;
 	cfg.icount_shift = shift_opt;
 	cfg.layout_seed = layout_seed_opt;
+	if (!no_meter && !cfg.runner) {
+		const struct arch *a = arch_find(cfg.arch ? cfg.arch : VM_DEFAULT_ARCH);
+
+		if (meter_find_plugin(&meter, NULL) ||
+		    initramfs_find_guest(&guest_path, guest, a))
+			goto out;
+		cached_map = map ? NULL : kbuild_system_map(cfg.kernel);
+		cfg.meter = meter.buf;
+		cfg.meter_map = map ? map : cached_map;
+		cfg.meter_guest = guest_path.buf;
+	}
 
 	if (print_command) {
 		if (vm_format_command(&sb, &cfg, dir))
@@ -189,5 +223,8 @@ out:
 	strbuf_release(&sb);
 	strvec_clear(&scratch);
 	strvec_clear(&extract);
+	strbuf_release(&meter);
+	strbuf_release(&guest_path);
+	free(cached_map);
 	return ret;
 }

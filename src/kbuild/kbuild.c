@@ -704,6 +704,7 @@ struct build_paths {
 	char *config;		/* <objtree>/.config */
 	char *bzimage;		/* <objtree>/arch/<srcarch>/boot/<image>: bzImage, Image */
 	char *vmlinux;		/* <objtree>/vmlinux */
+	char *map;		/* <objtree>/System.map */
 	char *entry;		/* CACHE/tmp/entry.<pid>: the cache entry being assembled */
 	char *tree;		/* CACHE/trees/<key>: where the object tree is kept */
 };
@@ -724,6 +725,7 @@ static void build_paths_init(struct build_paths *bp, const struct kbuild_options
 	bp->bzimage = xstrfmt("%s/arch/%s/boot/%s", bp->objtree,
 			      build_arch(o) ? build_arch(o)->srcarch : "x86", image_name(o));
 	bp->vmlinux = xstrfmt("%s/vmlinux", bp->objtree);
+	bp->map = xstrfmt("%s/System.map", bp->objtree);
 	bp->entry = xstrfmt("%s/tmp/entry.%ld", o->cache_dir, (long)getpid());
 	bp->tree = cache_path(o, "trees", key);
 }
@@ -735,6 +737,7 @@ static void build_paths_release(struct build_paths *bp)
 	free(bp->config);
 	free(bp->bzimage);
 	free(bp->vmlinux);
+	free(bp->map);
 	free(bp->entry);
 	free(bp->tree);
 }
@@ -928,7 +931,7 @@ out:
 
 /*
  * Assembles the cache entry beside its final name (bzImage, config,
- * build.log, meta), then renames it in, so a half-made entry is never
+ * build.log, meta, System.map), then renames it in, so a half-made entry is never
  * taken for a finished one.  0, or -1 with a message.
  */
 static int store_entry(const struct kbuild_options *o, const struct build_paths *bp,
@@ -938,12 +941,16 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 	char *config = xstrfmt("%s/config", bp->entry);
 	char *log = xstrfmt("%s/build.log", bp->entry);
 	char *meta = xstrfmt("%s/meta", bp->entry);
+	char *map = xstrfmt("%s/" KBUILD_MAP_NAME, bp->entry);
 	struct strbuf sb = STRBUF_INIT;
 	int ret = -1;
 
 	remove_tree(bp->entry);
 	if (mkdir_p(bp->entry, 0755) || copy_file(bp->bzimage, image) ||
 	    copy_file(bp->config, config) || copy_file(out->log_path, log))
+		goto out;
+	/* the meter's map of the kernel's functions; every bzImage build makes one */
+	if (!access(bp->map, R_OK) && copy_file(bp->map, map))
 		goto out;
 	strbuf_addf(&sb, "key=%s\nname=%s\nseconds=%.3f\nbzimage_size=%lld\nvmlinux_size=%lld\n"
 		    "seeded_from=%s\nsource=%s\ncompiler=%s\njobs=%d\n", out->key, name, out->seconds,
@@ -973,6 +980,49 @@ out:
 	free(config);
 	free(log);
 	free(meta);
+	free(map);
+	return ret;
+}
+
+char *kbuild_system_map(const char *image)
+{
+	char *dir = xstrdup(image), *slash, *key, *own = NULL, *kept = NULL, *tmp = NULL;
+	char *ret = NULL;
+
+	slash = strrchr(dir, '/');
+	if (!slash)
+		goto out;
+	*slash = '\0';
+	own = xstrfmt("%s/" KBUILD_MAP_NAME, dir);
+	if (!access(own, R_OK)) {
+		ret = own;
+		own = NULL;
+		goto out;
+	}
+	/* CACHE/builds/<key> -> CACHE/trees/<key>/System.map */
+	slash = strrchr(dir, '/');
+	if (!slash || slash - dir < 7 || strncmp(slash - 7, "/builds", 7))
+		goto out;
+	key = slash + 1;
+	*(slash - 7) = '\0';
+	kept = xstrfmt("%s/trees/%s/" KBUILD_MAP_NAME, dir, key);
+	if (access(kept, R_OK))
+		goto out;
+	/* adopt it, by a rename, so a reader never sees half a map */
+	tmp = xstrfmt("%s.%ld", own, (long)getpid());
+	if (!copy_file(kept, tmp) && !rename(tmp, own)) {
+		ret = own;
+		own = NULL;
+	} else {
+		unlink(tmp);
+		ret = kept;	/* the cache entry is not writable: read the tree's */
+		kept = NULL;
+	}
+out:
+	free(dir);
+	free(own);
+	free(kept);
+	free(tmp);
 	return ret;
 }
 

@@ -17,7 +17,8 @@ struct strbuf;
  * The cache (shared by every experiment of a user) holds:
  *
  *   CACHE/builds/<key>/   a finished build: the image (bzImage, arm64's Image),
- *                         config, build.log, meta
+ *                         config, build.log, meta, System.map (the instruction
+ *                         meter's map of the kernel's functions)
  *   CACHE/trees/<key>/    a whole object tree kept to seed later builds
  *   CACHE/tmp/objtree     the build in progress (one at a time: CACHE/build.lock)
  *
@@ -108,6 +109,17 @@ int kbuild_has_tree(const struct kbuild_options *o, const char *key);
  */
 int kbuild_build(const struct kbuild_options *o, const char *config_text,
 		 const char *name, const char *seed_key, struct kbuild_result *out);
+
+#define KBUILD_MAP_NAME "System.map"
+
+/*
+ * The System.map of the kernel whose cached image is at image
+ * (CACHE/builds/<key>/bzImage): the entry's own; for an entry made before
+ * the cache kept maps, the kept object tree's (CACHE/trees/<key>), which
+ * is copied into the entry when it can be; NULL when there is none (the
+ * tree was evicted).  malloc'd; nothing is printed.
+ */
+char *kbuild_system_map(const char *image);
 
 /*
  * How many symbols two .config texts set differently (kconfig_diff_list()),

@@ -11,6 +11,7 @@
 #include "kconfig/kconfig.h"
 #include "plan/harness.h"
 #include "run/guestfs.h"
+#include "run/meter.h"
 #include "run/protocol.h"
 #include "run/workload-spec.h"
 #include "util/run-command.h"
@@ -231,7 +232,8 @@ static void unset(struct strvec *env, const char *name, int for_shell)
  * read.  for_shell: only the settings, for a command to paste.
  */
 static void tool_env(struct strvec *env, const struct vm_config *cfg, enum vm_accel accel,
-		     const char *kdir, const char *release, const char *hv_log, int for_shell)
+		     const char *kdir, const char *release, const char *hv_log,
+		     const char *meter_out, int for_shell)
 {
 	static const char *const ours_only[] = {
 		/* The tool is verbose already; these would change what it does. */
@@ -274,6 +276,19 @@ static void tool_env(struct strvec *env, const struct vm_config *cfg, enum vm_ac
 		strvec_pushf(env, "KCP_HV_LOG=%s", hv_log);
 	else
 		unset(env, "KCP_HV_LOG", for_shell);
+	/* the meter in the appliance's qemu: its map, and where its counts go */
+	if (vm_meter_loaded(cfg, accel)) {
+		strvec_pushf(env, "KCP_HV_METER=%s", cfg->meter);
+		if (cfg->meter_map)
+			strvec_pushf(env, "KCP_HV_METER_MAP=%s", cfg->meter_map);
+		else
+			unset(env, "KCP_HV_METER_MAP", for_shell);
+		strvec_pushf(env, "KCP_HV_METER_OUT=%s", meter_out);
+	} else {
+		unset(env, "KCP_HV_METER", for_shell);
+		unset(env, "KCP_HV_METER_MAP", for_shell);
+		unset(env, "KCP_HV_METER_OUT", for_shell);
+	}
 	free(kernel);
 }
 
@@ -319,14 +334,17 @@ static void run_tool(struct vm_result *out, const struct vm_config *cfg, enum vm
 	char *console_path = xstrfmt("%s/console.txt", dir);
 	char *results_path = xstrfmt("%s/results.txt", dir);
 	char *hv_log = xstrfmt("%s/hv.txt", dir);
+	char *meter_out = xstrfmt("%s/" METER_FILE, dir);
+	struct vm_config metered = *cfg;
 	int fd;
 
 	/* A stale file from an earlier run must not pass for this one's output. */
 	unlink(console_path);
 	unlink(results_path);
 	unlink(hv_log);
+	unlink(meter_out);
 	strvec_push(&cp.args, tool_path(cfg));
-	tool_env(&cp.env, cfg, accel, kdir, release, hv_log, 0);
+	tool_env(&cp.env, cfg, accel, kdir, release, hv_log, meter_out, 0);
 	cp.in.mode = CHILD_IO_NULL;
 	cp.out.mode = CHILD_IO_FILE;
 	cp.out.path = console_path;
@@ -354,6 +372,11 @@ static void run_tool(struct vm_result *out, const struct vm_config *cfg, enum vm
 	}
 	out->accel = accel;
 	vm_classify(out, &cp, console.buf, console.len, results.buf, results.len, NULL);
+	out->meter_loaded = vm_meter_loaded(cfg, accel);
+	if (out->meter_loaded && !cp.start_errno) {
+		metered.meter_out = meter_out;
+		vm_read_meter(out, &metered);
+	}
 	if (cp.start_errno) {
 		/* vm_classify() would name qemu: it was the tool that did not start. */
 		strbuf_reset(&out->reason);
@@ -366,6 +389,7 @@ static void run_tool(struct vm_result *out, const struct vm_config *cfg, enum vm
 	free(console_path);
 	free(results_path);
 	free(hv_log);
+	free(meter_out);
 }
 
 /*
@@ -418,6 +442,7 @@ int guestfs_run(struct vm_result *out, const struct vm_config *cfg, const char *
 	int ret = -1;
 
 	vm_result_release(out);
+	out->workload = "libguestfs";
 	accel = vm_resolve_accel(cfg);
 	out->accel = accel;
 	out->status = RUN_START_FAILED;
@@ -458,7 +483,7 @@ int guestfs_format_command(struct strbuf *out, const struct vm_config *cfg, cons
 	if (guestfs_kernel_release(&release, cfg->kernel) || setup_kdir(kdir, release.buf))
 		goto out;
 	strvec_push(&all, "env");
-	tool_env(&all, cfg, accel, kdir, release.buf, NULL, 1);
+	tool_env(&all, cfg, accel, kdir, release.buf, NULL, METER_FILE, 1);
 	strvec_push(&all, tool_path(cfg));
 	vm_quote_argv(out, all.v);
 	ret = 0;
@@ -503,6 +528,11 @@ int guestfs_hv_main(int argc UNUSED, const char **argv)
 		return 127;
 	if (layout)
 		cfg.layout_seed = strtoull(layout, NULL, 10);
+	cfg.meter = getenv("KCP_HV_METER");
+	cfg.meter_map = getenv("KCP_HV_METER_MAP");
+	cfg.meter_out = getenv("KCP_HV_METER_OUT");
+	if (cfg.meter && (!*cfg.meter || !cfg.meter_out || !*cfg.meter_out))
+		cfg.meter = NULL;
 	vm_wrap_qemu_argv(&args, &cfg, a, argv);
 	if (log && *log && strvec_find(&args, "-kernel") >= 0) {
 		struct strbuf sb = STRBUF_INIT;

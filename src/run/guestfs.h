@@ -40,7 +40,9 @@ struct strvec;
  * A run's metrics: wall, the host wall time of the whole test as hyperfine
  * would measure it (the tool's process from start to exit), and the sample
  * "time", the last kernel timestamp the appliance printed (libguestfs
- * boots it with printk.time=1), in seconds of the run's guest clock.
+ * boots it with printk.time=1), in seconds of the run's guest clock; under
+ * icount also "instructions", every busy instruction the appliance's qemu
+ * ran (run/meter.h: the meter is loaded into it by the wrapper).
  */
 
 #define GUESTFS_TOOL "libguestfs-test-tool"
@@ -77,7 +79,8 @@ int guestfs_format_command(struct strbuf *out, const struct vm_config *cfg, cons
  * The LIBGUESTFS_HV wrapper: kconfperf started as GUESTFS_HV_NAME.  Reads
  * the run's machine from KCP_HV_QEMU, KCP_HV_ACCEL, KCP_HV_CLOCK
  * ("icount:N" or "host"), KCP_HV_LAYOUT, KCP_HV_CPU, KCP_HV_MEM and
- * KCP_HV_SMP (set by guestfs_run(); libguestfs passes its environment on),
+ * KCP_HV_SMP, and the meter's KCP_HV_METER, KCP_HV_METER_MAP and
+ * KCP_HV_METER_OUT (set by guestfs_run(); libguestfs passes its environment on),
  * appends the command line that boots to $KCP_HV_LOG and executes qemu
  * with vm_wrap_qemu_argv()'s argv.  Returns only on failure (127).
  */

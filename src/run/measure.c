@@ -23,6 +23,9 @@
 #include "run/host.h"
 #include "run/initramfs.h"
 #include "run/measure.h"
+#include "run/meter.h"
+#include "kbuild/kbuild.h"
+#include "store/store-meter.h"
 #include "util/run-command.h"
 #include "run/schedule.h"
 #include "util/escape.h"
@@ -45,6 +48,7 @@ struct measured {
 	const struct store_variant *v;
 	struct store_variant *own;	/* a session's copy of the variant, which v points to */
 	char *image;		/* the bzImage in the build cache */
+	char *map;		/* its System.map, or NULL: no per-function counts */
 	char *config;		/* DIR/runs/<variant>/config, for a runner's KCP_CONFIG */
 };
 
@@ -63,6 +67,9 @@ struct state {
 	struct strvec specs;		/* canonical workload specs, as stored */
 	char *initramfs;
 	char initramfs_hash[SHA256_HEX_SIZE];
+	char *guest;			/* kcp-guest, the initramfs's /init */
+	struct strbuf meter;		/* the meter plugin, or empty: no meter */
+	struct strbuf meter_state;	/* meta "meter": "on", "off (--no-meter)" ... */
 	char *arch_name;		/* meta arch, or NULL: an older plan, x86_64 */
 	const struct arch *arch;	/* the kernels' arch: the guest's and the machine's */
 	struct vm_config cfg;		/* shared settings; kernel etc. set per run */
@@ -77,6 +84,7 @@ static void state_release(struct state *s)
 
 	for (i = 0; i < s->nr_measured; i++) {
 		free(s->measured[i].image);
+		free(s->measured[i].map);
 		free(s->measured[i].config);
 		if (s->measured[i].own) {
 			store_variant_release(s->measured[i].own);
@@ -87,6 +95,9 @@ static void state_release(struct state *s)
 	store_variants_free(s->variants, s->nr_variants);
 	strvec_clear(&s->specs);
 	free(s->initramfs);
+	free(s->guest);
+	strbuf_release(&s->meter);
+	strbuf_release(&s->meter_state);
 	free(s->arch_name);
 	free(s->dir);
 	lockfile_release(&s->lock);
@@ -211,6 +222,7 @@ static int make_initramfs(struct state *s)
 	    initramfs_write(ir, s->initramfs) ||
 	    sha256_file(s->initramfs, s->initramfs_hash))
 		goto out;
+	s->guest = strbuf_detach(&guest, NULL);
 	ret = 0;
 out:
 	initramfs_free(ir);
@@ -260,6 +272,7 @@ static int find_kernel(struct state *s, const struct store_variant *v, struct me
 		m->v = v;
 		m->image = b.image;
 		b.image = NULL;
+		m->map = kbuild_system_map(m->image);
 		rc = 1;
 	}
 	if (!m->v)
@@ -375,6 +388,47 @@ static int same_condition(struct state *s, int have_runs, const char *key,
 		ret = error("'%s' holds runs made with %s %s; runs with %s %s would not "
 			    "compare with them: use another --dir", s->o->dir, option, old,
 			    option, value);
+	free(old);
+	return ret;
+}
+
+/*
+ * The meter's state for meta "meter": "on", or "off" and why.  Finds the
+ * plugin when it will be loaded (into s->meter).  Runs with and without
+ * it do not mix: a metered kernel boots with nokaslr, and the plugin
+ * costs qemu time.  0, or -1 with a message.
+ */
+static int choose_meter(struct state *s, int have_runs, enum vm_clock clock,
+			struct strbuf *state)
+{
+	const struct measure_options *o = s->o;
+	char *old = store_get_meta(s->st, "meter");
+	int ret = 0;
+
+	strbuf_reset(&s->meter);
+	if (o->runner)
+		strbuf_addstr(state, "off (--runner)");
+	else if (!vm_clock_is_icount(clock))
+		strbuf_addstr(state, "off (host clock)");
+	else if (o->no_meter)
+		strbuf_addstr(state, "off (--no-meter)");
+	else if (meter_find_plugin(&s->meter, o->meter))
+		ret = -1;
+	else
+		strbuf_addstr(state, "on");
+	if (ret || !have_runs || !vm_clock_is_icount(clock))
+		goto out;
+	if (!old && !strcmp(state->buf, "on"))
+		ret = error("'%s' holds runs made before kconfperf had its instruction meter: "
+			    "resume them with --no-meter, or use another --dir", o->dir);
+	else if (old && strcmp(old, state->buf) && (!strcmp(old, "on") || !strcmp(state->buf, "on")))
+		ret = error("'%s' holds runs made with the instruction meter %s; runs with it %s "
+			    "would not compare with them (a metered kernel boots with nokaslr): "
+			    "%s, or use another --dir", o->dir, old, state->buf,
+			    strcmp(old, "on") ? "resume with --no-meter" : "drop --no-meter");
+out:
+	if (ret)
+		strbuf_reset(&s->meter);
 	free(old);
 	return ret;
 }
@@ -497,6 +551,7 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 {
 	const struct measure_options *o = s->o;
 	struct host_facts host = HOST_FACTS_INIT;
+	struct strbuf meter = STRBUF_INIT;
 	const char *qemu = qemu_of(s);
 	const char *cpu = o->cpu ? o->cpu : vm_default_cpu(s->arch->name, accel);
 	char *old_hash = store_get_meta(s->st, "initramfs_sha256");
@@ -523,6 +578,10 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	    (!o->runner && same_condition(s, have_runs, "cpu", cpu, "--cpu")) ||
 	    (o->runner && same_condition(s, have_runs, "runner", o->runner, "--runner")))
 		goto out;
+	if (choose_meter(s, have_runs, clock, &meter))
+		goto out;
+	strbuf_reset(&s->meter_state);
+	strbuf_addbuf(&s->meter_state, &meter);
 	if (have_runs && old_hash && strcmp(old_hash, s->initramfs_hash))
 		warning("the initramfs differs from the one earlier runs of '%s' booted "
 			"(kcp-guest or --workload-exec changed)", o->dir);
@@ -535,6 +594,7 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	    set_metaf(s->st, "timeout", "%g", o->timeout > 0 ? o->timeout : VM_DEFAULT_TIMEOUT) ||
 	    set_metaf(s->st, "runs", "%d", o->runs) ||
 	    set_metaf(s->st, "warmup", "%d", o->warmup) ||
+	    store_set_meta(s->st, "meter", meter.buf) ||
 	    store_workloads(s) ||
 	    store_series(s) ||
 	    store_set_meta(s->st, "host", host.name) ||
@@ -554,6 +614,7 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	ret = 0;
 out:
 	host_facts_release(&host);
+	strbuf_release(&meter);
 	free(old_hash);
 	return ret;
 }
@@ -696,6 +757,25 @@ static void utc_now(char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+/* The meter's counts of a stored run, beside it. */
+static int store_meter(struct state *s, int64_t run_id, const struct vm_result *res)
+{
+	struct store_meter sm = STORE_METER_INIT;
+	const struct profile *phases[STORE_METER_NR_PHASES];
+	size_t i;
+	int ret;
+
+	meter_store_counts(&sm, res->meter, &res->proto);
+	if (!res->meter->has_map)
+		sm.note = xstrdup("no System.map for this kernel in the build cache: "
+				  "no per-function counts");
+	for (i = 0; i < STORE_METER_NR_PHASES; i++)
+		phases[i] = &res->meter->phases[i];
+	ret = store_add_meter(s->st, run_id, &sm, phases);
+	store_meter_release(&sm);
+	return ret;
+}
+
 static int store_result(struct state *s, const struct schedule_run *r,
 			const struct vm_result *res, const char *started, uint64_t layout_seed)
 {
@@ -732,10 +812,30 @@ static int store_result(struct state *s, const struct schedule_run *r,
 		run.layout_seed = (int64_t)layout_seed;
 	}
 	run.clocksource = res->proto.clocksource ? xstrdup(res->proto.clocksource) : NULL;
-	ret = store_add_run(s->st, &run, samples, nr);
+	ret = store_begin(s->st);
+	if (!ret)
+		ret = store_add_run(s->st, &run, samples, nr);
+	if (!ret && res->meter)
+		ret = store_meter(s, run.id, res);
+	if (!ret)
+		ret = store_commit(s->st);
+	else
+		store_rollback(s->st);
 	store_run_release(&run);
 	free(samples);
 	return ret;
+}
+
+/* The meter of a run of m's kernel, when it is on. */
+static void meter_config(const struct state *s, struct vm_config *cfg, const struct measured *m)
+{
+	if (!s->meter.len)
+		return;
+	cfg->meter = s->meter.buf;
+	cfg->meter_map = m->map;
+	/* libguestfs's appliance runs its own init: no markers to watch */
+	if (!(workload_table[cfg->workload->id].flags & WL_HOST))
+		cfg->meter_guest = s->guest;
 }
 
 /* "r0", "r1" ... for measured rounds, "w1", "w2" ... for warm-ups. */
@@ -801,6 +901,7 @@ static int run_one(struct state *s, const struct schedule_run *r)
 	cfg.kernel = m->image;
 	cfg.workload = &s->o->workloads[r->workload];
 	cfg.config_path = m->config;
+	meter_config(s, &cfg, m);
 	cfg.variant = m->v->name;
 	cfg.run_number = r->round;
 	cfg.layout_seed = (uint64_t)schedule_layout_seed(s->seed, m->v->name, s->specs.v[r->workload],
@@ -862,6 +963,8 @@ static int prepare(struct state *s, struct store *st, const struct measure_optio
 	s->lock.fd = -1;
 	s->dir = absolute_path(o->dir);
 	strvec_init(&s->specs);
+	strbuf_init(&s->meter, 0);
+	strbuf_init(&s->meter_state, 0);
 	if (!o->nr_workloads)
 		return error("no --workload given");
 	for (size_t i = 0; o->runner && i < o->nr_workloads; i++)
@@ -917,6 +1020,11 @@ int measure_runs(struct store *st, const struct measure_options *o)
 	     sched.nr, s.nr_measured, stored, vm_accel_name(accel),
 	     o->smp > 0 ? o->smp : VM_DEFAULT_SMP, o->mem_mb > 0 ? o->mem_mb : VM_DEFAULT_MEM_MB,
 	     (unsigned long long)seed);
+	note("instruction meter %s", s.meter_state.buf);
+	for (i = 0; s.meter.len && i < s.nr_measured; i++)
+		if (!s.measured[i].map)
+			note("%s: no System.map in the build cache (built before it kept one, "
+			     "its object tree gone): no per-function counts", s.measured[i].v->name);
 
 	progress_start(&s.progress, PROGRESS_TERMINAL, sched.nr);
 	for (i = 0; i < sched.nr; i++) {
@@ -989,6 +1097,20 @@ int measure_print_command(struct store *st, const struct measure_options *o,
 	cfg.workload = &o->workloads[0];
 	cfg.config_path = s.measured[i].config;
 	cfg.variant = name;
+	{
+		struct strbuf state = STRBUF_INIT;
+		enum vm_clock clock;
+		int shift;
+
+		/* the meter as a run would have it (no check against stored runs) */
+		if (vm_effective_clock(&clock, &shift, &cfg, vm_resolve_accel(&cfg)) ||
+		    choose_meter(&s, 0, clock, &state)) {
+			strbuf_release(&state);
+			goto out;
+		}
+		strbuf_release(&state);
+		meter_config(&s, &cfg, &s.measured[i]);
+	}
 	if (workload_table[cfg.workload->id].flags & WL_HOST) {
 		char *kdir = guestfs_kernel_dir(s.dir, s.measured[i].v->config_hash);
 

@@ -28,14 +28,19 @@ struct workload_spec;
  *     CPUs, memory, CPU model, runner): mixing them would compare apples
  *     with pears, so that is an error naming the stored value.
  *  4. Stores the conditions in meta: seed, accel, qemu and its version (or
- *     runner), cpu, smp, mem_mb, timeout, runs, warmup, workloads (every
+ *     runner), cpu, smp, mem_mb, timeout, runs, warmup, meter (on, or off
+ *     and why), workloads (every
  *     workload run so far, one per line), host, host_kernel, cpu_model,
  *     host_cpus, initramfs_sha256.
  *  5. Runs the schedule (schedule.h) minus the runs already stored, each in
  *     DIR/runs/<variant>/<workload>/<r0, r1, ... or w1, w2 ...>/, and stores
  *     each at once, with its samples, in one transaction: a run interrupted
  *     by anything, SIGKILL included, is simply run again next time, and a
- *     finished one is never lost or run twice.  A failed run (timeout,
+ *     finished one is never lost or run twice.  Under icount every run
+ *     loads the instruction meter: its "instructions" samples are stored
+ *     with the others, its totals and per-function counts (with the
+ *     variant's System.map from the build cache) beside them
+ *     (store/store-meter.h).  A failed run (timeout,
  *     panic, guest error ...) is stored with its status, reason and console
  *     tail, and the experiment goes on; it is not retried.
  *
@@ -78,6 +83,14 @@ struct measure_options {
 	const char *workload_exec;
 	/* kcp-guest; NULL: $KCP_GUEST, else kcp-guest beside this executable. */
 	const char *guest;
+	/*
+	 * --no-meter: runs under icount do not load the instruction meter
+	 * (run/meter.h), which they otherwise do (the plugin: NULL is
+	 * $KCP_METER, else kcp-meter.so beside this executable).  Whether it
+	 * was on is the meta fact "meter", a condition of the experiment.
+	 */
+	int no_meter;
+	const char *meter;
 };
 #define MEASURE_OPTIONS_INIT { .runs = 10, .warmup = 1, .icount_shift = -1 }
 

@@ -305,6 +305,9 @@ static int take_sample(struct protocol_result *r, const struct line *l,
 	if (why)
 		return BAD("value=%s %s %s, which %s", get(l, "value"), get(l, "unit"),
 			   get(l, "metric"), why);
+	s.per = 1;
+	if (get(l, "per") && (parse_number(get(l, "per"), &s.per) || !(s.per >= 1)))
+		return BAD("per='%s' is not a count of 1 or more", get(l, "per"));
 	if (r->workload && strcmp(get(l, "workload"), r->workload))
 		return BAD("a sample of workload '%s', but this run is of '%s'",
 			   get(l, "workload"), r->workload);

@@ -42,6 +42,9 @@
  *		sample of it with another is malformed.  A time (unit s, ms, us
  *		or ns) lies between a nanosecond and 1e7 s, any other value is
  *		at most 1e15 (store/sample-range.h, the rule import follows too).
+ *		An optional per=N (N >= 1) says the value is per N operations
+ *		of the iteration (per=300000 for 300000 system calls): the
+ *		host divides the iteration's instruction count by it too.
  *	KCP 1 done
  *		The workload finished and every sample was written.
  *	KCP 1 error msg="cannot open '/dev/vda': No such device"
@@ -75,6 +78,7 @@ struct protocol_sample {
 	char *unit;
 	double value;
 	int higher_is_better;
+	double per;		/* operations the value is per (per=): 1 when not given */
 };
 
 /*

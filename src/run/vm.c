@@ -16,6 +16,7 @@
 
 #include "plan/arch.h"
 #include "run/extract.h"
+#include "run/meter.h"
 #include "run/protocol.h"
 #include "util/run-command.h"
 #include "util/usage.h"
@@ -182,6 +183,8 @@ void vm_result_release(struct vm_result *res)
 	strbuf_release(&res->reason);
 	strbuf_release(&res->console_tail);
 	protocol_result_release(&res->proto);
+	meter_result_release(res->meter);
+	free(res->meter);
 	vm_result_init(res);
 }
 
@@ -302,6 +305,14 @@ static int counts_instructions(const struct vm_config *cfg, enum vm_accel accel,
 	return !vm_effective_clock(clock, shift, cfg, accel) && vm_clock_is_icount(*clock);
 }
 
+int vm_meter_loaded(const struct vm_config *cfg, enum vm_accel accel)
+{
+	enum vm_clock clock;
+	int shift;
+
+	return cfg->meter && counts_instructions(cfg, accel, &clock, &shift);
+}
+
 size_t vm_phase_padding(uint64_t layout_seed)
 {
 	/* the top bits of a multiplicative hash: apart from the RTC's and kcp-guest's uses */
@@ -317,8 +328,9 @@ static int add_clock_cmdline(struct strbuf *out, const struct vm_config *cfg,
 
 	if (!counts_instructions(cfg, accel, &clock, &shift))
 		return 0;
-	strbuf_addf(out, "%s kcp.layout=%020llu kcp.phase=", cfg_arch(cfg)->icount_append,
-		    (unsigned long long)cfg->layout_seed);
+	/* nokaslr: the meter's map must say where the kernel's functions are */
+	strbuf_addf(out, "%s%s kcp.layout=%020llu kcp.phase=", cfg_arch(cfg)->icount_append,
+		    cfg->meter ? " nokaslr" : "", (unsigned long long)cfg->layout_seed);
 	strbuf_addchars(out, 'x', vm_phase_padding(cfg->layout_seed));
 	return 1;
 }
@@ -386,10 +398,34 @@ static void add_option_value(struct strbuf *sb, const char *value)
 	}
 }
 
+/* -plugin file=kcp-meter.so,out=...,map=...,guest=...: see run/meter.h. */
+static void add_meter(struct strvec *argv, const struct vm_config *cfg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *out = cfg->meter_out ? xstrdup(cfg->meter_out) : run_file(cfg, METER_FILE);
+
+	strbuf_addstr(&sb, "file=");
+	add_option_value(&sb, cfg->meter);
+	strbuf_addstr(&sb, ",out=");
+	add_option_value(&sb, out);
+	if (cfg->meter_map) {
+		strbuf_addstr(&sb, ",map=");
+		add_option_value(&sb, cfg->meter_map);
+	}
+	if (cfg->meter_guest) {
+		strbuf_addstr(&sb, ",guest=");
+		add_option_value(&sb, cfg->meter_guest);
+	}
+	strvec_push(argv, "-plugin");
+	strvec_push(argv, sb.buf);
+	strbuf_release(&sb);
+	free(out);
+}
+
 /*
  * The clock's -icount and -rtc, when the run counts instructions (1 if
- * added); rtc is the value of an -rtc the command line had already, or
- * NULL, merged into the clock's.
+ * added), and the meter with them; rtc is the value of an -rtc the
+ * command line had already, or NULL, merged into the clock's.
  */
 static int add_clock_options(struct strvec *argv, const struct vm_config *cfg,
 			     enum vm_accel accel, const char *rtc)
@@ -417,6 +453,8 @@ static int add_clock_options(struct strvec *argv, const struct vm_config *cfg,
 		strvec_push(argv, "-seed");
 		strvec_pushf(argv, "%llu", (unsigned long long)cfg->layout_seed);
 	}
+	if (cfg->meter)
+		add_meter(argv, cfg);
 	return 1;
 }
 
@@ -1068,6 +1106,35 @@ static void remove_scratch(const struct vm_config *cfg)
 	}
 }
 
+/*
+ * The meter's counts of a run that loaded it, and the workload's
+ * "instructions" samples from them: a run that was ok without them is
+ * malformed (the meter is part of the measurement).
+ */
+void vm_read_meter(struct vm_result *out, const struct vm_config *cfg)
+{
+	struct strbuf why = STRBUF_INIT;
+	char *path = cfg->meter_out ? xstrdup(cfg->meter_out) : run_file(cfg, METER_FILE);
+	struct meter_result *m = xmalloc(sizeof(*m));
+
+	meter_result_init(m);
+	if (!meter_read(m, path, &why)) {
+		out->meter = m;
+		m = NULL;
+		if (out->status == RUN_OK &&
+		    meter_add_samples(&out->proto, out->meter, out->workload, &why))
+			out->status = RUN_MALFORMED;
+	} else if (out->status == RUN_OK) {
+		out->status = RUN_MALFORMED;
+	}
+	if (out->status == RUN_MALFORMED && why.len && !out->reason.len)
+		strbuf_addf(&out->reason, "the meter: %s", why.buf);
+	meter_result_release(m);
+	free(m);
+	free(path);
+	strbuf_release(&why);
+}
+
 /* A complete cmd run: the numbers its --extract options take from its output. */
 static void extract_output(struct vm_result *out, const struct vm_config *cfg)
 {
@@ -1130,6 +1197,12 @@ int vm_run(struct vm_result *out, const struct vm_config *run_cfg, const char *d
 	unlink(qemu_log_path);
 	unlink(output_path);
 	in_dir.run_dir = dir;
+	if (vm_meter_loaded(cfg, out->accel)) {
+		char *meter_path = run_file(cfg, METER_FILE);
+
+		unlink(meter_path);
+		free(meter_path);
+	}
 	if (make_scratch(cfg, &out->reason)) {
 		out->status = RUN_START_FAILED;
 		error("%s", out->reason.buf);
@@ -1149,6 +1222,9 @@ int vm_run(struct vm_result *out, const struct vm_config *run_cfg, const char *d
 	vm_classify(out, &cp, console.buf, console.len, results.buf, results.len,
 		    out->accel == VM_ACCEL_RUNNER ? console.buf : qemu_log.buf);
 	extract_output(out, cfg);
+	out->meter_loaded = vm_meter_loaded(cfg, out->accel);
+	if (out->meter_loaded)
+		vm_read_meter(out, cfg);
 	if (out->status != RUN_OK && !out->console_tail.len)
 		add_last_lines(&out->console_tail, console.buf, console.len,
 			       VM_CONSOLE_TAIL_LINES);

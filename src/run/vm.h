@@ -11,6 +11,7 @@
 #include "util/strvec.h"
 
 struct child_process;
+struct meter_result;
 struct workload_spec;
 
 /*
@@ -198,6 +199,19 @@ struct vm_config {
 	/* Where a run's scratch images and output go; vm_run() sets it to its dir. */
 	const char *run_dir;
 	const char *extra_append;	/* more kernel parameters, or NULL */
+	/*
+	 * The instruction meter (run/meter.h): its plugin, or NULL for none.
+	 * It is loaded where it counts exactly, under icount (TCG), never
+	 * under the host clock, KVM or a runner; the kernel then boots with
+	 * nokaslr, so its functions are where meter_map (its System.map, or
+	 * NULL: no per-function counts) says.  meter_guest is kcp-guest's
+	 * ELF, whose phase markers it watches (NULL: none); it writes its
+	 * counts to meter_out (NULL: <run_dir>/METER_FILE).
+	 */
+	const char *meter;
+	const char *meter_map;
+	const char *meter_guest;
+	const char *meter_out;
 	double timeout;		/* seconds; 0: VM_DEFAULT_TIMEOUT */
 
 	/* --runner: a command that replaces qemu, or NULL. */
@@ -233,6 +247,13 @@ struct vm_result {
 	 * it): protocol lines about another are malformed.  NULL: any.
 	 */
 	const char *workload;
+	/*
+	 * The meter's counts (owned), when it was loaded and wrote them: its
+	 * "instructions" samples are in proto already.  A run that was ok
+	 * but whose counts are missing or incomplete is RUN_MALFORMED.
+	 */
+	struct meter_result *meter;
+	int meter_loaded;	/* the run loaded the meter */
 };
 
 #define VM_RESULT_INIT { .reason = STRBUF_INIT, .exit_code = -1, .icount_shift = -1, \
@@ -282,6 +303,12 @@ int vm_effective_clock(enum vm_clock *out, int *shift, const struct vm_config *c
 #define VM_ICOUNT_APPEND_ARM64 "norandmaps"
 
 /*
+ * Whether a run of cfg under accel loads the meter (cfg->meter set, the
+ * clock icount): 1 or 0.
+ */
+int vm_meter_loaded(const struct vm_config *cfg, enum vm_accel accel);
+
+/*
  * Whether kconfperf can boot kernels of arch (an arch of plan/arch.h with a
  * machine in vm.c's table); NULL is VM_DEFAULT_ARCH.
  */
@@ -328,7 +355,8 @@ void vm_qemu_argv(struct strvec *argv, const struct vm_config *cfg,
  * out, then argv[1..] with the values of -cpu, -m and -smp replaced by
  * cfg's (added when missing), the clock's kernel parameters added to
  * -append (the icount part of vm_kernel_cmdline()), and at the end the
- * clock's -icount and -rtc (an -rtc of argv merged into it).  An argv
+ * clock's -icount and -rtc (an -rtc of argv merged into it) and the
+ * meter's -plugin when it is loaded (vm_meter_loaded()).  An argv
  * without -kernel (libguestfs probing qemu with -help, -version or QMP)
  * only gets cfg's qemu as argv[0].
  */
@@ -368,6 +396,14 @@ void vm_forget_probe(void);
  * problems of the harness itself (dir not writable) print an error.
  */
 int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir);
+
+/*
+ * After a run of cfg that loaded the meter: reads its counts into
+ * out->meter and adds the workload's (out->workload's) "instructions"
+ * samples to out->proto; an ok run whose counts are missing or incomplete
+ * becomes RUN_MALFORMED, saying why.  vm_run() does this itself.
+ */
+void vm_read_meter(struct vm_result *out, const struct vm_config *cfg);
 
 /*
  * The classification vm_run() applies, for tests: from how the child ended

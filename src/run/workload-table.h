@@ -29,6 +29,12 @@ enum workload_id {
  * the program's output to its third serial port (ttyS2).
  */
 #define WL_COMMAND (1 << 2)
+/*
+ * The workload waits (for timer ticks, for a disk): its guest time follows
+ * where the ticks fall or the host's I/O, so --runs auto decides it on the
+ * meter's busy instructions when there are some (stats/adaptive.h).
+ */
+#define WL_WAITS (1 << 3)
 
 /* The virtio-9p mount tag of the host's root file system. */
 #define WORKLOAD_HOST_ROOT_TAG "kcphost"

@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "run/measure.h"
+#include "run/meter.h"
 #include "run/workload-spec.h"
+#include "run/workload-table.h"
 #include "stats/adaptive.h"
 #include "stats/analyze.h"
 #include "store/store.h"
@@ -16,6 +18,41 @@
 #include "util/usage.h"
 #include "util/wrapper.h"
 
+/* Whether the workload of a spec waits (WL_WAITS: boot, libguestfs). */
+static int waits(const char *workload)
+{
+	size_t len = strcspn(workload, ":");
+	char *name = xstrndup(workload, len);
+	int id = workload_find(name);
+
+	free(name);
+	return id >= 0 && (workload_table[id].flags & WL_WAITS);
+}
+
+/* Whether workload has a table of a metric of its own (not wall, boot, instructions). */
+static int has_own_metric(const struct analyze_model *m, const char *workload)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_tables; i++)
+		if (!strcmp(m->tables[i].workload, workload) &&
+		    strcmp(m->tables[i].metric, "wall") && strcmp(m->tables[i].metric, "boot") &&
+		    strcmp(m->tables[i].metric, METER_METRIC))
+			return 1;
+	return 0;
+}
+
+/* Whether the model has a table of workload's with that metric. */
+static int has_table(const struct analyze_model *m, const char *workload, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_tables; i++)
+		if (!strcmp(m->tables[i].workload, workload) && !strcmp(m->tables[i].metric, metric))
+			return 1;
+	return 0;
+}
+
 /* Whether t is the table that decides its workload (see adaptive.h). */
 static int deciding(const struct analyze_model *m, const struct analyze_table *t)
 {
@@ -23,12 +60,19 @@ static int deciding(const struct analyze_model *m, const struct analyze_table *t
 
 	if (!strcmp(t->metric, "wall"))
 		return 0;
+	/* a waiting workload by the meter's busy instructions, where there are some */
+	if (waits(t->workload) && has_table(m, t->workload, METER_METRIC))
+		return !strcmp(t->metric, METER_METRIC);
+	/* the others by their own metric, as they were before the meter */
+	if (!strcmp(t->metric, METER_METRIC))
+		return !has_own_metric(m, t->workload);
 	if (strcmp(t->metric, "boot"))
 		return 1;
 	/* boot decides only a workload that reports no samples of its own */
 	for (i = 0; i < m->nr_tables; i++)
 		if (!strcmp(m->tables[i].workload, t->workload) &&
-		    strcmp(m->tables[i].metric, "wall") && strcmp(m->tables[i].metric, "boot"))
+		    strcmp(m->tables[i].metric, "wall") && strcmp(m->tables[i].metric, "boot") &&
+		    strcmp(m->tables[i].metric, METER_METRIC))
 			return 0;
 	return 1;
 }

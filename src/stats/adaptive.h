@@ -24,7 +24,12 @@ struct store;
  *
  * The deciding metric of a workload is its own (the samples it reports,
  * counted under icount by the guest clock), else its boot time; the
- * whole-run wall time never decides, as it is host time.  A variant
+ * whole-run wall time never decides, as it is host time.  A workload that
+ * waits (WL_WAITS: boot waits for timer ticks, libguestfs for its disk)
+ * is decided on the meter's busy instructions instead ("instructions",
+ * run/meter.h) when its runs have them: they count its work and not the
+ * wait, so they are nearly exact where its guest time samples the tick's
+ * phase or the host's I/O.  A variant
  * without values (its runs failed) does not hold the others up.
  * Resumable: rounds already stored count, so the same command continues
  * where an interrupted one stopped.  Progress (stderr): after each batch,

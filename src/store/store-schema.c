@@ -191,6 +191,32 @@ static const struct migration {
 	  "  COALESCE((SELECT value FROM meta WHERE key = 'source_tree'), ''),"
 	  "  COALESCE((SELECT value FROM meta WHERE key = 'kernel_version'), '')"
 	  "  FROM meta WHERE key = 'source_id';", NULL },
+	/*
+	 * 5: the instruction meter's counts per run (store-meter.c): its
+	 * totals, and per phase the per-function counts, each a zlib blob of
+	 * (function id, count) pairs over one table of function names.
+	 */
+	{ "CREATE TABLE meter ("
+	  "  run_id INTEGER PRIMARY KEY REFERENCES run(id) ON DELETE CASCADE,"
+	  "  total INTEGER NOT NULL,"
+	  "  before_kernel INTEGER NOT NULL,"
+	  "  kernel INTEGER NOT NULL,"
+	  "  kernel_other INTEGER NOT NULL,"
+	  "  user_space INTEGER NOT NULL,"
+	  "  idle INTEGER NOT NULL,"
+	  "  boot INTEGER,"
+	  "  work INTEGER,"
+	  "  iterations INTEGER NOT NULL DEFAULT 0,"
+	  "  ops REAL NOT NULL DEFAULT 0,"
+	  "  has_map INTEGER NOT NULL,"
+	  "  note TEXT);"
+	  "CREATE TABLE meter_function (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);"
+	  "CREATE TABLE meter_profile ("
+	  "  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	  "  phase TEXT NOT NULL CHECK (phase IN ('boot', 'work', 'all')),"
+	  "  functions INTEGER NOT NULL,"
+	  "  data BLOB NOT NULL,"
+	  "  PRIMARY KEY (run_id, phase));", NULL },
 };
 
 static int db_error(const struct conn *st, const char *what)

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store/store-internal.h"
 #include "store/store-schema.h"
 #include "store/store.h"
 #include "util/sigchain.h"
@@ -47,6 +48,12 @@ struct scratch {
 	char *target;
 	char *files[NR_DB_FILES];
 };
+
+sqlite3 *store_sqlite(struct store *st, int *schema)
+{
+	*schema = st->schema;
+	return st->db;
+}
 
 static int db_error(struct store *st, const char *what)
 {
@@ -244,7 +251,8 @@ again:
 		 * their defaults: they are read as they are (run_status_of()
 		 * knows version 1's statuses; store_get_runs() reads version 3's
 		 * clock columns as NULL before version 3; store_get_variants()
-		 * and store_get_sources() give one lone source before version 4).
+		 * and store_get_sources() give one lone source before version 4;
+		 * store-meter.c has no meter counts before version 5).
 		 */
 	} else if (version < STORE_SCHEMA_VERSION) {
 		struct store *rw;

@@ -56,7 +56,9 @@ test_expect_success 'under icount a run repeats to the nanosecond with the same 
 	test_grep "^clocksource: " same1/out &&
 	grep "^sample:\|^boot_s:" same1/out >s1 &&
 	grep "^sample:\|^boot_s:" same2/out >s2 &&
-	test "$(wc -l <s1)" = 3 &&
+	# boot_s, and each iteration'"'"'s time and the meter'"'"'s instructions
+	test "$(wc -l <s1)" = 5 &&
+	test "$(grep -c "^sample: fork instructions [01] [0-9.]* insn$" s1)" = 2 &&
 	test_cmp s1 s2
 '
 
@@ -93,11 +95,12 @@ test_expect_success '--print-command prints a shell command that does the same r
 	mkdir cmd &&
 	vm -w boot --dir cmd --print-command >command &&
 	test_grep "^qemu-system-x86_64 -accel tcg -cpu qemu64 " command &&
-	test_grep " -icount shift=0,sleep=off -rtc base=2001-01-01T00:00:00,clock=vm " command &&
-	test_grep "-append .console=ttyS0 quiet panic=-1 noapictimer .* norandmaps kcp.layout=00000000000000000000 kcp.phase= kcp.workload=boot.$" command &&
+	test_grep " -icount shift=0,sleep=off -rtc base=2001-01-01T00:00:00,clock=vm -plugin file=[^ ]*/kcp-meter.so,out=[^ ]*cmd/meter.txt," command &&
+	test_grep "-append .console=ttyS0 quiet panic=-1 noapictimer .* norandmaps nokaslr kcp.layout=00000000000000000000 kcp.phase= kcp.workload=boot.$" command &&
 	! test -e cmd/results.txt &&
 	sh command &&
-	test_grep "^KCP 1 done" cmd/results.txt
+	test_grep "^KCP 1 done" cmd/results.txt &&
+	test_grep "^end$" cmd/meter.txt
 '
 
 # Whether KVM works here decides what --accel auto must do: the probe runs

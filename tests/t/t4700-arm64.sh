@@ -89,7 +89,10 @@ test_expect_success 'a run repeated with its layout seed repeats to the nanoseco
 			--layout-seed 77 -w hackbench --dir vm$i >vm$i.out || exit 1
 	done &&
 	grep "^sample:" vm1.out >s1 && grep "^sample:" vm2.out >s2 &&
-	test "$(wc -l <s1)" = 3 &&
+	# each iteration'"'"'s time and the instruction meter'"'"'s count (docs/meter.md)
+	test "$(wc -l <s1)" = 6 &&
+	test "$(grep -c "^sample: hackbench instructions [0-2] [0-9.]* insn$" s1)" = 3 &&
+	test_grep "^meter: [0-9]* instructions: .* kernel (" vm1.out &&
 	test_cmp s1 s2
 '
 

@@ -48,6 +48,77 @@ static void test_the_widest_interval_decides(void)
 	store_close(st);
 }
 
+/*
+ * Stores 5 runs of baseline and of "lock" on workload, each with a noisy
+ * "time" (+-5%) and a precise "instructions" (+-0.01%) sample.
+ */
+static void add_metered_runs(struct store *st, const char *workload)
+{
+	static const char *const names[] = { "baseline", "lock" };
+	int v, r;
+
+	for (v = 0; v < 2; v++) {
+		struct store_variant var = STORE_VARIANT_INIT;
+
+		var.name = xstrdup(names[v]);
+		var.kind = xstrdup(v ? "oat" : "baseline");
+		var.status = VARIANT_OK;
+		var.position = v;
+		if (!check_int(store_put_variant(st, &var), ==, 0))
+			return;
+		for (r = 0; r < 5; r++) {
+			struct store_run run = STORE_RUN_INIT;
+			double wobble = (r % 2 ? 1 : -1) * (r + 1);
+			struct store_sample samples[] = {
+				{ 0, "time", "s", (v ? 2.0 : 1.0) * (1 + 0.02 * wobble), 0 },
+				{ 0, "instructions", "insn", (v ? 3e8 : 1e8) * (1 + 4e-5 * wobble), 0 },
+			};
+
+			run.variant_id = var.id;
+			run.workload = xstrdup(workload);
+			run.round = r;
+			run.status = RUN_OK;
+			run.wall_s = 10;
+			run.boot_s = NAN;
+			check_int(store_add_run(st, &run, samples, 2), ==, 0);
+			store_run_release(&run);
+		}
+		store_variant_release(&var);
+	}
+}
+
+/*
+ * A workload that waits (boot, libguestfs) is decided on the meter's busy
+ * instructions; the others on their own metric, as before the meter.
+ */
+static void test_waiting_workloads_decide_on_instructions(void)
+{
+	const char *workloads[] = { "boot", "syscall" };
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		char *path = xstrfmt("%s/metered-%zu.db", test_tmpdir(), i);
+		struct store *st;
+		const char *who;
+		double widest;
+		int n;
+
+		if (!check_int(store_open(&st, path, 1), ==, 0))
+			return;
+		add_metered_runs(st, workloads[i]);
+		check_int(adaptive_precision(st, workloads[i], 0.95, &widest, &who, &n), ==, 0);
+		if (i == 0) {
+			check(strstr(who, "lock on boot instructions") == who);
+			check(widest < 0.1);
+		} else {
+			check(strstr(who, "lock on syscall time") == who);
+			check(widest > 1);
+		}
+		store_close(st);
+		free(path);
+	}
+}
+
 /* t6000's capped sweep looped for ever here: 3 x (67 / 0.001)^2 rounds overflowed an int. */
 static void test_next_rounds(void)
 {
@@ -85,6 +156,7 @@ int main(int argc, char **argv)
 	test_init(argc, argv);
 	TEST(test_the_widest_interval_decides);
 	TEST(test_next_rounds);
+	TEST(test_waiting_workloads_decide_on_instructions);
 	TEST(test_half_width_is_of_the_ratio);
 	return test_done();
 }

@@ -78,6 +78,23 @@ static void test_wrap_applies_the_machine_and_the_clock(void)
 	wrapped(&sb, &cfg, VM_ACCEL_TCG, libguestfs_argv);
 	check(strstr(sb.buf, " kcp.layout=00000000000000086400 kcp.phase=xxxxxxxx' -smp 2 -icount shift=6,sleep=off "
 		     "-rtc driftfix=slew,base=2001-01-02T00:00:00,clock=vm"));
+	strbuf_reset(&sb);
+
+	/* The meter in the appliance's qemu: the plugin, and nokaslr for its map. */
+	cfg.meter = "/k/kcp-meter.so";
+	cfg.meter_map = "/c/builds/x/System.map";
+	cfg.meter_out = "/r/run,1/meter.txt";
+	wrapped(&sb, &cfg, VM_ACCEL_TCG, libguestfs_argv);
+	check(strstr(sb.buf, " guestfs_verbose=1 " VM_ICOUNT_APPEND " nokaslr kcp.layout="));
+	check(strstr(sb.buf, " -icount shift=6,sleep=off -rtc driftfix=slew,base=2001-01-02T00:00:00,"
+		     "clock=vm -plugin file=/k/kcp-meter.so,out=/r/run,,1/meter.txt,"
+		     "map=/c/builds/x/System.map"));
+	strbuf_reset(&sb);
+	/* never under the host clock */
+	cfg.clock = VM_CLOCK_HOST;
+	wrapped(&sb, &cfg, VM_ACCEL_TCG, libguestfs_argv);
+	check(!strstr(sb.buf, "-plugin"));
+	check(!strstr(sb.buf, "nokaslr"));
 	strbuf_release(&sb);
 }
 

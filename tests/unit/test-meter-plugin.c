@@ -1,0 +1,424 @@
+/* test-meter-plugin.c: unit tests for plugin/kcp-meter.c, loaded into a fake qemu. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run/meter.h"
+#include "store/profile.h"
+#include "test-lib.h"
+#include "util/strbuf.h"
+#include "util/wrapper.h"
+#include "util/write-file.h"
+
+/*
+ * The fake qemu: the plugin API functions kcp-meter.so calls, exported by
+ * this executable (linked with -rdynamic), and a "CPU" that translates
+ * blocks of instructions at given addresses, then runs them as TCG would:
+ * each instruction's callbacks, then its inline add.
+ */
+typedef uint64_t qemu_plugin_id_t;
+typedef struct {
+	const char *target_name;
+	struct {
+		int min;
+		int cur;
+	} version;
+	bool system_emulation;
+	union {
+		struct {
+			int smp_vcpus;
+			int max_vcpus;
+		} system;
+	};
+} qemu_info_t;
+
+struct qemu_plugin_insn {
+	uint64_t vaddr;
+	unsigned char data[16];
+	size_t size;
+	uint64_t *ptr;
+	uint64_t imm;
+	void (*cb)(unsigned int, void *);
+	void *udata;
+};
+
+#define MAX_INSNS 16
+struct qemu_plugin_tb {
+	struct qemu_plugin_insn insns[MAX_INSNS];
+	size_t n;
+};
+
+typedef void (*trans_cb_t)(qemu_plugin_id_t, struct qemu_plugin_tb *);
+typedef void (*atexit_cb_t)(qemu_plugin_id_t, void *);
+static trans_cb_t trans_cb;
+static atexit_cb_t atexit_cb;
+static void *atexit_data;
+
+/* The API, as kcp-meter.so declares it. */
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, trans_cb_t cb);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
+					    void (*cb)(unsigned int, void *), int flags,
+					    void *userdata);
+void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, int op, void *ptr,
+						uint64_t imm);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, atexit_cb_t cb, void *userdata);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, trans_cb_t cb)
+{
+	(void)id;
+	trans_cb = cb;
+}
+
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
+					    void (*cb)(unsigned int, void *), int flags,
+					    void *userdata)
+{
+	(void)flags;
+	insn->cb = cb;
+	insn->udata = userdata;
+}
+
+void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, int op, void *ptr,
+						uint64_t imm)
+{
+	(void)op;
+	insn->ptr = ptr;
+	insn->imm = imm;
+}
+
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, atexit_cb_t cb, void *userdata)
+{
+	(void)id;
+	atexit_cb = cb;
+	atexit_data = userdata;
+}
+
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb)
+{
+	return tb->n;
+}
+
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx)
+{
+	return (struct qemu_plugin_insn *)&tb->insns[idx];
+}
+
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn)
+{
+	return insn->data;
+}
+
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn)
+{
+	return insn->size;
+}
+
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn)
+{
+	return insn->vaddr;
+}
+
+typedef int (*install_t)(qemu_plugin_id_t, const qemu_info_t *, int, char **);
+static install_t install;
+
+static int load_plugin(void)
+{
+	const char *b = getenv("KCP_BUILD");
+	char *path = xstrfmt("%s/kcp-meter.so", b && *b ? b : "build");
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	int *version;
+
+	if (!h) {
+		fprintf(stderr, "# cannot load %s: %s\n", path, dlerror());
+		free(path);
+		return -1;
+	}
+	free(path);
+	install = (install_t)dlsym(h, "qemu_plugin_install");
+	version = dlsym(h, "qemu_plugin_version");
+	return install && version && *version == 1 ? 0 : -1;
+}
+
+/* A block of n instructions of size bytes from addr, with the given first bytes. */
+static struct qemu_plugin_tb *translate(uint64_t addr, size_t n, size_t size,
+					const unsigned char *first)
+{
+	struct qemu_plugin_tb *tb = xcalloc(1, sizeof(*tb));
+	size_t i;
+
+	tb->n = n;
+	for (i = 0; i < n; i++) {
+		tb->insns[i].vaddr = addr + i * size;
+		tb->insns[i].size = size;
+		memset(tb->insns[i].data, 0x90, sizeof(tb->insns[i].data));
+	}
+	if (first)
+		memcpy(tb->insns[0].data, first, size);
+	trans_cb(1, tb);
+	return tb;
+}
+
+static void run(const struct qemu_plugin_tb *tb, int times)
+{
+	size_t i;
+
+	while (times-- > 0)
+		for (i = 0; i < tb->n; i++) {
+			const struct qemu_plugin_insn *insn = &tb->insns[i];
+
+			if (insn->cb)
+				insn->cb(0, insn->udata);
+			if (insn->ptr)
+				*insn->ptr += insn->imm;
+		}
+}
+
+/* A symbol's address in an ELF file and the first bytes of its code there. */
+static int elf_symbol(const char *path, const char *name, uint64_t *addr, unsigned char *bytes,
+		      size_t len)
+{
+	FILE *f;
+	char cmd[512], line[512];
+	Elf64_Ehdr eh;
+	int fd, found = 0;
+	unsigned i;
+
+	if (!name) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0 || pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh))
+			return -1;
+		close(fd);
+		*addr = eh.e_entry;
+	} else {
+		snprintf(cmd, sizeof(cmd), "nm '%s'", path);
+		f = popen(cmd, "r");
+		if (!f)
+			return -1;
+		while (fgets(line, sizeof(line), f)) {
+			unsigned long long a;
+			char type, sym[256];
+
+			if (sscanf(line, "%llx %c %255s", &a, &type, sym) == 3 && !strcmp(sym, name)) {
+				*addr = a;
+				found = 1;
+			}
+		}
+		pclose(f);
+		if (!found)
+			return -1;
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh))
+		return -1;
+	for (i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * eh.e_phentsize)) !=
+		    (ssize_t)sizeof(ph))
+			break;
+		if (ph.p_type == PT_LOAD && *addr >= ph.p_vaddr && *addr < ph.p_vaddr + ph.p_filesz) {
+			ssize_t n = pread(fd, bytes, len, (off_t)(ph.p_offset + *addr - ph.p_vaddr));
+
+			close(fd);
+			return n == (ssize_t)len ? 0 : -1;
+		}
+	}
+	close(fd);
+	return -1;
+}
+
+static const char system_map[] =
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000000 T startup_64\n"
+	"ffffffff81000100 T start_kernel\n"
+	"ffffffff81000200 t do_idle\n"
+	"ffffffff81000300 t helper.isra.0\n"
+	"ffffffff81000400 t helper\n"
+	"ffffffff81000500 T _etext\n"
+	"ffffffff81000800 t helper\n"
+	"ffffffff81000900 T _einittext\n"
+	"ffffffff82000000 D some_data\n"
+	"0000000000000000 A __per_cpu_start\n";
+
+static const qemu_info_t x86 = { "x86_64", { 0, 1 }, true, { { 1, 1 } } };
+
+static void test_refuses(void)
+{
+	qemu_info_t v2 = x86;
+	char *out = xstrfmt("out=%s/never.txt", test_tmpdir());
+	char *bad_map = xstrfmt("%s/bad.map", test_tmpdir());
+	char *map_arg = xstrfmt("map=%s", bad_map);
+	char *args[] = { out, (char *)"bogus=1" };
+	char *map_args[] = { out, map_arg };
+	char *none[] = { (char *)"map=x" };
+
+	if (!check(install != NULL))
+		return;
+	/* qemu 9.0's plugin API is version 2 only */
+	v2.version.min = 2;
+	v2.version.cur = 2;
+	check(install(1, &v2, 1, args) != 0);
+	check(install(1, &x86, 2, args) != 0);
+	check(install(1, &x86, 1, none) != 0);	/* no out= */
+	write_file(bad_map, "ffffffff81000000 T ok\nnot a map line\n", 37);
+	check(install(1, &x86, 2, map_args) != 0);
+	free(out);
+	free(bad_map);
+	free(map_arg);
+}
+
+static void test_counts(void)
+{
+	const char *b = getenv("KCP_BUILD");
+	char *guest = xstrfmt("%s/kcp-guest", b && *b ? b : "build");
+	char *map = xstrfmt("%s/System.map", test_tmpdir());
+	char *out = xstrfmt("%s/meter.txt", test_tmpdir());
+	char *map_arg = xstrfmt("map=%s", map), *out_arg = xstrfmt("out=%s", out);
+	char *guest_arg = xstrfmt("guest=%s", guest);
+	char *args[] = { out_arg, map_arg, guest_arg };
+	unsigned char entry_bytes[7], begin_bytes[7], end_bytes[7], wrong[7] = { 0 };
+	uint64_t entry, begin, end;
+	struct qemu_plugin_tb *fw, *phys, *kern, *idle, *clone, *plain, *init2, *beyond, *init;
+	struct qemu_plugin_tb *tb_begin, *tb_end, *user, *impostor, *fw2;
+	struct meter_result m;
+	struct strbuf why = STRBUF_INIT;
+	const struct profile *boot, *work, *all;
+
+	if (!check(install != NULL))
+		goto out;
+	if (elf_symbol(guest, NULL, &entry, entry_bytes, 7) ||
+	    elf_symbol(guest, "kcp_meter_begin", &begin, begin_bytes, 7) ||
+	    elf_symbol(guest, "kcp_meter_end", &end, end_bytes, 7)) {
+		check(!"kcp-guest with its markers");
+		goto out;
+	}
+	write_file(map, system_map, strlen(system_map));
+	check_int(install(1, &x86, 3, args), ==, 0);
+	if (!check(trans_cb && atexit_cb))
+		goto out;
+
+	fw = translate(0xfff0, 3, 1, NULL);		/* firmware */
+	run(fw, 2);
+	phys = translate(0x1000000, 2, 4, NULL);	/* startup_64 at its physical address */
+	run(phys, 1);
+	kern = translate(0xffffffff81000100, 4, 4, NULL);	/* start_kernel */
+	run(kern, 1);
+	idle = translate(0xffffffff81000200, 2, 4, NULL);	/* do_idle */
+	run(idle, 3);
+	clone = translate(0xffffffff81000300, 1, 4, NULL);
+	plain = translate(0xffffffff81000400, 1, 4, NULL);
+	init2 = translate(0xffffffff81000800, 1, 4, NULL);	/* the other helper, in init text */
+	run(clone, 1);
+	run(plain, 1);
+	run(init2, 1);
+	beyond = translate(0xffffffff81000600, 1, 4, NULL);	/* past _etext: no function */
+	run(beyond, 5);
+	init = translate(entry, 1, 7, entry_bytes);		/* kcp-guest starts */
+	run(init, 1);
+	/*
+	 * A block is classified when it is translated: a low address
+	 * translated now is user space (qemu keys blocks by physical
+	 * address, so a program's page is never the firmware's block)
+	 */
+	fw2 = translate(0xfff0, 3, 1, NULL);
+	run(fw2, 1);
+	tb_begin = translate(begin, 1, 7, begin_bytes);
+	run(tb_begin, 1);
+	user = translate(0x500000, 5, 2, NULL);
+	run(user, 1);
+	run(kern, 2);
+	run(idle, 1);
+	tb_end = translate(end, 1, 7, end_bytes);
+	run(tb_end, 1);
+	/* another program at the marker's address is no marker */
+	impostor = translate(begin, 1, 7, wrong);
+	run(impostor, 1);
+	run(init, 1);	/* kcp-guest exec'd again: not init again */
+	atexit_cb(1, atexit_data);
+
+	meter_result_init(&m);
+	if (!check(meter_read(&m, out, &why) == 0)) {
+		fprintf(stderr, "# %s\n", why.buf);
+		goto out;
+	}
+	check_str(m.target, "x86_64");
+	check(m.has_map && m.has_guest);
+	/* 6 + 3 firmware; 2 startup_64, 4 + 8 start_kernel, 6 + 2 do_idle, 3 helpers, 5 beyond;
+	 * 1 + 1 init, 1 begin, 5 user, 1 end, 1 impostor */
+	check_int(m.total.total, ==, 9 + 2 + 12 + 8 + 3 + 5 + 2 + 1 + 5 + 1 + 1);
+	check_int(m.total.before_kernel, ==, 6);
+	check_int(m.total.kernel, ==, 2 + 12 + 8 + 3);
+	check_int(m.total.kernel_other, ==, 5);
+	check_int(m.total.user, ==, 3 + 2 + 1 + 5 + 1 + 1);
+	check_int(m.total.idle, ==, 8);
+	check_int(m.nr_marks, ==, 3);
+	check_int(m.marks[0].kind, ==, METER_MARK_INIT);
+	/* the callback runs before its instruction's add */
+	check_int(m.marks[0].c.total, ==, 6 + 2 + 4 + 6 + 3 + 5);
+	check_int(m.marks[1].kind, ==, METER_MARK_BEGIN);
+	check_int(m.marks[2].kind, ==, METER_MARK_END);
+	check_int(m.marks[2].iter, ==, 0);
+	check_int(meter_busy(&m.marks[2].c) - meter_busy(&m.marks[1].c), ==, 1 + 5 + 8);
+
+	boot = &m.phases[STORE_METER_BOOT];
+	work = &m.phases[STORE_METER_WORK];
+	all = &m.phases[STORE_METER_ALL];
+	check_double(profile_find(boot, "startup_64")->count, 2, 0);
+	check(profile_find(boot, "[before-kernel]") == NULL);	/* left out by the reader */
+	check_double(profile_find(all, "[before-kernel]")->count, 6, 0);
+	check_double(profile_find(boot, "[kernel-other]")->count, 5, 0);
+	check_double(profile_find(work, "start_kernel")->count, 8, 0);
+	check_double(profile_find(work, "do_idle")->count, 2, 0);
+	check_double(profile_find(work, "[user]")->count, 6, 0);
+	check(profile_find(work, "startup_64") == NULL);
+	/* the two static helpers are one name; the clone keeps its own until normalised */
+	check_double(profile_find(all, "helper")->count, 2, 0);
+	check_double(profile_find(all, "helper.isra.0")->count, 1, 0);
+	check(profile_find(all, "_etext") == NULL);
+	check_double(profile_total(all), m.total.total, 0);
+	meter_result_release(&m);
+	free(fw);
+	free(fw2);
+	free(phys);
+	free(kern);
+	free(idle);
+	free(clone);
+	free(plain);
+	free(init2);
+	free(beyond);
+	free(init);
+	free(tb_begin);
+	free(user);
+	free(tb_end);
+	free(impostor);
+out:
+	strbuf_release(&why);
+	free(guest);
+	free(map);
+	free(out);
+	free(map_arg);
+	free(out_arg);
+	free(guest_arg);
+}
+
+int main(int argc, char **argv)
+{
+	test_init(argc, argv);
+	if (load_plugin())
+		check(!"kcp-meter.so loads");
+	TEST(test_refuses);
+	TEST(test_counts);
+	return test_done();
+}
