@@ -138,6 +138,7 @@ static void test_golden_sources(void)
 	golden("markdown", "sources.md");
 	golden("mmtests", "sources.mmtests");
 	golden("json", "sources.json");
+	golden("html", "sources.html");
 	current_db = NULL;
 }
 
@@ -161,6 +162,12 @@ static void test_golden_json(void)
 	golden("json", "fixture.json");
 }
 
+/* The page as a whole: tables, charts, diffs, environment and raw data. */
+static void test_golden_html(void)
+{
+	golden("html", "fixture.html");
+}
+
 /* A named group and cumulative steps, in each format with a golden file. */
 static void test_golden_steps(void)
 {
@@ -169,6 +176,7 @@ static void test_golden_steps(void)
 	golden_from(db_steps(), "mmtests", "steps.mmtests");
 	golden_from(db_steps(), "json", "steps.json");
 	golden_from(db_steps(), "csv", "steps.csv");
+	golden_from(db_steps(), "html", "steps.html");
 }
 
 /* The chart and the page show the steps and the group too. */
@@ -608,6 +616,7 @@ int main(int argc, char **argv)
 	TEST(test_golden_markdown);
 	TEST(test_golden_csv);
 	TEST(test_golden_json);
+	TEST(test_golden_html);
 	TEST(test_golden_steps);
 	TEST(test_steps_in_svg_and_html);
 	TEST(test_golden_sources);
