@@ -192,11 +192,11 @@ static void test_steps_in_svg_and_html(void)
 	check(strstr(out.buf, "group of CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_ATOMIC_SLEEP=y") != NULL);
 	strbuf_reset(&out);
 	check_int(render_from(&out, db_steps(), "html", NULL), ==, 0);
-	check(strstr(out.buf, "<th class=\"n\">against the step before</th>") != NULL);
+	check(strstr(out.buf, "<th>Step against the step before</th>") != NULL);
 	check(strstr(out.buf, "<span class=\"badge group\">group: CONFIG_PROVE_LOCKING=y "
 		     "CONFIG_DEBUG_ATOMIC_SLEEP=y</span>") != NULL);
 	check(strstr(out.buf, "<section id=\"groups\">") != NULL);
-	check(strstr(out.buf, "<td class=\"name\">CONFIG_PROVE_LOCKING=y<br>"
+	check(strstr(out.buf, "<td class=\"name\">CONFIG_PROVE_LOCKING=y "
 		     "CONFIG_DEBUG_ATOMIC_SLEEP=y</td>") != NULL);
 	check(strstr(out.buf, "same kernel as the step before") != NULL);
 	/* the groups are the model's, not a raw fact in the environment */
@@ -444,19 +444,20 @@ static void test_html_sources(void)
 	check_int(render(&out, "html", NULL), ==, 0);
 	current_db = NULL;
 	check_int(count(out.buf, "<table class=\"summary\">"), ==, 6);
-	check_int(count(out.buf, "<table class=\"grid\">"), ==, 2);
+	check_int(count(out.buf, "<table class=\"grid\">"), ==, 4);
 	check(strstr(out.buf, "time, 6.12 (6.12.117)</h2>") != NULL);
-	check(strstr(out.buf, "<th class=\"n\">change of cost, 6.12</th>") != NULL);
+	check(strstr(out.buf, "<h3>6.12 against 6.1: ") != NULL);
+	check(strstr(out.buf, "<th>change of cost</th>") != NULL);
 	/* PROVE_LOCKING: +70% on 6.1, deep red; +14% more on 6.12, red too. */
 	check(strstr(out.buf, "style=\"background:rgba(200,55,75,0.54)\">+70.4% *</td>") != NULL);
 	check(strstr(out.buf, "style=\"background:rgba(200,55,75,0.46)\">+14.3% [+12.1% .. +16.7%] *") != NULL);
 	/* The patch's gain is green; an unknown symbol says so, unshaded. */
 	check(strstr(out.buf, "style=\"background:rgba(35,148,106,") != NULL);
-	check(strstr(out.buf, "<td class=\"n\">no-op</td>") != NULL);
+	check(strstr(out.buf, "<td>no-op</td>") != NULL);
 	check(strstr(out.buf, "<li>CONFIG_NEW=y on 6.1: no-op: CONFIG_NEW: unknown symbol</li>") != NULL);
 	check(strstr(out.buf, "<li>CONFIG_PROVE_LOCKING=y cost +70.4% on 6.1 and +94.8% on 6.12: "
 		     "+14.3% [+12.1% .. +16.7%] more, *</li>") != NULL);
-	check(strstr(out.buf, "<h2>Builds of 6.1+fix, beside the unpatched ones</h2>") != NULL);
+	check(strstr(out.buf, "<h2>Builds of 6.1+fix (fix.patch), beside the unpatched ones</h2>") != NULL);
 	check(strstr(out.buf, "28.0 s (seeded from the unpatched tree), unpatched 200.0 s") != NULL);
 	strbuf_release(&out);
 }
