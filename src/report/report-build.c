@@ -56,7 +56,7 @@ static void metric_fact(struct doc_section *s, const char *metric, const char *u
 	if (*unit)
 		strbuf_addf(&sb, " (%s)", unit);
 	strbuf_addf(&sb, ", %s is better: %s%s", higher ? "higher" : "lower", about, tail);
-	doc_fact(s, "metric:", sb.buf);
+	doc_fact(s, "metric", sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -65,7 +65,7 @@ static void table_facts(struct doc_section *s, const struct analyze_model *m,
 {
 	struct strbuf sb = STRBUF_INIT, tail = STRBUF_INIT;
 
-	doc_fact(s, "workload:", t->workload);
+	doc_fact(s, "workload", t->workload);
 	if (t->iterations)
 		strbuf_addf(&tail, " (up to %zu iterations)", t->iterations);
 	metric_fact(s, t->metric, t->unit, t->higher_is_better, report_metric_about(t), tail.buf);
@@ -75,26 +75,26 @@ static void table_facts(struct doc_section *s, const struct analyze_model *m,
 		strbuf_addf(&sb, "; %zu failed run%s excluded", t->failed, t->failed == 1 ? "" : "s");
 	if (t->missing)
 		strbuf_addf(&sb, "; %zu without this metric", t->missing);
-	doc_fact(s, "runs:", sb.buf);
+	doc_fact(s, "runs", sb.buf);
 	strbuf_reset(&sb);
 	if (t->warmups)
 		strbuf_addf(&sb, "%zu, excluded", t->warmups);
-	doc_fact(s, "warm-ups:", t->warmups ? sb.buf : "none recorded");
-	doc_fact(s, "accel:", *t->accel ? t->accel : NULL);
-	doc_fact(s, "clock:", t->clock_text);
+	doc_fact(s, "warm-ups", t->warmups ? sb.buf : "none recorded");
+	doc_fact(s, "accel", *t->accel ? t->accel : NULL);
+	doc_fact(s, "clock", t->clock_text);
 	strbuf_reset(&sb);
 	if (*m->sources[t->source].label) {
 		analyze_describe_source(&sb, &m->sources[t->source]);
-		doc_fact(s, "source:", sb.buf);
+		doc_fact(s, "source", sb.buf);
 	} else {
 		/* "6.1.192 (arm64)": an arch other than x86_64 (older plans stored none) is named */
 		if (analyze_fact(m, "kernel_version"))
 			strbuf_addstr(&sb, analyze_fact(m, "kernel_version"));
 		if (sb.len && analyze_fact(m, "arch") && strcmp(analyze_fact(m, "arch"), "x86_64"))
 			strbuf_addf(&sb, " (%s)", analyze_fact(m, "arch"));
-		doc_fact(s, "kernel:", sb.len ? sb.buf : NULL);
+		doc_fact(s, "kernel", sb.len ? sb.buf : NULL);
 	}
-	doc_fact(s, "host:", analyze_fact(m, "host"));
+	doc_fact(s, "host", analyze_fact(m, "host"));
 	strbuf_release(&sb);
 	strbuf_release(&tail);
 }
@@ -532,7 +532,7 @@ static void series_section(struct doc *d, const struct analyze_model *m, size_t 
 
 	s->id = xstrfmt("s%zu", nr + 1);
 	doc_title(s, 0, "%s: %s", se->label, se->metric);
-	doc_fact(s, "series:", se->label);
+	doc_fact(s, "series", se->label);
 	strbuf_addf(&tail, "; a row per %s", se->param);
 	metric_fact(s, se->metric, se->unit, se->higher_is_better, report_metric_about(first),
 		    tail.buf);
@@ -540,16 +540,16 @@ static void series_section(struct doc *d, const struct analyze_model *m, size_t 
 	strbuf_addf(&sb, ", %zu in all", se->runs);
 	if (se->failed)
 		strbuf_addf(&sb, "; %zu failed run%s excluded", se->failed, se->failed == 1 ? "" : "s");
-	doc_fact(s, "runs:", sb.buf);
+	doc_fact(s, "runs", sb.buf);
 	strbuf_reset(&sb);
 	if (se->warmups) {
 		strbuf_addf(&sb, "%zu, excluded", se->warmups);
-		doc_fact(s, "warm-ups:", sb.buf);
+		doc_fact(s, "warm-ups", sb.buf);
 	}
-	doc_fact(s, "accel:", *first->accel ? first->accel : NULL);
-	doc_fact(s, "clock:", first->clock_text);
-	doc_fact(s, "kernel:", analyze_fact(m, "kernel_version"));
-	doc_fact(s, "host:", analyze_fact(m, "host"));
+	doc_fact(s, "accel", *first->accel ? first->accel : NULL);
+	doc_fact(s, "clock", first->clock_text);
+	doc_fact(s, "kernel", analyze_fact(m, "kernel_version"));
+	doc_fact(s, "host", analyze_fact(m, "host"));
 
 	dt = doc_add_table(s, "summary series");
 	dt->text_heads = 1;

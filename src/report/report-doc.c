@@ -30,15 +30,29 @@ struct doc_section *doc_add_section(struct doc *d, const char *id, unsigned form
 	return s;
 }
 
+static void set_title(char **title, int *title_word, int word, const char *fmt, va_list ap)
+{
+	free(*title);
+	*title = vfmt(fmt, ap);
+	*title_word = word;
+}
+
 void doc_title(struct doc_section *s, int word, const char *fmt, ...)
 {
 	va_list ap;
 
-	free(s->title);
 	va_start(ap, fmt);
-	s->title = vfmt(fmt, ap);
+	set_title(&s->title, &s->title_word, word, fmt, ap);
 	va_end(ap);
-	s->title_word = word;
+}
+
+void doc_block_title(struct doc_block *b, int word, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_title(&b->title, &b->title_word, word, fmt, ap);
+	va_end(ap);
 }
 
 static void add_fact(struct doc_fact **facts, size_t *nr, size_t *alloc, const char *label,
@@ -78,17 +92,6 @@ struct doc_block *doc_add_block(struct doc_section *s, enum doc_block_kind kind,
 struct doc_block *doc_last_block(struct doc_section *s)
 {
 	return s->nr_blocks ? &s->blocks[s->nr_blocks - 1] : NULL;
-}
-
-void doc_block_title(struct doc_block *b, int word, const char *fmt, ...)
-{
-	va_list ap;
-
-	free(b->title);
-	va_start(ap, fmt);
-	b->title = vfmt(fmt, ap);
-	va_end(ap);
-	b->title_word = word;
 }
 
 void doc_line(struct doc_block *b, const char *fmt, ...)
@@ -238,6 +241,16 @@ void doc_add_heading(struct strbuf *sb, const char *title, int word)
 	strbuf_add(sb, title, len);
 	if (word && sb->buf[start] >= 'a' && sb->buf[start] <= 'z')
 		sb->buf[start] -= 'a' - 'A';
+}
+
+void doc_add_facts(struct strbuf *sb, const struct doc_fact *f, size_t nr, const char *between,
+		   const char *sep)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		strbuf_addf(sb, "%s%s%s%s", i ? sep : "", f[i].label, between,
+			    f[i].value ? f[i].value : "unknown");
 }
 
 static void table_release(struct doc_table *t)

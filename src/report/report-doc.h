@@ -174,7 +174,7 @@ struct doc_block {
 };
 
 struct doc_fact {
-	char *label;		/* "workload" */
+	char *label;		/* "workload": text adds the ':' */
 	char *value;		/* NULL: unknown */
 };
 
@@ -254,6 +254,9 @@ void doc_cell_add(struct strbuf *sb, const struct doc_cell *c);
 /* Helpers for the renderers. */
 /* Whether a table's column shows in format (its formats, and elide). */
 int doc_col_shown(const struct doc_table *t, size_t col, unsigned format);
+/* The facts on one line: "LABEL<between>VALUE<sep>LABEL...", raw. */
+void doc_add_facts(struct strbuf *sb, const struct doc_fact *f, size_t nr, const char *between,
+		   const char *sep);
 /* A title as a heading: without a trailing ':', capitalized when it is a word. */
 void doc_add_heading(struct strbuf *sb, const char *title, int word);
 

@@ -213,18 +213,10 @@ static void block(struct strbuf *out, const struct doc *d, const struct doc_bloc
 static void facts(struct strbuf *out, const struct doc_fact *f, size_t nr)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
 
-	for (i = 0; i < nr; i++) {
-		size_t len = strlen(f[i].label);
-
-		if (len && f[i].label[len - 1] == ':')
-			len--;
-		strbuf_addf(&sb, "%s%.*s %s", i ? " \xC2\xB7 " : "", (int)len, f[i].label,
-			    f[i].value ? f[i].value : "unknown");
-	}
 	if (!nr)
 		return;
+	doc_add_facts(&sb, f, nr, " ", " \xC2\xB7 ");
 	strbuf_addstr(out, "<p class=\"lead\">");
 	esc_buf(out, &sb);
 	strbuf_addstr(out, "</p>\n");

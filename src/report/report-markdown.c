@@ -131,16 +131,8 @@ static void block(struct strbuf *out, const struct doc_block *b)
 static void facts(struct strbuf *out, const struct doc_fact *f, size_t nr)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
 
-	for (i = 0; i < nr; i++) {
-		size_t len = strlen(f[i].label);
-
-		if (len && f[i].label[len - 1] == ':')
-			len--;
-		strbuf_addf(&sb, "%s%.*s: %s", i ? "; " : "", (int)len, f[i].label,
-			    f[i].value ? f[i].value : "unknown");
-	}
+	doc_add_facts(&sb, f, nr, ": ", "; ");
 	if (sb.len) {
 		strbuf_add_markdown(out, sb.buf);
 		strbuf_addstr(out, ".\n\n");

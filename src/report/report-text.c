@@ -145,7 +145,8 @@ static void section(struct strbuf *out, const struct doc_section *s)
 	size_t i, n = 0;
 
 	for (i = 0; i < s->nr_facts; i++) {
-		strbuf_addf(out, "%-10s", s->facts[i].label);
+		strbuf_addf(out, "%s:", s->facts[i].label);
+		pad(out, strlen(s->facts[i].label) + 1, 10);
 		strbuf_add_text(out, s->facts[i].value ? s->facts[i].value : "unknown");
 		rtrim_line(out);
 	}
