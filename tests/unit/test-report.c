@@ -10,6 +10,7 @@
 #include "fixture-steps.h"
 #include "fixture-sources.h"
 #include "util/json.h"
+#include "report/report-doc.h"
 #include "report/report.h"
 #include "util/strbuf.h"
 #include "test-lib.h"
@@ -608,6 +609,71 @@ static void test_no_runs(void)
 	free(path);
 }
 
+/* The legend is one: the noise band and alpha in every format (markdown had neither). */
+static void test_legend_in_every_format(void)
+{
+	static const char *const formats[][2] = {
+		{ "text", "q < 0.05" }, { "markdown", "q \\< 0.05" }, { "html", "q &lt; 0.05" },
+	};
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		strbuf_reset(&out);
+		check_int(render(&out, formats[i][0], NULL), ==, 0);
+		check(strstr(out.buf, "±1% noise band") != NULL);
+		check(strstr(out.buf, formats[i][1]) != NULL);
+		check(strstr(out.buf, "[95% confidence interval]") != NULL ||
+		      strstr(out.buf, "\\[95% confidence interval\\]") != NULL);
+	}
+	/* and the markdown report names the compiler the fixture stored */
+	strbuf_reset(&out);
+	check_int(render(&out, "markdown", NULL), ==, 0);
+	check(strstr(out.buf, "compiler: gcc") != NULL);
+	strbuf_release(&out);
+}
+
+/* A section built by hand, as report-doc.h says one is added, in the three formats. */
+static void test_doc_section(void)
+{
+	struct analyze_model m;
+	struct doc d = DOC_INIT;
+	struct doc_section *s;
+	struct doc_table *t;
+	struct doc_row *r;
+	struct strbuf out = STRBUF_INIT;
+
+	memset(&m, 0, sizeof(m));
+	s = doc_add_section(&d, "cost", DOC_ALL);
+	doc_title(s, DOC_WORD, "where the cost goes:");
+	t = doc_add_table(s, NULL);
+	t->indent_text = 2;
+	doc_col(t, "function", DOC_COL_NAME);
+	doc_col(t, "change", DOC_COL_NUM)->gap = 3;
+	r = doc_row(t);
+	doc_cell(r, 0, "%s", "do_syscall_64");
+	doc_cell(r, 1, "%+.1f%%", 12.5)->mark = '*';
+	r = doc_row(t);
+	doc_cell(r, 0, "%s", "<script>");
+	doc_cell_interval(doc_cell(r, 1, "%+.1f%%", -1.0), "[-2.0% .. +0.1%]");
+	d.m = &m;
+	doc_render_text(&out, &d);
+	check_str(out.buf, "where the cost goes:\n"
+		  "  do_syscall_64                 +12.5% *\n"
+		  "  <script>        -1.0% [-2.0% .. +0.1%]\n");
+	strbuf_reset(&out);
+	doc_render_markdown(&out, &d);
+	if (!check(strstr(out.buf, "## Where the cost goes\n\n| function | change |\n|:--|--:|\n"
+			  "| do_syscall_64 | +12.5% \\* |\n") != NULL))
+		fputs(out.buf, stderr);
+	strbuf_reset(&out);
+	doc_render_html(&out, &d);
+	check(strstr(out.buf, "<section id=\"cost\">\n<h2>Where the cost goes</h2>\n") != NULL);
+	check(strstr(out.buf, "<td class=\"name\">&lt;script&gt;</td>") != NULL);
+	strbuf_release(&out);
+	doc_release(&d);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -635,6 +701,8 @@ int main(int argc, char **argv)
 	TEST(test_escape_text_into_a_buffer);
 	TEST(test_utf8_decode);
 	TEST(test_no_runs);
+	TEST(test_legend_in_every_format);
+	TEST(test_doc_section);
 	free(fixture_db);
 	free(steps_db);
 	return test_done();
