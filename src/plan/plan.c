@@ -14,6 +14,7 @@
 #include "plan/slim.h"
 #include "util/run-command.h"
 #include "plan/source.h"
+#include "store/conditions.h"
 #include "store/store.h"
 #include "util/escape.h"
 #include "util/own-dir.h"
@@ -1053,6 +1054,7 @@ static int plan_save_cross_compile(struct store *st, const struct plan_options *
 int plan_save_inputs(struct store *st, const struct kernel_source *ks,
 		     const struct plan_options *o, const char *cache, const char *designs)
 {
+	struct conditions c = CONDITIONS_INIT;
 	struct strbuf names = STRBUF_INIT;
 	struct kconfig *kc = NULL;
 	int ret;
@@ -1060,15 +1062,17 @@ int plan_save_inputs(struct store *st, const struct kernel_source *ks,
 	if (harness_config(&kc, &names, plan_arch(o), &o->harness))
 		return -1;
 	kconfig_free(kc);
-	ret = store_set_meta(st, "arch", plan_arch(o)) ||
-	      store_set_meta(st, "harness", names.buf) ||
-	      plan_save_cross_compile(st, o);
-	strbuf_release(&names);
-	return ret ? -1 : store_set_meta(st, "source", ks->origin) ||
-	       store_set_meta(st, "source_id", ks->id) ||
-	       store_set_meta(st, "source_tree", ks->tree) ||
-	       store_set_meta(st, "kernel_version", ks->version) ||
-	       store_set_meta(st, "base", o->base) ||
-	       store_set_meta(st, "designs", designs) ||
-	       store_set_meta(st, "cache", cache) ? -1 : 0;
+	c.arch = xstrdup(plan_arch(o));
+	c.harness = strbuf_detach(&names, NULL);
+	c.kernel_version = ks->version ? xstrdup(ks->version) : NULL;
+	c.base = o->base ? xstrdup(o->base) : NULL;
+	ret = conditions_save(&c, st) ||
+	      plan_save_cross_compile(st, o) ||
+	      store_set_meta(st, "source", ks->origin) ||
+	      store_set_meta(st, "source_id", ks->id) ||
+	      store_set_meta(st, "source_tree", ks->tree) ||
+	      store_set_meta(st, "designs", designs) ||
+	      store_set_meta(st, "cache", cache) ? -1 : 0;
+	conditions_release(&c);
+	return ret;
 }

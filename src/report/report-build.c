@@ -88,13 +88,15 @@ static void table_facts(struct doc_section *s, const struct analyze_model *m,
 		doc_fact(s, "source", sb.buf);
 	} else {
 		/* "6.1.192 (arm64)": an arch other than x86_64 (older plans stored none) is named */
-		if (analyze_fact(m, "kernel_version"))
-			strbuf_addstr(&sb, analyze_fact(m, "kernel_version"));
-		if (sb.len && analyze_fact(m, "arch") && strcmp(analyze_fact(m, "arch"), "x86_64"))
-			strbuf_addf(&sb, " (%s)", analyze_fact(m, "arch"));
+		const struct conditions *c = &m->conditions;
+
+		if (c->kernel_version)
+			strbuf_addstr(&sb, c->kernel_version);
+		if (sb.len && c->arch && strcmp(c->arch, "x86_64"))
+			strbuf_addf(&sb, " (%s)", c->arch);
 		doc_fact(s, "kernel", sb.len ? sb.buf : NULL);
 	}
-	doc_fact(s, "host", analyze_fact(m, "host"));
+	doc_fact(s, "host", m->conditions.host);
 	strbuf_release(&sb);
 	strbuf_release(&tail);
 }
@@ -548,8 +550,8 @@ static void series_section(struct doc *d, const struct analyze_model *m, size_t 
 	}
 	doc_fact(s, "accel", *first->accel ? first->accel : NULL);
 	doc_fact(s, "clock", first->clock_text);
-	doc_fact(s, "kernel", analyze_fact(m, "kernel_version"));
-	doc_fact(s, "host", analyze_fact(m, "host"));
+	doc_fact(s, "kernel", m->conditions.kernel_version);
+	doc_fact(s, "host", m->conditions.host);
 
 	dt = doc_add_table(s, "summary series");
 	dt->text_heads = 1;
@@ -756,19 +758,20 @@ static void environment(struct doc *d, const struct analyze_model *m)
 	doc_cell(r, 1, "±%g%%", m->opts.stats.noise);
 }
 
+static void add_page_fact(void *d, const char *label, const char *value)
+{
+	doc_page_fact(d, label, value);
+}
+
+/* The conditions the reports list (store/conditions.h), and how many variants. */
 static void page_facts(struct doc *d, const struct analyze_model *m)
 {
-	static const char *const keys[][2] = {
-		{ "kernel_version", "kernel" }, { "arch", "arch" }, { "base", "baseline" },
-		{ "host", "host" }, { "accel", "accel" }, { "qemu", "qemu" },
-		{ "compiler", "compiler" },
-	};
 	char *n = xstrfmt("%zu", m->nr_variants);
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(keys); i++)
-		if (analyze_fact(m, keys[i][0]))
-			doc_page_fact(d, keys[i][1], analyze_fact(m, keys[i][0]));
+	conditions_each_listed(&m->conditions, add_page_fact, d);
+	/* an import has no accel of ours: its runs' */
+	if (m->conditions.accel == VM_ACCEL_AUTO && analyze_fact(m, "accel"))
+		doc_page_fact(d, "accel", analyze_fact(m, "accel"));
 	doc_page_fact(d, "variants", n);
 	free(n);
 }

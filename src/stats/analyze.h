@@ -372,6 +372,7 @@ struct analyze_model {
 	struct analyze_across *across;	/* one per workload and metric, with several sources */
 	size_t nr_across;
 	struct strvec facts;		/* key, value, key, value... (store meta, plus "accel") */
+	struct conditions conditions;	/* the runs' conditions, typed (store/conditions.h) */
 	struct analyze_variant *variants;	/* plan order */
 	size_t nr_variants;
 	size_t baseline;		/* variant index, or SIZE_MAX */

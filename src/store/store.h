@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store/conditions.h"
 #include "store/status.h"
 
 /*
@@ -177,13 +178,13 @@ struct store_run {
 	double wall_s;
 	double boot_s;		/* guest boot-to-init, NAN when unknown */
 	char *started;		/* ISO 8601 UTC */
-	/* The guest's clock (schema 3; NULL / -1 in older runs: host time). */
-	char *clock;		/* "icount" or "host" */
+	/* The guest's clock (schema 3; older runs: host time), stored by its name. */
+	enum vm_clock clock;
 	int icount_shift;	/* -1 unless icount */
 	int64_t layout_seed;	/* -1 unless icount: the seed of the guest's layout */
 	char *clocksource;	/* the guest kernel's, or NULL */
 };
-#define STORE_RUN_INIT { .icount_shift = -1, .layout_seed = -1 }
+#define STORE_RUN_INIT { .clock = VM_CLOCK_HOST, .icount_shift = -1, .layout_seed = -1 }
 void store_run_release(struct store_run *r);
 
 struct store_sample {
