@@ -18,7 +18,7 @@
  * must leave with _exit() and write nothing.  Any process it creates must
  * be reaped before it returns.
  */
-#define WORKLOAD(id, metric, unit, better, flags, summary) int run_##id(void);
+#define WORKLOAD(id, metric, unit, better, flags, profile, summary) int run_##id(void);
 #define PARAM(id, name, type, def, min, max, choices, help)
 #include "../src/run/workloads.def"
 #undef WORKLOAD

@@ -522,7 +522,7 @@ static void __attribute__((__noreturn__)) panic_kernel(void)
 static int run_workload(void)
 {
 	static int (*const runners[NR_WORKLOADS])(void) = {
-#define WORKLOAD(id, metric, unit, better, flags, summary) [WORKLOAD_##id] = run_##id,
+#define WORKLOAD(id, metric, unit, better, flags, profile, summary) [WORKLOAD_##id] = run_##id,
 #define PARAM(id, name, type, def, min, max, choices, help)
 #include "../src/run/workloads.def"
 #undef WORKLOAD

@@ -251,7 +251,7 @@ void run_args_harness(const struct run_args *a, struct plan_args *pa)
 	size_t i;
 
 	for (i = 0; i < a->nr_specs; i++)
-		workload_spec_harness(&a->specs[i], &need);
+		workload_spec_profiles(&a->specs[i], &need);
 	for (i = 0; i < need.nr; i++)
 		strvec_push(&pa->o.harness, need.v[i]);
 	strvec_clear(&need);
@@ -296,10 +296,6 @@ int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
 	e->build.arch = plan_arch(&pa->o);
 	e->build.cross_compile = pa->o.cross_compile;
 	ra->o.dir = e->dir;
-	/* A workload that needs a harness profile gets it in every variant. */
-	for (size_t i = 0; i < ra->nr_specs; i++)
-		harness_for_workload(&pa->o.harness, plan_arch(&pa->o),
-				     workload_table[ra->specs[i].id].name);
 	return 0;
 }
 

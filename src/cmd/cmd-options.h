@@ -239,7 +239,7 @@ void check_ram_disks(const struct workload_spec *spec, int mem_mb);
 void run_args_finish(struct run_args *a, int allow_none);
 
 /*
- * Adds the harness profiles the workloads need (workload_spec_harness())
+ * Adds the harness profiles the workloads need (workload_spec_profiles())
  * to the plan's, after run_args_finish(), so sweep and screen plan kernels
  * that can run them.
  */

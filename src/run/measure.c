@@ -530,7 +530,7 @@ static int check_workload_needs(struct state *s)
 		const struct workload_spec *w = &s->o->workloads[i];
 
 		strvec_clear(&need);
-		workload_spec_harness(w, &need);
+		workload_spec_profiles(w, &need);
 		strbuf_reset(&missing);
 		for (k = 0; k < need.nr; k++)
 			if (strvec_find(&taken, need.v[k]) < 0)
