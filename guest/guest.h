@@ -9,6 +9,8 @@
 #include "../src/run/workload-table.h"
 
 #define PRINTF(f, a) __attribute__((__format__(__printf__, f, a)))
+/* As src/util/wrapper.h has it (the guest links no part of src/ but the tables). */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * A workload is `int run_<id>(void)` (one per row of workloads.def).  It

@@ -983,32 +983,6 @@ int plan_save_extras(const struct plan *p, struct store *st)
 	return save_groups(p, st) || save_slimmed(p, st) ? -1 : 0;
 }
 
-int plan_save(const struct plan *p, struct store *st)
-{
-	size_t i;
-	int ret = 0;
-
-	if (store_begin(st))
-		return -1;
-	if (store_clear_variants(st))
-		goto fail;
-	for (i = 0; i < p->nr_variants; i++) {
-		struct store_variant v = STORE_VARIANT_INIT;
-
-		plan_store_variant(&p->variants[i], (int)i, &v);
-		ret = store_put_variant(st, &v);
-		store_variant_release(&v);
-		if (ret)
-			goto fail;
-	}
-	if (store_set_meta(st, "plan_key", p->key) || plan_save_extras(p, st))
-		goto fail;
-	return store_commit(st);
-fail:
-	store_rollback(st);
-	return -1;
-}
-
 const char *plan_arch(const struct plan_options *o)
 {
 	return o->arch ? o->arch : HARNESS_DEFAULT_ARCH;

@@ -181,11 +181,10 @@ void plan_store_variant(const struct plan_variant *pv, int position, struct stor
  */
 void plan_groups_text(struct strbuf *out, const struct plan *p);
 
-/* Stores the plan's variants (replacing any earlier plan), its key and its groups. */
-int plan_save(const struct plan *p, struct store *st);
 /*
- * Stores what plan_save() keeps beside the variants: meta "groups" and
- * what --slim removed (slim_removed, slim_stayed), in an open transaction.
+ * Stores what a plan keeps beside its variants (plan-sources.h stores
+ * those): meta "groups" and what --slim removed (slim_removed,
+ * slim_stayed), in an open transaction.
  */
 int plan_save_extras(const struct plan *p, struct store *st);
 

@@ -212,7 +212,7 @@ static void test_formats_table(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		check(report_find(names[i]) != NULL);
 	check(report_find("xml") == NULL);
 }
@@ -358,7 +358,7 @@ static void test_markup_formats_escape(void)
 	static const char *const names[] = { "html", "svg", "markdown", "json" };
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		struct strbuf out = STRBUF_INIT;
 
 		check_int(render(&out, names[i], NULL), ==, 0);

@@ -48,7 +48,7 @@ static void test_text_encoding_round_trips(void)
 	const char *texts[] = { "plain", "a b\tc", "q\"uote's %41 100%", "x=y,z:/._-+@", "" };
 	size_t i;
 
-	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
 		char enc[256] = "", *dup;
 		size_t n = workload_text_encode(enc, sizeof(enc), texts[i]);
 
