@@ -10,8 +10,8 @@
 #include "stats/adaptive.h"
 #include "util/parse-options.h"
 #include "plan/plan.h"
-#include "plan/source.h"
-#include "plan/sources.h"
+#include "plan/kernel-source.h"
+#include "plan/source-set.h"
 #include "util/strvec.h"
 
 /*
@@ -259,7 +259,7 @@ struct experiment_inputs {
 #define EXPERIMENT_INPUTS_INIT { .sources = SOURCE_SET_INIT, .build = KBUILD_OPTIONS_INIT }
 
 /*
- * Opens the kernel sources (patches applied, sources.h) and points pa's
+ * Opens the kernel sources (patches applied, source-set.h) and points pa's
  * plan, ra's runs and e->build at dir_opt, the cache, the first source and
  * the plan's arch, with make -j jobs.  Returns 0, or -1 (with a message)
  * when a source cannot be opened or a patch does not apply.

@@ -13,7 +13,7 @@
 #include "report/report.h"
 #include "screen/screen-run.h"
 #include "screen/screen.h"
-#include "plan/source.h"
+#include "plan/kernel-source.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/lockfile.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "kbuild/kbuild-variants.h"
-#include "plan/sources.h"
+#include "plan/source-set.h"
 #include "store/conditions.h"
 #include "store/store.h"
 #include "util/progress.h"

@@ -18,7 +18,7 @@
 #include "plan/arch.h"
 #include "plan/harness.h"
 #include "util/run-command.h"
-#include "plan/source.h"
+#include "plan/kernel-source.h"
 #include "util/escape.h"
 #include "util/lockfile.h"
 #include "util/own-dir.h"

@@ -13,7 +13,7 @@
 #include "plan/plan.h"
 #include "plan/slim.h"
 #include "util/run-command.h"
-#include "plan/source.h"
+#include "plan/kernel-source.h"
 #include "store/conditions.h"
 #include "store/store.h"
 #include "util/escape.h"

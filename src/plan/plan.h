@@ -63,7 +63,7 @@ int plan_parse_designs(unsigned *out, const char *spec);
 struct plan_options {
 	const struct kernel_source *source;
 	/*
-	 * The source's label in an experiment of several (sources.h): its
+	 * The source's label in an experiment of several (source-set.h): its
 	 * variants are then named "LABEL:baseline", "LABEL:CONFIG_X=y" ...,
 	 * their hashes take the source's identity in (a kernel of one source
 	 * is never the same as another's), and without options the plan is
@@ -182,7 +182,7 @@ void plan_store_variant(const struct plan_variant *pv, int position, struct stor
 void plan_groups_text(struct strbuf *out, const struct plan *p);
 
 /*
- * Stores what a plan keeps beside its variants (plan-sources.h stores
+ * Stores what a plan keeps beside its variants (plan-set.h stores
  * those): meta "groups" and what --slim removed (slim_removed,
  * slim_stayed), in an open transaction.
  */

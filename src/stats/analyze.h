@@ -90,7 +90,7 @@
  * Any other variant kind (an imported hyperfine command, say) is compared
  * with the baseline like an oat variant but takes no part in interactions.
  *
- * Sources.  An experiment of several kernel sources (plan/sources.h:
+ * Sources.  An experiment of several kernel sources (plan/source-set.h:
  * versions, and patched copies of the first) has the tables above once
  * per source, each of its source's variants only, against its source's
  * own baseline, with the interaction checks within the source; tables

@@ -86,7 +86,7 @@ int store_metric_kind(struct store *st, const char *workload, const char *metric
 		      char **unit, int *higher_is_better);
 
 /*
- * The kernel sources of the experiment (plan/sources.h), in order: the
+ * The kernel sources of the experiment (plan/source-set.h), in order: the
  * first is the one patches apply to and other versions are compared with.
  * An experiment of one source has one, labelled "".
  */
@@ -94,7 +94,7 @@ struct store_source {
 	char *label;		/* "6.1", "6.12", "6.1+fix"; "" for a lone source */
 	int position;
 	char *origin;		/* the tree or archive as the user named it */
-	char *id;		/* its content identity (source.h) */
+	char *id;		/* its content identity (kernel-source.h) */
 	char *tree;
 	char *version;		/* "6.1.192" */
 	char *patch;		/* a patched source's patch file, else NULL */
