@@ -175,7 +175,7 @@ static int screen_kernels(int argc, const char **argv)
 	rc = screen_run(st, &ro, &s);
 	if (rc < 0)
 		goto out;
-	/* The report starts with the screen's own (stored as meta screen_report). */
+	/* The report starts with the screen's own (store_set_screen_report()). */
 	if (report_experiment(st, dir_opt, noise))
 		goto out;
 	note("screen took %.0f s", now_seconds() - start);

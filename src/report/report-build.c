@@ -599,7 +599,7 @@ static void series_section(struct doc *d, const struct analyze_model *m, size_t 
 
 static void screen(struct doc *d, const struct analyze_model *m)
 {
-	const char *text = analyze_fact(m, "screen_report");
+	const char *text = m->screen_report;
 	struct doc_section *s;
 	struct doc_block *b;
 	const char *p, *nl;
@@ -744,8 +744,6 @@ static void environment(struct doc *d, const struct analyze_model *m)
 	doc_col(dt, "fact", DOC_COL_TEXT);
 	doc_col(dt, "value", DOC_COL_TEXT);
 	for (i = 0; i + 1 < m->facts.nr; i += 2) {
-		if (!strcmp(m->facts.v[i], "screen_report"))
-			continue;	/* a section of its own */
 		r = doc_row(dt);
 		doc_cell(r, 0, "%s", m->facts.v[i]);
 		doc_cell(r, 1, "%s", m->facts.v[i + 1]);

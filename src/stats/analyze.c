@@ -885,6 +885,7 @@ int analyze_load(struct analyze_model *out, struct store *st,
 	out->conditions = (struct conditions)CONDITIONS_INIT;
 	if (store_get_meta_all(st, &out->facts) || conditions_load(&out->conditions, st))
 		goto fail;
+	out->screen_report = store_get_screen_report(st);
 	load_groups(out);
 	if (load_variants(out, st) ||
 	    store_get_runs(st, &out->runs, &out->nr_runs) ||
@@ -947,6 +948,7 @@ void analyze_release(struct analyze_model *m)
 
 	analyze_series_release(m);
 	conditions_release(&m->conditions);
+	free(m->screen_report);
 	for (i = 0; i < m->nr_tables; i++)
 		table_release(&m->tables[i]);
 	free(m->tables);

@@ -373,6 +373,7 @@ struct analyze_model {
 	size_t nr_across;
 	struct strvec facts;		/* key, value, key, value... (store meta, plus "accel") */
 	struct conditions conditions;	/* the runs' conditions, typed (store/conditions.h) */
+	char *screen_report;		/* a screen's (store_get_screen_report()), or NULL */
 	struct analyze_variant *variants;	/* plan order */
 	size_t nr_variants;
 	size_t baseline;		/* variant index, or SIZE_MAX */

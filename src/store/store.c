@@ -1033,12 +1033,26 @@ int64_t store_count_runs(struct store *st)
 	return n;
 }
 
+/* Where store_set_screen_report() keeps it (a meta row since schema 1: older screens have it). */
+#define SCREEN_REPORT_KEY "screen_report"
+
+int store_set_screen_report(struct store *st, const char *text)
+{
+	return store_set_meta(st, SCREEN_REPORT_KEY, text);
+}
+
+char *store_get_screen_report(struct store *st)
+{
+	return store_get_meta(st, SCREEN_REPORT_KEY);
+}
+
 int store_get_meta_all(struct store *st, struct strvec *out)
 {
 	sqlite3_stmt *s;
 	int rc;
 
-	if (prepare(st, &s, "SELECT key, value FROM meta ORDER BY key"))
+	if (prepare(st, &s, "SELECT key, value FROM meta WHERE key <> '" SCREEN_REPORT_KEY "'"
+		    " ORDER BY key"))
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const unsigned char *k = sqlite3_column_text(s, 0);

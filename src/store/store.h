@@ -220,6 +220,15 @@ struct strvec;
 int store_get_meta_all(struct store *st, struct strvec *out);
 
 /*
+ * The report a screen ends with, as the screen renders it (its structured
+ * form is the experiment's screen.json): kept beside the facts, not among
+ * them, so the reports show it as a section of its own and list the facts
+ * without it.  set: 0 or -1 with a message; get: a malloc'd copy, or NULL.
+ */
+int store_set_screen_report(struct store *st, const char *text);
+char *store_get_screen_report(struct store *st);
+
+/*
  * Every stored run (all variants, workloads, statuses, warm-ups included),
  * ordered by variant position, workload, warm-ups first, round and seq.
  * boot_s is NAN when the run did not report it.  *out is malloc'd; free
