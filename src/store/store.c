@@ -1,8 +1,8 @@
 /* store.c: the experiment database (SQLite): plan, builds, runs and samples. */
 /*
- * Over 1,000 lines on purpose: every statement of the database is here,
- * behind the one private struct store, so nothing else sees SQLite; the
- * schema and its migrations are store-schema.c, statuses status.c.
+ * Every statement of the database is here, behind the one private
+ * struct store, so nothing else sees SQLite; the schema and its
+ * migrations are store-schema.c, statuses status.c.
  */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <dirent.h>
