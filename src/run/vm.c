@@ -1,9 +1,9 @@
 /* vm.c: boot one kernel under qemu (or a --runner) for one run, bounded, and classify the result. */
 /*
- * The one place that builds a guest's qemu
- * command line (arch, clock, ports, disks, 9p) and the run that uses it,
- * so every way of booting a guest (run, vm, libguestfs's qemu wrapper)
- * gets the same clock; the protocol is protocol.c, workloads workload-spec.c.
+ * The one place that builds a guest's qemu command line (arch, clock,
+ * ports, disks, 9p) and the run that uses it, so every way of booting a
+ * guest (run, vm, libguestfs's qemu wrapper) gets the same clock; the
+ * protocol is protocol.c, workloads workload-spec.c.
  */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
