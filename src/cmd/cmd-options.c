@@ -58,6 +58,12 @@ static int int_in_range(int *out, const char *arg, long min, long max)
 	return 0;
 }
 
+void check_noise_option(double noise)
+{
+	if (!(noise >= 0) || noise >= 100)
+		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
+}
+
 int parse_jobs_option(const struct option *opt, const char *arg)
 {
 	if (int_in_range(opt->value, arg, 1, JOBS_MAX))

@@ -155,6 +155,8 @@ int run_args_measure(struct run_args *a, struct store *st, double noise);
  */
 #define JOBS_MAX 1024
 int parse_jobs_option(const struct option *opt, const char *arg);
+/* --noise's bounds, for report, sweep and screen: a usage error unless 0 <= noise < 100. */
+void check_noise_option(double noise);
 #define OPT_JOBS(v, h) OPT_CALLBACK('j', "jobs", (v), "N", (h), parse_jobs_option)
 
 /*

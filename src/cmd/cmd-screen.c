@@ -133,8 +133,7 @@ static int screen_kernels(int argc, const char **argv)
 		usage_error("unknown --order '%s' (given or related)", order);
 	if (ra.nr_specs != 1)
 		usage_error("screen decides on one workload; give one --workload");
-	if (!(noise >= 0) || noise >= 100)
-		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
+	check_noise_option(noise);
 	if (!(ro.screen.threshold > 0) || ro.screen.threshold >= 100)
 		usage_error("--threshold must be a percentage above 0 and below 100");
 	if (ra.o.runs < 3 || runs_max < ra.o.runs || runs_confirm < 3)

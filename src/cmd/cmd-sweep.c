@@ -129,8 +129,7 @@ int cmd_sweep(int argc, const char **argv)
 		usage_error("unexpected argument '%s'", argv[0]);
 	run_args_finish(&ra, 0);
 	run_args_harness(&ra, &pa);
-	if (!(noise >= 0) || noise >= 100)
-		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
+	check_noise_option(noise);
 
 	/* The whole sweep holds the experiment: a second one is refused, not mixed in. */
 	if (experiment_check_dir(dir_opt))
