@@ -126,18 +126,11 @@ static void block(struct strbuf *out, const struct doc_block *b)
 		strbuf_add_text(out, b->title);
 		strbuf_addch(out, '\n');
 	}
-	switch (b->kind) {
-	case DOC_PARA:
-	case DOC_LIST:
-	case DOC_PRE:
-		lines(out, b);
-		break;
-	case DOC_TABLE:
+	/* paragraphs, lists and preformatted text are lines alike here; no charts */
+	if (b->kind == DOC_TABLE)
 		table(out, &b->table);
-		break;
-	case DOC_CHART:
-		break;
-	}
+	else if (b->kind != DOC_CHART)
+		lines(out, b);
 }
 
 static void section(struct strbuf *out, const struct doc_section *s)

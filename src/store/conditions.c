@@ -24,17 +24,25 @@ const char *vm_accel_name(enum vm_accel accel)
 	return accel_names[accel];
 }
 
-int vm_accel_from_name(enum vm_accel *out, const char *name)
+/* The index of name in names[0..nr), or -1 (also for NULL). */
+static int index_of(const char *const *names, size_t nr, const char *name)
 {
 	size_t i;
 
-	for (i = 0; name && i < ARRAY_SIZE(accel_names); i++) {
-		if (!strcmp(name, accel_names[i])) {
-			*out = (enum vm_accel)i;
-			return 0;
-		}
-	}
+	for (i = 0; name && i < nr; i++)
+		if (names[i] && !strcmp(name, names[i]))
+			return (int)i;
 	return -1;
+}
+
+int vm_accel_from_name(enum vm_accel *out, const char *name)
+{
+	int i = index_of(accel_names, ARRAY_SIZE(accel_names), name);
+
+	if (i < 0)
+		return -1;
+	*out = (enum vm_accel)i;
+	return 0;
 }
 
 static const char *const clock_names[] = {
@@ -58,15 +66,12 @@ int vm_clock_is_icount(enum vm_clock clock)
 
 int vm_clock_from_name(enum vm_clock *out, const char *name)
 {
-	size_t i;
+	int i = index_of(clock_names, ARRAY_SIZE(clock_names), name);
 
-	for (i = 0; name && i < ARRAY_SIZE(clock_names); i++) {
-		if (!strcmp(name, clock_names[i])) {
-			*out = (enum vm_clock)i;
-			return 0;
-		}
-	}
-	return -1;
+	if (i < 0)
+		return -1;
+	*out = (enum vm_clock)i;
+	return 0;
 }
 
 void vm_clock_format(struct strbuf *sb, enum vm_clock clock, int shift)
