@@ -667,7 +667,7 @@ int screen_run(struct store *st, const struct screen_run_options *o, struct scre
 	resume = stored_by_name(&d, "baseline") != NULL;
 
 	po.designs = PLAN_OAT;
-	if (plan_make(&d.plan, &po))
+	if (plan_make(&d.plan, &po) || plan_save_boot(&d.plan, st))
 		goto out;
 	names = xcalloc(d.plan.nr_options + 1, sizeof(*names));
 	for (i = 0; i < d.plan.nr_options; i++)
