@@ -825,9 +825,11 @@ static void plan_key(struct plan *p, const struct plan_options *o)
 	for (i = 0; i < o->harness.nr; i++)
 		sha256_update(&c, o->harness.v[i], strlen(o->harness.v[i]) + 1);
 	/* --fast-boot or --no-fast-boot; without either, the key of older experiments */
-	if (o->fast_boot != HARNESS_FAST_BOOT_AUTO)
-		sha256_update(&c, o->fast_boot ? "fast-boot" : "no-fast-boot",
-			      o->fast_boot ? 10 : 13);
+	if (o->fast_boot != HARNESS_FAST_BOOT_AUTO) {
+		const char *fast = o->fast_boot ? "fast-boot" : "no-fast-boot";
+
+		sha256_update(&c, fast, strlen(fast) + 1);
+	}
 	sha256_final_hex(&c, p->key);
 }
 
@@ -1001,9 +1003,8 @@ static int save_slimmed(const struct plan *p, struct store *st)
 
 int plan_save_boot(const struct plan *p, struct store *st)
 {
-	/* a plan made before the fast boot, resumed, has neither: keep what is stored */
 	if (!p->harness.len)
-		return 0;
+		return 0;	/* nothing resolved: plan_save_inputs()'s stays */
 	return store_set_meta(st, "harness", p->harness.buf) ||
 	       store_set_meta(st, "boot", p->boot.buf) ? -1 : 0;
 }
