@@ -87,4 +87,14 @@ test_expect_success 'report: every format names the boot' '
 	test_grep "\"boot\": *\"bzImage, LZ4 (kconfperf.s fast boot)\"" report.json
 '
 
+test_expect_success 'screen: its plan takes the fast boot and says so too' '
+	kconfperf screen -q --cache "$CACHE" --source "$FAKE_TREE" --base tinyconfig \
+		--options DEBUG_A,DEBUG_FREE --runner "$FAKE_RUNNER" --workload boot \
+		--dir screened >/dev/null 2>&1 &&
+	test "$(meta screened harness)" = "x86_64,fast-boot" &&
+	test "$(meta screened boot)" = "bzImage, LZ4 (kconfperf'"'"'s fast boot)" &&
+	kconfperf report --dir screened >screen.txt &&
+	test_grep "^boot:     *bzImage, LZ4" screen.txt
+'
+
 test_done
