@@ -97,4 +97,16 @@ test_expect_success 'screen: its plan takes the fast boot and says so too' '
 	test_grep "^boot:     *bzImage, LZ4" screen.txt
 '
 
+# A screen begun before the fast boot, resumed: its new kernels boot as its first did.
+test_expect_success 'screen: resumed, a screen planned without the fast boot goes on without it' '
+	q screened "UPDATE meta SET value = \"x86_64\" WHERE key = \"harness\"" &&
+	kconfperf screen --cache "$CACHE" --source "$FAKE_TREE" --base tinyconfig \
+		--options DEBUG_A,DEBUG_FREE --runner "$FAKE_RUNNER" --workload boot \
+		--dir screened >/dev/null 2>err &&
+	test_grep "planned without the fast boot (harness x86_64): so are the rest" err &&
+	test "$(meta screened harness)" = x86_64 &&
+	meta screened boot >screened.boot &&
+	test_grep "(as the screen began, before the fast boot)" screened.boot
+'
+
 test_done
