@@ -82,6 +82,8 @@ static void table_facts(struct doc_section *s, const struct analyze_model *m,
 	doc_fact(s, "warm-ups", t->warmups ? sb.buf : "none recorded");
 	doc_fact(s, "accel", *t->accel ? t->accel : NULL);
 	doc_fact(s, "clock", t->clock_text);
+	if (m->conditions.boot)
+		doc_fact(s, "boot", m->conditions.boot);
 	strbuf_reset(&sb);
 	if (*m->sources[t->source].label) {
 		analyze_describe_source(&sb, &m->sources[t->source]);
@@ -550,6 +552,8 @@ static void series_section(struct doc *d, const struct analyze_model *m, size_t 
 	}
 	doc_fact(s, "accel", *first->accel ? first->accel : NULL);
 	doc_fact(s, "clock", first->clock_text);
+	if (m->conditions.boot)
+		doc_fact(s, "boot", m->conditions.boot);
 	doc_fact(s, "kernel", m->conditions.kernel_version);
 	doc_fact(s, "host", m->conditions.host);
 

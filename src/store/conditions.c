@@ -137,6 +137,7 @@ static const struct field {
 	S("qemu", "qemu", qemu, LISTED),
 	S("qemu_version", "qemu version", qemu_version, COMPARES | LISTED),
 	S("compiler", "compiler", compiler, COMPARES | LISTED),
+	S("boot", "boot", boot, COMPARES | LISTED),
 	S("cpu", "cpu", cpu, COMPARES),
 	I("smp", "smp", smp, COMPARES),
 	I("mem_mb", "memory (MB)", mem_mb, COMPARES),

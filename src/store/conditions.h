@@ -69,6 +69,7 @@ struct conditions {
 	char *base;		/* the baseline config: "tinyconfig" */
 	char *harness;		/* the kernels' harness profiles, "x86_64,virtio-blk" */
 	char *compiler;		/* first line of the kernels' compiler's --version */
+	char *boot;		/* what the kernels boot as: "bzImage, LZ4 (kconfperf's fast boot...)" */
 	char *qemu;		/* the qemu program */
 	char *qemu_version;	/* first line of its --version */
 	enum vm_accel accel;
