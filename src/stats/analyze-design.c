@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "plan/plan.h"
-#include "stats/analyze-design.h"
 #include "stats/analyze.h"
+#include "stats/analyze-parts.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"

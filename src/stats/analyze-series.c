@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "run/workload-spec.h"
-#include "stats/analyze-series.h"
 #include "stats/analyze.h"
+#include "stats/analyze-parts.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/wrapper.h"

@@ -6,8 +6,8 @@
 
 #include "kconfig/kconfig.h"
 #include "plan/plan.h"
-#include "stats/analyze-sources.h"
 #include "stats/analyze.h"
+#include "stats/analyze-parts.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/wrapper.h"

@@ -7,10 +7,8 @@
 
 #include "plan/plan.h"
 #include "run/workload-table.h"
-#include "stats/analyze-design.h"
-#include "stats/analyze-series.h"
-#include "stats/analyze-sources.h"
 #include "stats/analyze.h"
+#include "stats/analyze-parts.h"
 #include "store/store-meter.h"
 #include "util/strbuf.h"
 #include "util/usage.h"

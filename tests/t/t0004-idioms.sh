@@ -40,4 +40,11 @@ test_expect_success 'a .c file included by another is found' '
 	test_grep "^guest/table.c:1: a .c file included: compile it as its own object$" out
 '
 
+test_expect_success 'analyze.c'"'"'s private parts included elsewhere are found' '
+	copy_tree &&
+	sed -i "1a #include \"stats/analyze-parts.h\"" copy/src/report/report-json.c &&
+	! copy/scripts/check-idioms >out &&
+	test_grep "^src/report/report-json.c:2: analyze-parts.h is private" out
+'
+
 test_done
