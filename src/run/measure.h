@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "run/vm.h"
+#include "util/shard.h"
 
 struct store;
 struct strbuf;
@@ -91,6 +92,8 @@ struct measure_options {
 	 */
 	int no_meter;
 	const char *meter;
+	/* Run only this shard's rounds (schedule.h); { 0, 0 }: all of them. */
+	struct shard shard;
 };
 #define MEASURE_OPTIONS_INIT { .runs = 10, .warmup = 1, .icount_shift = -1 }
 
