@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kbuild/kbuild-variants.h"
 #include "run/schedule.h"
+#include "store/store.h"
 #include "test-lib.h"
 #include "util/shard.h"
 #include "util/strbuf.h"
@@ -139,6 +141,48 @@ static void test_schedule_shards(void)
 	schedule_release(&all);
 }
 
+static void variant(struct store_variant *v, const char *name, const char *kind,
+		    const char *hash, enum variant_status status)
+{
+	memset(v, 0, sizeof(*v));
+	v->name = (char *)name;
+	v->kind = (char *)kind;
+	v->config_hash = (char *)hash;
+	v->source = (char *)"";
+	v->status = status;
+}
+
+/* Builds: one distinct kernel per job, each with its baseline as the seed. */
+static void test_build_select(void)
+{
+	struct store_variant v[6], out[6];
+	struct shard sh = { 0, 3 };
+	size_t n, kernels;
+
+	variant(&v[0], "baseline", "baseline", "h0", VARIANT_OK);
+	variant(&v[1], "baseline-again", VARIANT_AA_NAME, "h0", VARIANT_OK);
+	variant(&v[2], "A", "oat", "h1", VARIANT_OK);
+	variant(&v[3], "B", "oat", "h0", VARIANT_NO_OP);
+	variant(&v[4], "C", "oat", "h2", VARIANT_OK);
+	variant(&v[5], "D", "oat", "h1", VARIANT_SAME_AS);
+	n = kbuild_shard_select(out, v, 6, &sh, &kernels);
+	check_int(kernels, ==, 3);
+	check_int(n, ==, 1);
+	check_str(out[0].name, "baseline");
+	sh.index = 1;
+	n = kbuild_shard_select(out, v, 6, &sh, &kernels);
+	check_int(n, ==, 2);
+	check_str(out[0].name, "baseline");
+	check_str(out[1].name, "A");
+	sh.index = 2;
+	n = kbuild_shard_select(out, v, 6, &sh, &kernels);
+	check_int(n, ==, 2);
+	check_str(out[1].name, "C");
+	sh.count = 5;
+	sh.index = 4;
+	check_int(kbuild_shard_select(out, v, 6, &sh, &kernels), ==, 0);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -146,5 +190,6 @@ int main(int argc, char **argv)
 	TEST(test_engines);
 	TEST(test_has);
 	TEST(test_schedule_shards);
+	TEST(test_build_select);
 	return test_done();
 }
