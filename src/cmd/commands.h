@@ -9,6 +9,7 @@
  */
 
 int cmd_build(int argc, const char **argv);
+int cmd_cache(int argc, const char **argv);
 int cmd_config(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_import(int argc, const char **argv);

@@ -49,6 +49,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, "boot each kernel with the workloads, many times, and keep every run" },
 	{ "report", cmd_report, "report what each option costs (text, mmtests, markdown, csv, json, svg, html)" },
 	{ "profile", cmd_profile, "where the guest's instructions went, per kernel function (callgrind's format too)" },
+	{ "cache", cmd_cache, "carry built kernels between hosts' build caches, verified" },
 	{ "import", cmd_import, "make an experiment from hyperfine --export-json files" },
 	{ "config", cmd_config, "compare, merge and check .config files and fragments" },
 	{ "workloads", cmd_workloads, "list the guest workloads and their parameters" },
