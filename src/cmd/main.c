@@ -47,6 +47,7 @@ static const struct command commands[] = {
 	{ "plan", cmd_plan, "resolve each variant with the kernel's own Kconfig" },
 	{ "build", cmd_build, "build each distinct kernel once, in a shared cache" },
 	{ "run", cmd_run, "boot each kernel with the workloads, many times, and keep every run" },
+	{ "merge", cmd_merge, "fold shards' runs (run --shard) back into their experiment" },
 	{ "report", cmd_report, "report what each option costs (text, mmtests, markdown, csv, json, svg, html)" },
 	{ "profile", cmd_profile, "where the guest's instructions went, per kernel function (callgrind's format too)" },
 	{ "cache", cmd_cache, "carry built kernels between hosts' build caches, verified" },

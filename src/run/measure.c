@@ -37,6 +37,7 @@
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/usage.h"
+#include "util/version.h"
 #include "run/workload-spec.h"
 #include "util/wrapper.h"
 
@@ -601,7 +602,8 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	    store_set_meta(s->st, "host_kernel", host.kernel) ||
 	    store_set_meta(s->st, "cpu_model", host.cpu_model) ||
 	    set_metaf(s->st, "host_cpus", "%d", host.cpus) ||
-	    store_set_meta(s->st, "initramfs_sha256", s->initramfs_hash))
+	    store_set_meta(s->st, "initramfs_sha256", s->initramfs_hash) ||
+	    store_set_meta(s->st, "kconfperf_version", KCONFPERF_VERSION))
 		goto out;
 	if (o->runner) {
 		if (store_set_meta(s->st, "runner", o->runner))

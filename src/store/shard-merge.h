@@ -1,0 +1,74 @@
+/* shard-merge.h: fold a shard's runs back into its experiment, exactly, once. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef SHARD_MERGE_H
+#define SHARD_MERGE_H
+
+struct store;
+
+/*
+ * The first condition under which two databases' runs would not compare:
+ * its field and both values (malloc'd), for a message that names it.
+ */
+struct merge_difference {
+	char *field;	/* "qemu_version", "clock", "kernel of CONFIG_X=y" ... */
+	char *here;	/* the experiment's value */
+	char *there;	/* the shard's */
+};
+#define MERGE_DIFFERENCE_INIT { NULL, NULL, NULL }
+void merge_difference_release(struct merge_difference *d);
+
+/*
+ * Compares the conditions of exp's runs with shard's, in this order, and
+ * fills *out with the first that differs:
+ *
+ *	plan_key		the plan the shard was made from
+ *	seed			orders and layout seeds
+ *	arch, harness		the kernels' machine and what they carry
+ *	clock			icount and its shift, or host time
+ *	accel, smp, mem_mb, cpu	the machine
+ *	qemu_version, runner	what booted it
+ *	meter			the instruction meter on, or off and why
+ *	initramfs_sha256	the guest binary (kcp-guest, --workload-exec)
+ *	kconfperf_version	the harness
+ *	kernel of VARIANT	its config hash, then its build's key
+ *
+ * A fact only one side has (an experiment that never ran, a shard that ran
+ * nothing) does not differ.  Returns 1 when one differs, 0 when none
+ * does, -1 on an error.  One function, so that a typed conditions struct
+ * (store/conditions.h, when it lands) can replace the comparison.
+ */
+int merge_conditions_differ(struct store *exp, struct store *shard,
+			    struct merge_difference *out);
+
+struct merge_result {
+	int added;		/* runs the experiment did not have */
+	int present;		/* runs it had: not added again */
+	/*
+	 * The cross-host A/A check: runs it had that the shard measured
+	 * again (every shard runs the warm-ups) under icount with the same
+	 * layout seed, and of them how many gave identical guest-time values
+	 * (boot time and every sample but host time).  A run copied into the
+	 * shard from the experiment is the same run, not counted.
+	 */
+	int aa_compared, aa_identical;
+	char *aa_first_diff;	/* the first that was not, described; malloc'd */
+};
+#define MERGE_RESULT_INIT { 0, 0, 0, 0, NULL }
+void merge_result_release(struct merge_result *r);
+
+/*
+ * Folds shard's runs (their samples and instruction meter counts too) into
+ * exp, in one transaction: every run exp does not have, keyed by (variant
+ * name, workload, round, warm-up), so merging a shard again adds nothing.
+ * The shard's conditions must be exp's (merge_conditions_differ(); a
+ * difference is an error naming name, the field and both values, and
+ * nothing is merged).  Facts exp lacks (an experiment that never ran) are
+ * taken from the shard; workloads and series are the union.  Records meta
+ * "merged <shard>" (the shard's "run 2/3", else name) = what was merged,
+ * unless it is there and this merge added nothing.
+ * 0, or -1 with a message.
+ */
+int shard_merge(struct store *exp, struct store *shard, const char *name,
+		struct merge_result *out);
+
+#endif
