@@ -72,55 +72,23 @@ static void find_shards(struct strvec *out, const char *dir)
 	free(root);
 }
 
-/*
- * "shards of 3: merged 1, 3; missing 2 ...": from the "merged run I/N"
- * facts, for each N the experiment has merged shards of.
- */
+/* Where the shards stand (shard_standing()), and how to finish the experiment. */
 static int print_standing(struct store *st, const char *dir)
 {
-	struct strvec kv = STRVEC_INIT;
-	int *counts = NULL;
-	size_t i, k, nr = 0, alloc = 0;
-	int n;
+	struct strvec kv = STRVEC_INIT, missing = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
 
 	if (store_get_meta_all(st, &kv))
 		return -1;
-	for (i = 0; i + 1 < kv.nr; i += 2) {
-		int idx, cnt;
-
-		if (sscanf(kv.v[i], "merged run %d/%d", &idx, &cnt) != 2 || cnt < 1)
-			continue;
-		for (k = 0; k < nr && counts[k] != cnt; k++)
-			;
-		if (k == nr) {
-			ALLOC_GROW(counts, nr + 1, alloc);
-			counts[nr++] = cnt;
-		}
-	}
-	for (i = 0; i < nr; i++) {
-		struct strbuf merged = STRBUF_INIT, missing = STRBUF_INIT;
-		int count = counts[i];
-
-		for (n = 1; n <= count; n++) {
-			char key[64], *have;
-
-			snprintf(key, sizeof(key), "merged run %d/%d", n, count);
-			have = store_get_meta(st, key);
-			strbuf_addf(have ? &merged : &missing, "%s%d",
-				    (have ? merged.len : missing.len) ? ", " : "", n);
-			free(have);
-		}
-		if (missing.len)
-			note("shards of %d: merged %s; missing %s: its rounds run on the next "
-			     "'kconfperf run --dir %s' (or 'run --shard I/%d', then merge)", count,
-			     merged.buf, missing.buf, dir, count);
-		else
-			note("shards of %d: all merged", count);
-		strbuf_release(&merged);
-		strbuf_release(&missing);
-	}
+	shard_standing(&sb, &kv, &missing);
+	if (sb.len)
+		note("shards %s", sb.buf);
+	if (missing.nr)
+		note("the rounds of a missing shard run on the next 'kconfperf run --dir %s' "
+		     "(or 'run --shard %s', then merge)", dir, missing.v[0]);
+	strbuf_release(&sb);
 	strvec_clear(&kv);
-	free(counts);
+	strvec_clear(&missing);
 	return 0;
 }
 

@@ -104,6 +104,10 @@ int cmd_run(int argc, const char **argv)
 			    ra.auto_runs ? "--runs auto" : "--print-command");
 
 	if (ra.o.shard.count) {
+		if (ra.o.shard.index >= ra.o.runs)
+			warning("--runs %d gives %d shards a measured round: shard %d/%d runs only "
+				"the warm-ups", ra.o.runs, ra.o.runs, ra.o.shard.index + 1,
+				ra.o.shard.count);
 		shard_dir = shard_dir_path(ra.o.dir, "run", &ra.o.shard);
 		if (shard_dir_make(ra.o.dir, shard_dir, "run", &ra.o.shard))
 			goto out;

@@ -9,6 +9,7 @@
 #include "util/escape.h"
 #include "report/report-util.h"
 #include "report/report-writers.h"
+#include "store/shard-merge.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/wrapper.h"
@@ -114,6 +115,10 @@ static void header(struct strbuf *out, const struct analyze_model *m,
 		fact_line(out, "kernel:", sb.len ? sb.buf : NULL);
 	}
 	fact_line(out, "host:", analyze_fact(m, "host"));
+	strbuf_reset(&sb);
+	shard_standing(&sb, &m->facts, NULL);
+	if (sb.len)	/* merged from shards (kconfperf merge) */
+		fact_line(out, "shards:", sb.buf);
 	strbuf_addch(out, '\n');
 	strbuf_release(&sb);
 }

@@ -419,3 +419,65 @@ out:
 	merge_difference_release(&d);
 	return ret;
 }
+
+/* The value of key among facts, or NULL. */
+static const char *fact(const struct strvec *facts, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < facts->nr; i += 2)
+		if (!strcmp(facts->v[i], key))
+			return facts->v[i + 1];
+	return NULL;
+}
+
+void shard_standing(struct strbuf *out, const struct strvec *facts, struct strvec *missing)
+{
+	int *counts = NULL, compared = 0, identical = 0, n;
+	size_t i, k, nr = 0, alloc = 0;
+
+	for (i = 0; i + 1 < facts->nr; i += 2) {
+		const char *again;
+		int idx, cnt, x, y;
+
+		if (sscanf(facts->v[i], "merged run %d/%d", &idx, &cnt) != 2 || cnt < 1)
+			continue;
+		again = strstr(facts->v[i + 1], "measured again: ");
+		if (again && sscanf(again, "measured again: %d of %d identical", &x, &y) == 2) {
+			identical += x;
+			compared += y;
+		}
+		for (k = 0; k < nr && counts[k] != cnt; k++)
+			;
+		if (k == nr) {
+			ALLOC_GROW(counts, nr + 1, alloc);
+			counts[nr++] = cnt;
+		}
+	}
+	for (i = 0; i < nr; i++) {
+		struct strbuf merged = STRBUF_INIT, absent = STRBUF_INIT;
+
+		for (n = 1; n <= counts[i]; n++) {
+			char key[64];
+			int have;
+
+			snprintf(key, sizeof(key), "merged run %d/%d", n, counts[i]);
+			have = fact(facts, key) != NULL;
+			strbuf_addf(have ? &merged : &absent, "%s%d",
+				    (have ? merged.len : absent.len) ? ", " : "", n);
+			if (!have && missing)
+				strvec_pushf(missing, "%d/%d", n, counts[i]);
+		}
+		strbuf_addf(out, "%sof %d: ", i ? "; " : "", counts[i]);
+		if (absent.len)
+			strbuf_addf(out, "merged %s; missing %s", merged.buf, absent.buf);
+		else
+			strbuf_addstr(out, "all merged");
+		strbuf_release(&merged);
+		strbuf_release(&absent);
+	}
+	if (compared)
+		strbuf_addf(out, "; measured again with the same layout seed: %d of %d identical",
+			    identical, compared);
+	free(counts);
+}

@@ -71,4 +71,16 @@ void merge_result_release(struct merge_result *r);
 int shard_merge(struct store *exp, struct store *shard, const char *name,
 		struct merge_result *out);
 
+struct strbuf;
+struct strvec;
+/*
+ * Where the shards of an experiment stand, from its facts (alternating
+ * keys and values, store_get_meta_all()): for each N it has merged shards
+ * of, "of 3: all merged" or "of 3: merged 1, 3; missing 2", then, when
+ * merges measured runs again, "; measured again with the same layout seed:
+ * 6 of 6 identical".  Appends nothing when no shard was merged.  missing,
+ * when not NULL, gets "2/3" for each missing shard.
+ */
+void shard_standing(struct strbuf *out, const struct strvec *facts, struct strvec *missing);
+
 #endif

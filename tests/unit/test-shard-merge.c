@@ -11,6 +11,7 @@
 #include "store/store.h"
 #include "test-lib.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 #include "util/wrapper.h"
 
 static struct store *new_store_keyed(const char *name, const char *xkey)
@@ -226,11 +227,43 @@ static void test_refused(void)
 	store_close(sh);
 }
 
+static void test_standing(void)
+{
+	struct strvec kv = STRVEC_INIT, missing = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	shard_standing(&sb, &kv, &missing);
+	check_int(sb.len, ==, 0);
+	{
+		const char *f[] = { "host", "vm", "merged run 1/3",
+				    "s1: 9 runs added, 0 present; host a", "merged run 3/3",
+				    "s3: 6 runs added, 3 present; host b; measured again: "
+				    "2 of 3 identical", NULL };
+
+		strvec_pushv(&kv, f);
+	}
+	shard_standing(&sb, &kv, &missing);
+	check_str(sb.buf, "of 3: merged 1, 3; missing 2; measured again with the same layout "
+		  "seed: 2 of 3 identical");
+	check_int(missing.nr, ==, 1);
+	check_str(missing.v[0], "2/3");
+	strbuf_reset(&sb);
+	strvec_push(&kv, "merged run 2/3");
+	strvec_push(&kv, "s2: 1 runs added, 0 present; host c");
+	shard_standing(&sb, &kv, NULL);
+	check_str(sb.buf, "of 3: all merged; measured again with the same layout seed: "
+		  "2 of 3 identical");
+	strbuf_release(&sb);
+	strvec_clear(&kv);
+	strvec_clear(&missing);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_merge_exact_and_once);
 	TEST(test_aa_differs);
 	TEST(test_refused);
+	TEST(test_standing);
 	return test_done();
 }
