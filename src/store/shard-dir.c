@@ -27,7 +27,10 @@ static int check_same_plan(struct store *exp, const char *dir, const char *shard
 	if (experiment_open(&st, shard_dir, 0))
 		goto out;
 	have = store_get_meta(st, "plan_key");
-	if (!want || !have || strcmp(want, have))
+	if (!have)
+		error("'%s' holds no plan: it is not a shard of '%s' (remove it to run the "
+		      "shard)", shard_dir, dir);
+	else if (!want || strcmp(want, have))
 		error("'%s' was made from another plan than '%s' holds now: remove it to "
 		      "run the shard again", shard_dir, dir);
 	else
@@ -84,9 +87,12 @@ int shard_dir_make(const char *dir, const char *shard_dir, const char *kind,
 	unlink(tmp);
 	if (make_copy(exp, dir, tmp, kind, sh))
 		goto out;
-	/* link, not rename: a shard another worker just made is kept. */
-	if (link(tmp, db) && errno != EEXIST) {
-		error_errno("cannot make '%s'", db);
+	/* link, not rename: a shard another worker just made is kept (and checked). */
+	if (link(tmp, db)) {
+		if (errno == EEXIST)
+			ret = check_same_plan(exp, dir, shard_dir);
+		else
+			error_errno("cannot make '%s'", db);
 		goto out;
 	}
 	ret = 0;

@@ -115,6 +115,22 @@ test_expect_success 'shards of another seed are refused; a shard needs a seed' '
 	test_grep "run-2-of-2. was run with another seed: .1. in the experiment, .2. in the shard" err
 '
 
+test_expect_success 'a shard directory that is not a copy of the plan is refused, not used' '
+	cp -R plan stray &&
+	mkdir -p stray/shards/run-1-of-2 &&
+	: >stray/shards/run-1-of-2/kconfperf.db &&
+	{ kconfperf run --dir stray $RUN --seed 1 --shard 1/2 2>err; rc=$?; } &&
+	test "$rc" = 1 &&
+	test_grep "run-1-of-2. holds no plan: it is not a shard of .stray." err &&
+	fake_plan stray DEBUG_A >/dev/null &&
+	rm -rf stray/shards/run-1-of-2 &&
+	kconfperf run --dir stray $RUN --seed 1 --shard 2/2 -q &&
+	fake_plan stray DEBUG_B >/dev/null &&
+	{ kconfperf run --dir stray $RUN --seed 1 --shard 2/2 2>err; rc=$?; } &&
+	test "$rc" = 1 &&
+	test_grep "was made from another plan than .stray. holds now" err
+'
+
 test_expect_failure_code 2 '--shard cannot go with --runs auto' '
 	kconfperf run --dir noseed --runner "$FAKE_RUNNER" --workload boot --runs auto --shard 1/2
 '

@@ -27,7 +27,7 @@ RUN="--runner $FAKE_RUNNER --workload boot --runs 6 --warmup 1 --seed 5"
 test_expect_success 'setup: plan and build three variants; the unsharded experiment' '
 	fake_plan plan DEBUG_A,DEBUG_B >/dev/null &&
 	kconfperf build --dir plan -q >/dev/null &&
-	for d in ref par ssh slurm; do cp -R plan $d || exit 1; done &&
+	for d in ref par ssh sl-exp; do cp -R plan $d || exit 1; done &&
 	kconfperf run --dir ref $RUN -q &&
 	samples ref >ref.samples
 '
@@ -74,16 +74,16 @@ if slurm_start; then
 	test_expect_success 'Slurm: sbatch --array=0-2 runs the shards, merged: the unsharded samples' '
 		t0=$(date +%s.%N) &&
 		jid=$(sbatch --parsable --array=0-2 -o "$SL/task-%a.out" --chdir "$TRASH" \
-			--wrap "kconfperf run --dir slurm $RUN --shard auto/3 -q") &&
+			--wrap "kconfperf run --dir sl-exp $RUN --shard auto/3 -q") &&
 		wait_jobs $jid &&
 		t1=$(date +%s.%N) &&
 		echo "3 array tasks of 9 fake runs each in $(echo "$t1 - $t0" | bc) s" >slurm-time &&
 		cat "$SL"/task-*.out &&
-		ls slurm/shards >dirs && test "$(wc -l <dirs)" = 3 &&
-		kconfperf merge --dir slurm 2>err &&
+		ls sl-exp/shards >dirs && test "$(wc -l <dirs)" = 3 &&
+		kconfperf merge --dir sl-exp 2>err &&
 		cat err &&
 		test_grep "shards of 3: all merged" err &&
-		samples slurm >slurm.samples && test_cmp ref.samples slurm.samples
+		samples sl-exp >slurm.samples && test_cmp ref.samples slurm.samples
 	'
 
 	test_expect_success 'Slurm: a cancelled array task leaves the experiment resumable' '
@@ -98,7 +98,9 @@ if slurm_start; then
 			--wrap "kconfperf run --dir cancelled --runner $TRASH/slow-runner --workload boot \
 				--runs 6 --warmup 1 --seed 5 --shard auto/3 -q") &&
 		_i=0 &&
-		until [ "$(q cancelled/shards/run-2-of-3 "SELECT count(*) FROM run" 2>/dev/null || echo 0)" -ge 2 ]; do
+		# (sqlite3 would create an empty database where the shard is still being made)
+		until [ -e cancelled/shards/run-2-of-3/kconfperf.db ] &&
+		      [ "$(q cancelled/shards/run-2-of-3 "SELECT count(*) FROM run")" -ge 2 ]; do
 			_i=$((_i + 1)); [ $_i -lt 300 ] || exit 1; sleep 0.1
 		done &&
 		scancel "${jid}_1" &&
