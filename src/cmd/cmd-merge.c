@@ -30,7 +30,8 @@ static const char *const merge_usage[] = {
 	"runs its rounds.  Runs DIR had that a shard measured again (every shard runs",
 	"the warm-ups) are the cross-host A/A check: under icount with the same layout",
 	"seed their guest-time values must be identical, and merge says whether they",
-	"were.  Ends with where the shards stand: merged, missing, refused.",
+	"were.  Ends with where the shards stand: merged, partial (merged before it",
+	"ran all its rounds) or missing.",
 	"Exit status 0 when every shard was merged, 1 when one was refused.",
 	NULL,
 };

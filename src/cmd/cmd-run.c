@@ -80,7 +80,7 @@ int cmd_run(int argc, const char **argv)
 	const char *print_command = NULL;
 	struct lockfile lock = LOCKFILE_INIT;
 	char *shard_dir = NULL;
-	int ret = 1, locked;
+	int ret = 1, locked, rc;
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &ra.o.dir, "DIR", "experiment directory (default kconfperf-results)"),
 		OPT_RUN_ARGS(&ra),
@@ -127,7 +127,13 @@ int cmd_run(int argc, const char **argv)
 		ret = 0;
 		goto out;
 	}
-	ret = run_args_measure(&ra, st, STATS_OPTIONS_DEFAULT_NOISE) ? 1 : 0;
+	/* a shard says whether its schedule ran to the end, for merge */
+	if (shard_dir && store_set_meta(st, "shard_complete", "no"))
+		goto out;
+	rc = run_args_measure(&ra, st, STATS_OPTIONS_DEFAULT_NOISE);
+	if (shard_dir && rc >= 0 && store_set_meta(st, "shard_complete", "yes"))
+		rc = -1;
+	ret = rc ? 1 : 0;
 out:
 	store_close(st);
 	lockfile_release(&lock);

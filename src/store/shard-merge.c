@@ -338,28 +338,31 @@ static int adopt_meta(struct store *exp, struct store *shard)
 	return ret;
 }
 
+/*
+ * "<name>: complete|partial, N runs merged; host H[; measured again: X of Y
+ * identical]": what the experiment holds of the shard after this merge,
+ * written again by every merge (so it follows a shard merged while it ran).
+ */
 static int record_merge(struct store *exp, struct store *shard, const char *name,
 			const struct merge_result *r)
 {
 	char *what = store_get_meta(shard, "shard"), *host = store_get_meta(shard, "host");
-	char *key = xstrfmt("merged %s", what ? what : name), *old = store_get_meta(exp, key);
+	char *done = store_get_meta(shard, "shard_complete");
+	char *key = xstrfmt("merged %s", what ? what : name);
 	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
+	int ret;
 
-	/* merged again: the record of the merge that added its runs stays */
-	if (old && !r->added)
-		goto out;
-	strbuf_addf(&sb, "%s: %d runs added, %d present; host %s", name, r->added, r->present,
+	strbuf_addf(&sb, "%s: %s, %d runs merged; host %s", name,
+		    done && !strcmp(done, "yes") ? "complete" : "partial", r->added + r->present,
 		    host ? host : "unknown");
 	if (r->aa_compared)
 		strbuf_addf(&sb, "; measured again: %d of %d identical", r->aa_identical,
 			    r->aa_compared);
 	ret = store_set_meta(exp, key, sb.buf);
-out:
 	strbuf_release(&sb);
-	free(old);
 	free(what);
 	free(host);
+	free(done);
 	free(key);
 	return ret;
 }
@@ -455,25 +458,32 @@ void shard_standing(struct strbuf *out, const struct strvec *facts, struct strve
 		}
 	}
 	for (i = 0; i < nr; i++) {
-		struct strbuf merged = STRBUF_INIT, absent = STRBUF_INIT;
+		struct strbuf merged = STRBUF_INIT, partial = STRBUF_INIT, absent = STRBUF_INIT;
 
 		for (n = 1; n <= counts[i]; n++) {
+			struct strbuf *into;
+			const char *v;
 			char key[64];
-			int have;
 
 			snprintf(key, sizeof(key), "merged run %d/%d", n, counts[i]);
-			have = fact(facts, key) != NULL;
-			strbuf_addf(have ? &merged : &absent, "%s%d",
-				    (have ? merged.len : absent.len) ? ", " : "", n);
-			if (!have && missing)
+			v = fact(facts, key);
+			into = !v ? &absent : strstr(v, ": partial") ? &partial : &merged;
+			strbuf_addf(into, "%s%d", into->len ? ", " : "", n);
+			if (into != &merged && missing)
 				strvec_pushf(missing, "%d/%d", n, counts[i]);
 		}
 		strbuf_addf(out, "%sof %d: ", i ? "; " : "", counts[i]);
-		if (absent.len)
-			strbuf_addf(out, "merged %s; missing %s", merged.buf, absent.buf);
-		else
+		if (!absent.len && !partial.len) {
 			strbuf_addstr(out, "all merged");
+		} else {
+			strbuf_addf(out, "merged %s", merged.len ? merged.buf : "none");
+			if (partial.len)
+				strbuf_addf(out, "; partial %s", partial.buf);
+			if (absent.len)
+				strbuf_addf(out, "; missing %s", absent.buf);
+		}
 		strbuf_release(&merged);
+		strbuf_release(&partial);
 		strbuf_release(&absent);
 	}
 	if (compared)

@@ -64,8 +64,10 @@ void merge_result_release(struct merge_result *r);
  * difference is an error naming name, the field and both values, and
  * nothing is merged).  Facts exp lacks (an experiment that never ran) are
  * taken from the shard; workloads and series are the union.  Records meta
- * "merged <shard>" (the shard's "run 2/3", else name) = what was merged,
- * unless it is there and this merge added nothing.
+ * "merged <shard>" (the shard's "run 2/3", else name) = whether the shard
+ * had run its schedule to the end (its fact shard_complete, which run
+ * --shard sets), how many of its runs the experiment holds, its host and
+ * the A/A check.
  * 0, or -1 with a message.
  */
 int shard_merge(struct store *exp, struct store *shard, const char *name,
@@ -76,10 +78,12 @@ struct strvec;
 /*
  * Where the shards of an experiment stand, from its facts (alternating
  * keys and values, store_get_meta_all()): for each N it has merged shards
- * of, "of 3: all merged" or "of 3: merged 1, 3; missing 2", then, when
- * merges measured runs again, "; measured again with the same layout seed:
- * 6 of 6 identical".  Appends nothing when no shard was merged.  missing,
- * when not NULL, gets "2/3" for each missing shard.
+ * of, "of 3: all merged" or "of 3: merged 1; partial 3; missing 2" (a
+ * partial shard was merged before it had run all its rounds: killed, or
+ * still running), then, when merges measured runs again, "; measured again
+ * with the same layout seed: 6 of 6 identical".  Appends nothing when no
+ * shard was merged.  missing, when not NULL, gets "2/3" for each shard
+ * missing or partial.
  */
 void shard_standing(struct strbuf *out, const struct strvec *facts, struct strvec *missing);
 

@@ -74,7 +74,7 @@ if slurm_start; then
 		test "$n" -lt 4 &&
 		kconfperf merge --dir cancelled 2>err &&
 		cat err &&
-		test_grep "missing 2" err &&
+		test_grep "shards of 3: merged 1, 3; partial 2" err &&
 		jid=$(sbatch --parsable --array=1 -o "$SL/c-again.out" --chdir "$TRASH" \
 			--wrap "kconfperf run --dir cancelled $RUN --shard auto/3") &&
 		wait_jobs $jid &&

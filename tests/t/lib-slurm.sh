@@ -86,12 +86,12 @@ slurm_stop() {
 	return 0
 }
 
-# wait_jobs ID: until squeue has no task of job ID (at most 120 s).
+# wait_jobs ID: until squeue has no task of job ID (at most 900 s).
 wait_jobs() {
 	_i=0
 	while [ -n "$(squeue -h -j "$1" 2>/dev/null)" ]; do
 		_i=$((_i + 1))
-		[ $_i -lt 600 ] || { echo "job $1 still queued after 120 s"; squeue; return 1; }
+		[ $_i -lt 4500 ] || { echo "job $1 still queued after 900 s"; squeue; return 1; }
 		sleep 0.2
 	done
 }

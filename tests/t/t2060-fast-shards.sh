@@ -76,7 +76,7 @@ test_expect_success 'merge again adds nothing' '
 	test "$(q exp "SELECT count(*) FROM run")" = 42 &&
 	test "$(q exp "SELECT count(*) FROM sample")" = "$(q ref "SELECT count(*) FROM sample")" &&
 	test "$(q exp "SELECT value FROM meta WHERE key = \"merged run 1/3\"")" = \
-		"exp/shards/run-1-of-3: 18 runs added, 0 present; host $(q exp "SELECT value FROM meta WHERE key = \"host\"")"
+		"exp/shards/run-1-of-3: complete, 18 runs merged; host $(q exp "SELECT value FROM meta WHERE key = \"host\"")"
 '
 
 test_expect_success 'a missing shard leaves the experiment resumable: run finishes it' '
@@ -167,6 +167,7 @@ test_expect_success 'a killed shard resumes when run again: nothing lost or dupl
 	test "$(q killed/shards/run-2-of-3 "SELECT count(*) FROM run")" = 4 &&
 	kconfperf merge --dir killed 2>err &&
 	test_grep "4 runs added" err &&
+	test_grep "shards of 3: merged none; partial 2" err &&
 	kconfperf run --dir killed $RUN --seed 11 --shard 2/3 2>err &&
 	test_grep "14 runs of 3 variants (4 stored already)" err &&
 	kconfperf run --dir killed $RUN --seed 11 --shard 1/3 -q &&

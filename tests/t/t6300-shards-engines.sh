@@ -110,6 +110,7 @@ if slurm_start; then
 		test "$n" -lt 9 &&
 		kconfperf merge --dir cancelled 2>err &&
 		cat err &&
+		test_grep "shards of 3: merged 1, 3; partial 2" err &&
 		test "$(q cancelled "SELECT count(*) FROM run")" -lt 21 &&
 		jid=$(sbatch --parsable --array=1 -o "$SL/c-again.out" --chdir "$TRASH" \
 			--wrap "kconfperf run --dir cancelled --runner $TRASH/slow-runner --workload boot \
@@ -119,6 +120,7 @@ if slurm_start; then
 		test_grep "stored already" "$SL/c-again.out" &&
 		kconfperf merge --dir cancelled 2>err &&
 		cat err &&
+		test_grep "shards of 3: all merged" err &&
 		test "$(q cancelled "SELECT count(*) FROM run")" = 21 &&
 		samples cancelled >cancelled.samples && test_cmp ref.samples cancelled.samples
 	'

@@ -140,7 +140,15 @@ static void test_merge_exact_and_once(void)
 	check_str(v, "worker1");
 	free(v);
 	v = store_get_meta(exp, "merged run 2/3");
-	check(v && strstr(v, "2 runs added") && strstr(v, "1 of 1 identical"));
+	check_str(v, "shards/run-2-of-3: partial, 3 runs merged; host worker1; measured again: "
+		  "1 of 1 identical");
+	free(v);
+	/* the shard ran to its end: merged again, it says so */
+	check_int(store_set_meta(sh, "shard_complete", "yes"), ==, 0);
+	check_int(shard_merge(exp, sh, "shards/run-2-of-3", &r), ==, 0);
+	merge_result_release(&r);
+	v = store_get_meta(exp, "merged run 2/3");
+	check(v && strstr(v, ": complete, 3 runs merged"));
 	free(v);
 	v = store_get_meta(exp, "shard");
 	check(v == NULL);
@@ -249,7 +257,20 @@ static void test_standing(void)
 	check_str(missing.v[0], "2/3");
 	strbuf_reset(&sb);
 	strvec_push(&kv, "merged run 2/3");
-	strvec_push(&kv, "s2: 1 runs added, 0 present; host c");
+	strvec_push(&kv, "s2: partial, 1 runs merged; host c");
+	shard_standing(&sb, &kv, NULL);
+	check_str(sb.buf, "of 3: merged 1, 3; partial 2; measured again with the same layout "
+		  "seed: 2 of 3 identical");
+	strbuf_reset(&sb);
+	strvec_clear(&kv);
+	{
+		const char *f[] = { "merged run 1/3", "s1: complete, 9 runs merged; host a",
+				    "merged run 3/3", "s3: complete, 9 runs merged; host b; "
+				    "measured again: 2 of 3 identical", "merged run 2/3",
+				    "s2: complete, 9 runs merged; host c", NULL };
+
+		strvec_pushv(&kv, f);
+	}
 	shard_standing(&sb, &kv, NULL);
 	check_str(sb.buf, "of 3: all merged; measured again with the same layout seed: "
 		  "2 of 3 identical");
