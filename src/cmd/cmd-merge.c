@@ -85,8 +85,8 @@ static int print_standing(struct store *st, const char *dir)
 	if (sb.len)
 		note("shards %s", sb.buf);
 	if (missing.nr)
-		note("the rounds of a missing shard run on the next 'kconfperf run --dir %s' "
-		     "(or 'run --shard %s', then merge)", dir, missing.v[0]);
+		note("what a missing or partial shard lacks runs on the next 'kconfperf run "
+		     "--dir %s' (or 'run --shard %s' again, then merge)", dir, missing.v[0]);
 	strbuf_release(&sb);
 	strvec_clear(&kv);
 	strvec_clear(&missing);
