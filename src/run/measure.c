@@ -603,7 +603,7 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	    store_set_meta(s->st, "cpu_model", host.cpu_model) ||
 	    set_metaf(s->st, "host_cpus", "%d", host.cpus) ||
 	    store_set_meta(s->st, "initramfs_sha256", s->initramfs_hash) ||
-	    store_set_meta(s->st, "kconfperf_version", KCONFPERF_VERSION))
+	    store_set_meta(s->st, "kconfperf", KCONFPERF_VERSION))
 		goto out;
 	if (o->runner) {
 		if (store_set_meta(s->st, "runner", o->runner))

@@ -32,7 +32,7 @@ struct workload_spec;
  *     runner), cpu, smp, mem_mb, timeout, runs, warmup, meter (on, or off
  *     and why), workloads (every
  *     workload run so far, one per line), host, host_kernel, cpu_model,
- *     host_cpus, initramfs_sha256, kconfperf_version.
+ *     host_cpus, initramfs_sha256, kconfperf (its version).
  *  5. Runs the schedule (schedule.h) minus the runs already stored, each in
  *     DIR/runs/<variant>/<workload>/<r0, r1, ... or w1, w2 ...>/, and stores
  *     each at once, with its samples, in one transaction: a run interrupted

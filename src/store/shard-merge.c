@@ -31,7 +31,7 @@ void merge_result_release(struct merge_result *r)
 /* The meta facts that are conditions of the runs, in the order they are compared. */
 static const char *const condition_keys[] = {
 	"plan_key", "seed", "arch", "harness", "clock", "accel", "smp", "mem_mb", "cpu",
-	"qemu_version", "runner", "meter", "initramfs_sha256", "kconfperf_version", NULL,
+	"qemu_version", "runner", "meter", "initramfs_sha256", "kconfperf", NULL,
 };
 
 static void set_difference(struct merge_difference *out, const char *field,

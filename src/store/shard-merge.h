@@ -29,7 +29,7 @@ void merge_difference_release(struct merge_difference *d);
  *	qemu_version, runner	what booted it
  *	meter			the instruction meter on, or off and why
  *	initramfs_sha256	the guest binary (kcp-guest, --workload-exec)
- *	kconfperf_version	the harness
+ *	kconfperf		the harness: kconfperf's version
  *	kernel of VARIANT	its config hash, then its build's key
  *
  * A fact only one side has (an experiment that never ran, a shard that ran

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# t2060: shards on the fast tier (lib-fast.sh): run --shard I/N and the job
+# t2070: shards on the fast tier (lib-fast.sh): run --shard I/N and the job
 # engines' index variables, merge giving exactly the unsharded experiment's
 # samples, a second merge adding nothing, a refused shard naming its field,
 # a missing or killed shard leaving the experiment resumable, build --shard

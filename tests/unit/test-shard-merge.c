@@ -208,7 +208,7 @@ static void test_refused(void)
 	add(sh, "baseline", 0, 1.0, "T1", 0);
 	check_int(merge_conditions_differ(exp, sh, &d), ==, 0);
 	/* only one side knows a fact: no difference */
-	check_int(store_set_meta(sh, "kconfperf_version", "0.1.0"), ==, 0);
+	check_int(store_set_meta(sh, "kconfperf", "0.1.0"), ==, 0);
 	check_int(merge_conditions_differ(exp, sh, &d), ==, 0);
 	check_int(store_set_meta(sh, "qemu_version", "QEMU emulator version 8.0.0"), ==, 0);
 	check_int(merge_conditions_differ(exp, sh, &d), ==, 1);
