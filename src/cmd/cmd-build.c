@@ -83,7 +83,7 @@ int cmd_build(int argc, const char **argv)
 	if (argc)
 		usage_error("unexpected argument '%s'", argv[0]);
 	if (shard.count) {
-		/* the plan's cache, unless --cache names this host's */
+		/* a directory of its own, so that jobs take no lock on DIR (shard-dir.h) */
 		shard_dir = shard_dir_path(dir, "build", &shard);
 		if (shard_dir_make(dir, shard_dir, "build", &shard))
 			goto out;
