@@ -6,7 +6,7 @@
 
 #include "cmd/commands.h"
 #include "kbuild/cache-transfer.h"
-#include "plan/source.h"
+#include "plan/kernel-source.h"
 #include "util/parse-options.h"
 #include "util/usage.h"
 #include "util/wrapper.h"

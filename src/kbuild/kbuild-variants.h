@@ -63,7 +63,7 @@ size_t kbuild_shard_select(struct store_variant *out, const struct store_variant
 
 struct source_set;
 /*
- * kbuild_variants() for each source of an experiment (plan/sources.h) in
+ * kbuild_variants() for each source of an experiment (plan/source-set.h) in
  * turn, with that source's variants and o->source set to it: each plain
  * source followed by the sources that patch it, so that their builds find
  * its object trees to start from while those are the most recently kept

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/conditions.h"
 #include "store/profile.h"
 #include "store/shard-merge.h"
 #include "store/store-meter.h"
@@ -28,12 +29,8 @@ void merge_result_release(struct merge_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* The meta facts that are conditions of the runs, in the order they are compared. */
-static const char *const condition_keys[] = {
-	"plan_key", "seed", "arch", "harness", "clock", "accel", "smp", "mem_mb", "cpu",
-	"qemu_version", "runner", "meter", "initramfs_sha256", "kconfperf", NULL,
-};
-
+/* The facts of the plan and schedule that runs share, besides the typed conditions. */
+static const char *const schedule_keys[] = { "plan_key", "seed", NULL };
 static void set_difference(struct merge_difference *out, const char *field,
 			   const char *here, const char *there)
 {
@@ -99,23 +96,57 @@ out:
 	return ret;
 }
 
+/* The typed conditions (store/conditions.h), and kconfperf's version, which they list only. */
+static int typed_conditions_differ(struct store *exp, struct store *shard,
+				   struct merge_difference *out)
+{
+	struct conditions here = CONDITIONS_INIT, there = CONDITIONS_INIT;
+	struct strbuf h = STRBUF_INIT, t = STRBUF_INIT;
+	const char *key;
+	int ret = -1;
+
+	if (conditions_load(&here, exp) || conditions_load(&there, shard))
+		goto out;
+	key = conditions_first_difference(&here, &there);
+	/* runs of two versions of the harness do not merge, though they may resume */
+	if (!key && here.kconfperf && there.kconfperf && strcmp(here.kconfperf, there.kconfperf))
+		key = "kconfperf";
+	ret = 0;
+	if (key) {
+		conditions_format(&h, &here, key);
+		conditions_format(&t, &there, key);
+		set_difference(out, key, h.buf, t.buf);
+		ret = 1;
+	}
+out:
+	conditions_release(&here);
+	conditions_release(&there);
+	strbuf_release(&h);
+	strbuf_release(&t);
+	return ret;
+}
+
 int merge_conditions_differ(struct store *exp, struct store *shard,
 			    struct merge_difference *out)
 {
 	size_t i;
+	int rc;
 
-	for (i = 0; condition_keys[i]; i++) {
-		char *here = store_get_meta(exp, condition_keys[i]);
-		char *there = store_get_meta(shard, condition_keys[i]);
+	for (i = 0; schedule_keys[i]; i++) {
+		char *here = store_get_meta(exp, schedule_keys[i]);
+		char *there = store_get_meta(shard, schedule_keys[i]);
 		int differ = here && there && strcmp(here, there);
 
 		if (differ)
-			set_difference(out, condition_keys[i], here, there);
+			set_difference(out, schedule_keys[i], here, there);
 		free(here);
 		free(there);
 		if (differ)
 			return 1;
 	}
+	rc = typed_conditions_differ(exp, shard, out);
+	if (rc)
+		return rc;
 	return kernels_differ(exp, shard, out);
 }
 
@@ -217,8 +248,8 @@ static void compare_again(const struct side *e, const struct store_run *mine,
 			  const struct side *s, const struct store_run *r, const char *variant,
 			  struct merge_result *out)
 {
-	if (!mine->clock || !r->clock || strcmp(mine->clock, "icount") ||
-	    strcmp(r->clock, "icount") || mine->layout_seed != r->layout_seed ||
+	if (!vm_clock_is_icount(mine->clock) || !vm_clock_is_icount(r->clock) ||
+	    mine->icount_shift != r->icount_shift || mine->layout_seed != r->layout_seed ||
 	    mine->status != RUN_OK || r->status != RUN_OK)
 		return;
 	/* copied into the shard when it was made: the same run */

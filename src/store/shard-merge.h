@@ -18,24 +18,22 @@ struct merge_difference {
 void merge_difference_release(struct merge_difference *d);
 
 /*
- * Compares the conditions of exp's runs with shard's, in this order, and
+ * Compares what exp's runs and shard's were made under, in this order, and
  * fills *out with the first that differs:
  *
- *	plan_key		the plan the shard was made from
- *	seed			orders and layout seeds
- *	arch, harness		the kernels' machine and what they carry
- *	clock			icount and its shift, or host time
- *	accel, smp, mem_mb, cpu	the machine
- *	qemu_version, runner	what booted it
- *	meter			the instruction meter on, or off and why
- *	initramfs_sha256	the guest binary (kcp-guest, --workload-exec)
- *	kconfperf		the harness: kconfperf's version
+ *	plan_key, seed		the plan the shard was made from, the orders and
+ *				layout seeds
+ *	the typed conditions	conditions_first_difference() (store/conditions.h):
+ *				kernel version, arch, baseline, harness, accel,
+ *				clock and shift, qemu version, compiler, boot, cpu,
+ *				smp, memory, meter, guest binary (initramfs_sha256),
+ *				runner
+ *	kconfperf		its version (a condition of merging, not of resuming)
  *	kernel of VARIANT	its config hash, then its build's key
  *
  * A fact only one side has (an experiment that never ran, a shard that ran
  * nothing) does not differ.  Returns 1 when one differs, 0 when none
- * does, -1 on an error.  One function, so that a typed conditions struct
- * (store/conditions.h, when it lands) can replace the comparison.
+ * does, -1 on an error.
  */
 int merge_conditions_differ(struct store *exp, struct store *shard,
 			    struct merge_difference *out);

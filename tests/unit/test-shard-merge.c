@@ -83,7 +83,7 @@ static void add(struct store *st, const char *variant, int round, double value,
 	r.wall_s = 2.5;
 	r.boot_s = value / 2;
 	r.started = (char *)started;
-	r.clock = (char *)"icount";
+	r.clock = VM_CLOCK_ICOUNT;
 	r.icount_shift = 0;
 	r.layout_seed = 1000 + round;
 	check_int(store_add_run(st, &r, s, 2), ==, 0);
@@ -210,6 +210,12 @@ static void test_refused(void)
 	/* only one side knows a fact: no difference */
 	check_int(store_set_meta(sh, "kconfperf", "0.1.0"), ==, 0);
 	check_int(merge_conditions_differ(exp, sh, &d), ==, 0);
+	/* kconfperf's version: compared when both know it */
+	check_int(store_set_meta(exp, "kconfperf", "0.1.1"), ==, 0);
+	check_int(merge_conditions_differ(exp, sh, &d), ==, 1);
+	check_str(d.field, "kconfperf");
+	merge_difference_release(&d);
+	check_int(store_set_meta(exp, "kconfperf", "0.1.0"), ==, 0);
 	check_int(store_set_meta(sh, "qemu_version", "QEMU emulator version 8.0.0"), ==, 0);
 	check_int(merge_conditions_differ(exp, sh, &d), ==, 1);
 	check_str(d.field, "qemu_version");
