@@ -7,6 +7,7 @@
 #include "cmd/cmd-options.h"
 #include "cmd/commands.h"
 #include "store/experiment.h"
+#include "store/shard-dir.h"
 #include "kbuild/kbuild-variants.h"
 #include "kbuild/kbuild.h"
 #include "util/parse-options.h"
@@ -18,7 +19,8 @@
 
 static const char *const build_usage[] = {
 	"kconfperf build [--dir DIR] [-j N] [--cc-wrapper ccache|distcc|icecc]\n"
-	"                       [--timeout SEC] [--cache DIR] [--make-var VAR=VALUE]...",
+	"                       [--timeout SEC] [--cache DIR] [--make-var VAR=VALUE]...\n"
+	"                       [--shard I/N|auto/N]",
 	"",
 	"Builds the bzImage (arm64: Image) of every distinct effective config in the plan,",
 	"the baseline first, for the plan's arch.  Builds are cached by (source, config,",
@@ -36,6 +38,14 @@ static const char *const build_usage[] = {
 	"runs as many jobs as the farm has slots ('distcc -j', or what the icecc",
 	"scheduler lists), at least the CPUs.  The table shows each build's wrapper, -j",
 	"and, for ccache, its hits.",
+	"",
+	"--shard I/N builds one of N jobs, for a job engine: the plan's distinct",
+	"kernels numbered k from 0 in plan order with k mod N = I-1 (with N the",
+	"number of kernels, which the build prints, each job is one kernel), and",
+	"the baseline they start from.  Its result is the cache entries: it works in",
+	"DIR/shards/build-I-of-N, with its own database and lock, so jobs run at",
+	"once; 'kconfperf cache export' carries an entry to another host's cache, and",
+	"'kconfperf build' without --shard then finds every kernel built.",
 	NULL,
 };
 
@@ -50,6 +60,10 @@ int cmd_build(int argc, const char **argv)
 	char *cache = NULL, *logs = NULL, *arch = NULL, *cross = NULL;
 	struct kbuild_summary sum = { 0 };
 	struct lockfile lock = LOCKFILE_INIT;
+	struct shard shard = SHARD_INIT;
+	struct store_variant *mine = NULL;
+	char *shard_dir = NULL;
+	size_t nr_mine, nr_kernels;
 	int ret = 1, locked;
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &dir, "DIR", "experiment directory (default kconfperf-results)"),
@@ -60,6 +74,7 @@ int cmd_build(int argc, const char **argv)
 		OPT_STRING(0, "cache", &cache_opt, "DIR", "build cache (default: the plan's)"),
 		OPT_STRING_LIST(0, "make-var", &o.make_vars, "VAR=VALUE",
 				"pass a variable to make (part of the cache key)"),
+		OPT_SHARD(&shard, "build shard I of N: one kernel in N, in DIR/shards/build-I-of-N"),
 		OPT_BOOL('q', "quiet", &quiet, "print no progress"),
 		OPT_END(),
 	};
@@ -67,6 +82,13 @@ int cmd_build(int argc, const char **argv)
 	argc = parse_options(argc, argv, opts, build_usage);
 	if (argc)
 		usage_error("unexpected argument '%s'", argv[0]);
+	if (shard.count) {
+		/* a directory of its own, so that jobs take no lock on DIR (shard-dir.h) */
+		shard_dir = shard_dir_path(dir, "build", &shard);
+		if (shard_dir_make(dir, shard_dir, "build", &shard))
+			goto out;
+		dir = shard_dir;
+	}
 	if (experiment_open(&st, dir, 0))
 		goto out;
 	locked = experiment_lock(&lock, dir, "building");
@@ -104,11 +126,24 @@ int cmd_build(int argc, const char **argv)
 	if (kbuild_prepare(&o))
 		goto out;
 
-	if (kbuild_sources(&o, &ss, st, v, nr, stdout, &sum))
+	if (shard.count) {
+		char id[32];
+
+		mine = xcalloc(nr, sizeof(*mine));
+		nr_mine = kbuild_shard_select(mine, v, nr, &shard, &nr_kernels);
+		shard_format(&shard, id, sizeof(id));
+		note("shard %s of the plan's %zu distinct kernels: %s", id, nr_kernels,
+		     nr_mine ? "building its own and their baseline" : "none is this shard's");
+		if (nr_mine && kbuild_sources(&o, &ss, st, mine, nr_mine, stdout, &sum))
+			goto out;
+	} else if (kbuild_sources(&o, &ss, st, v, nr, stdout, &sum)) {
 		goto out;
+	}
 	note("%d built, %d cached, %d failed", sum.built, sum.cached, sum.failed);
 	ret = sum.failed ? 1 : 0;
 out:
+	free(mine);	/* shallow copies of v's rows */
+	free(shard_dir);
 	store_variants_free(v, nr);
 	store_close(st);
 	lockfile_release(&lock);

@@ -107,6 +107,11 @@ int parse_accel_option(const struct option *opt, const char *arg)
 	return vm_accel_parse(opt->value, arg);
 }
 
+int parse_shard_option(const struct option *opt, const char *arg)
+{
+	return shard_parse(opt->value, arg);
+}
+
 int parse_clock_option(const struct option *opt, const char *arg)
 {
 	struct measure_options *o = opt->value;

@@ -12,6 +12,7 @@
 #include "plan/plan.h"
 #include "plan/kernel-source.h"
 #include "plan/source-set.h"
+#include "util/shard.h"
 #include "util/strvec.h"
 
 /*
@@ -174,6 +175,16 @@ int parse_timeout_option(const struct option *opt, const char *arg);
 
 /* For OPT_RUN_ARGS' --accel: opt->value is an enum vm_accel *. */
 int parse_accel_option(const struct option *opt, const char *arg);
+/*
+ * run and build: --shard I/N or auto/N (util/shard.h; opt->value is a
+ * struct shard *).  The help says each engine variable's base.
+ */
+int parse_shard_option(const struct option *opt, const char *arg);
+#define OPT_SHARD(v, h) \
+	OPT_CALLBACK(0, "shard", (v), "I/N|auto/N", h "; I counts from 1, auto takes it " \
+		     "from SLURM_ARRAY_TASK_ID (0-based), JOB_COMPLETION_INDEX (0-based) or " \
+		     "PARALLEL_SEQ (1-based)", parse_shard_option)
+
 /* For OPT_RUN_ARGS' --clock: opt->value is the struct measure_options *. */
 int parse_clock_option(const struct option *opt, const char *arg);
 /* For --scratch and --extract: opt->value is the struct run_args *. */

@@ -7,6 +7,7 @@
 #include "stats/stats.h"
 #include "cmd/commands.h"
 #include "store/experiment.h"
+#include "store/shard-dir.h"
 #include "run/measure.h"
 #include "util/parse-options.h"
 #include "store/store.h"
@@ -22,7 +23,7 @@ static const char *const run_usage[] = {
 	"kconfperf run [--dir DIR] --workload NAME[:k=v,...]... [--runs N|auto] [--max-runs N]\n"
 	"                     [--warmup N] [--accel auto|kvm|tcg] [--clock icount[:SHIFT]|icount-idle|host]\n"
 	"                     [--smp N] [--mem MB] [--timeout SEC] [--seed N] [--runner CMD]\n"
-	"                     [--workload-exec FILE]",
+	"                     [--workload-exec FILE] [--shard I/N|auto/N]",
 	"kconfperf run ... --workload 'cmd:PROGRAM ARGS' [--scratch SIZE[:LAYER,...]]...\n"
 	"                     [--extract NAME,UNIT,higher|lower,SOURCE]...",
 	"kconfperf run [--dir DIR] --workload NAME[:k=v,...] --print-command VARIANT",
@@ -41,9 +42,35 @@ static const char *const run_usage[] = {
 	"scripts/board-runner boots a real board over TFTP and its serial console.",
 	"A cmd: workload needs kernels planned with its harness profiles (sweep adds",
 	"them; for plan, --harness 9p and, for scratch disks, disk or crypt).",
+	"",
+	"--shard I/N runs one of N self-contained jobs of the experiment, for a job",
+	"engine (Slurm's sbatch --array, GNU parallel, Kubernetes Indexed Jobs): its",
+	"measured rounds r with r mod N = I-1, each round whole (every variant, in",
+	"the unsharded order), and every warm-up round.  It works in DIR/shards/",
+	"run-I-of-N, a copy of DIR's planned and built experiment made on its first",
+	"start, with its own database and lock, so shards run at once on one",
+	"directory or on copies of it; a shard run again resumes.  'kconfperf merge'",
+	"folds the shards back into DIR.  Every shard needs the same seed: DIR's",
+	"stored one, or the same --seed.  --runs auto cannot be sharded.",
 	"Exit status 0 when every run was ok, 1 when some failed or a variant was skipped.",
 	NULL,
 };
+
+/*
+ * Every shard must order its rounds and draw its layouts from one seed:
+ * the experiment's stored one, or the same --seed given to every shard.
+ */
+static int check_shard_seed(struct store *st, const struct run_args *ra)
+{
+	char *seed = store_get_meta(st, "seed");
+	int ret = 0;
+
+	if (!seed && !ra->o.seed)
+		ret = error("'%s' has no seed yet: give every shard the same --seed N, so "
+			    "their rounds have the unsharded order", ra->o.dir);
+	free(seed);
+	return ret;
+}
 
 int cmd_run(int argc, const char **argv)
 {
@@ -52,13 +79,15 @@ int cmd_run(int argc, const char **argv)
 	struct store *st = NULL;
 	const char *print_command = NULL;
 	struct lockfile lock = LOCKFILE_INIT;
-	int ret = 1, locked;
+	char *shard_dir = NULL;
+	int ret = 1, locked, rc;
 	const struct option opts[] = {
 		OPT_STRING(0, "dir", &ra.o.dir, "DIR", "experiment directory (default kconfperf-results)"),
 		OPT_RUN_ARGS(&ra),
 		OPT_RUNS_AUTO(&ra),
 		OPT_STRING(0, "print-command", &print_command, "VARIANT",
 			   "print the shell command of one of VARIANT's runs and exit"),
+		OPT_SHARD(&ra.o.shard, "run shard I of N: whole rounds, in DIR/shards/run-I-of-N"),
 		OPT_BOOL('q', "quiet", &quiet, "print no progress"),
 		OPT_END(),
 	};
@@ -70,8 +99,21 @@ int cmd_run(int argc, const char **argv)
 	run_args_finish(&ra, 0);
 	if (ra.o.runs == 0 && ra.o.warmup == 0 && !print_command)
 		usage_error("--runs 0 and --warmup 0: nothing to run");
+	if (ra.o.shard.count && (ra.auto_runs || print_command))
+		usage_error("--shard takes whole rounds: it cannot go with %s",
+			    ra.auto_runs ? "--runs auto" : "--print-command");
 
-	if (experiment_open(&st, ra.o.dir, 0))
+	if (ra.o.shard.count) {
+		if (ra.o.shard.index >= ra.o.runs)
+			warning("--runs %d gives %d shards a measured round: shard %d/%d runs only "
+				"the warm-ups", ra.o.runs, ra.o.runs, ra.o.shard.index + 1,
+				ra.o.shard.count);
+		shard_dir = shard_dir_path(ra.o.dir, "run", &ra.o.shard);
+		if (shard_dir_make(ra.o.dir, shard_dir, "run", &ra.o.shard))
+			goto out;
+		ra.o.dir = shard_dir;
+	}
+	if (experiment_open(&st, ra.o.dir, 0) || (shard_dir && check_shard_seed(st, &ra)))
 		goto out;
 	locked = experiment_lock(&lock, ra.o.dir, "running");
 	if (locked) {
@@ -85,11 +127,18 @@ int cmd_run(int argc, const char **argv)
 		ret = 0;
 		goto out;
 	}
-	ret = run_args_measure(&ra, st, STATS_OPTIONS_DEFAULT_NOISE) ? 1 : 0;
+	/* a shard says whether its schedule ran to the end, for merge */
+	if (shard_dir && store_set_meta(st, "shard_complete", "no"))
+		goto out;
+	rc = run_args_measure(&ra, st, STATS_OPTIONS_DEFAULT_NOISE);
+	if (shard_dir && rc >= 0 && store_set_meta(st, "shard_complete", "yes"))
+		rc = -1;
+	ret = rc ? 1 : 0;
 out:
 	store_close(st);
 	lockfile_release(&lock);
 	run_args_release(&ra);
 	strbuf_release(&command);
+	free(shard_dir);
 	return ret;
 }

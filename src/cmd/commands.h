@@ -9,10 +9,12 @@
  */
 
 int cmd_build(int argc, const char **argv);
+int cmd_cache(int argc, const char **argv);
 int cmd_config(int argc, const char **argv);
 int cmd_explain(int argc, const char **argv);
 int cmd_import(int argc, const char **argv);
 int cmd_initramfs(int argc, const char **argv);
+int cmd_merge(int argc, const char **argv);
 int cmd_plan(int argc, const char **argv);
 int cmd_profile(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);

@@ -9,6 +9,7 @@
 #include "store/conditions.h"
 #include "store/store.h"
 #include "util/progress.h"
+#include "util/shard.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -21,6 +22,46 @@
 static int built_here(const struct store_variant *v)
 {
 	return variant_is_measured(v->status) && strcmp(v->kind, VARIANT_AA_NAME);
+}
+
+/* Whether v[i] is the first variant of its source with its config hash that gets a kernel. */
+static int first_kernel(const struct store_variant *v, size_t i)
+{
+	size_t k;
+
+	if (!built_here(&v[i]))
+		return 0;
+	for (k = 0; k < i; k++)
+		if (built_here(&v[k]) && !strcmp(v[k].config_hash, v[i].config_hash) &&
+		    !strcmp(v[k].source ? v[k].source : "", v[i].source ? v[i].source : ""))
+			return 0;
+	return 1;
+}
+
+size_t kbuild_shard_select(struct store_variant *out, const struct store_variant *v, size_t nr,
+			   const struct shard *sh, size_t *nr_kernels)
+{
+	char *mine = xcalloc(nr ? nr : 1, 1);
+	size_t i, k, n = 0, kernels = 0;
+
+	for (i = 0; i < nr; i++)
+		if (first_kernel(v, i))
+			mine[i] = (char)shard_has_item(sh, kernels++);
+	/* the baseline of each source this shard builds for */
+	for (i = 0; i < nr; i++) {
+		if (!mine[i] || !strcmp(v[i].kind, "baseline"))
+			continue;
+		for (k = 0; k < nr; k++)
+			if (!strcmp(v[k].kind, "baseline") && built_here(&v[k]) &&
+			    !strcmp(v[k].source ? v[k].source : "", v[i].source ? v[i].source : ""))
+				mine[k] = 1;
+	}
+	for (i = 0; i < nr; i++)
+		if (mine[i])
+			out[n++] = v[i];
+	free(mine);
+	*nr_kernels = kernels;
+	return n;
 }
 
 static const char *seed_for(const struct store_variant *v, const char *base_key,

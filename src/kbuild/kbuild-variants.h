@@ -46,6 +46,21 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 		    const struct store_variant *v, size_t nr, FILE *table,
 		    struct kbuild_summary *sum);
 
+struct shard;
+/*
+ * The builds of one shard (util/shard.h) of a plan: its distinct kernels
+ * (a variant that gets a kernel of its own, kbuild_variants(), one per
+ * source and config hash, numbered in plan order from 0) are the ones
+ * numbered k with k mod count = index, so with as many shards as kernels
+ * each shard builds one.  Each shard also builds the baseline of a source
+ * it builds a kernel of, as the tree its builds start from (a cache that
+ * has it finds it).  Copies the chosen rows shallowly into out (room for
+ * nr), in plan order; returns how many, and the plan's number of distinct
+ * kernels in *nr_kernels.
+ */
+size_t kbuild_shard_select(struct store_variant *out, const struct store_variant *v, size_t nr,
+			   const struct shard *sh, size_t *nr_kernels);
+
 struct source_set;
 /*
  * kbuild_variants() for each source of an experiment (plan/source-set.h) in

@@ -114,29 +114,40 @@ void kbuild_options_release(struct kbuild_options *o)
 	o->compiler = NULL;
 }
 
-void kbuild_key(const struct kbuild_options *o, const char *config_text,
-		char key[SHA256_HEX_SIZE])
+void kbuild_key_of(const struct kbuild_key_inputs *in, char key[SHA256_HEX_SIZE])
 {
-	struct strvec arch = STRVEC_INIT;
+	const char *cv = in->compiler_version ? in->compiler_version : "";
 	struct sha256 c;
 	size_t i;
 
 	/* Fields are NUL-separated so no two inputs hash alike. */
 	sha256_init(&c);
 	sha256_update(&c, "kconfperf-build-1", 18);
-	sha256_update(&c, o->source->id, strlen(o->source->id) + 1);
-	sha256_update(&c, config_text, strlen(config_text) + 1);
-	sha256_update(&c, o->compiler_version ? o->compiler_version : "",
-		      strlen(o->compiler_version ? o->compiler_version : "") + 1);
-	sha256_update(&c, compiler(o), strlen(compiler(o)) + 1);
-	for (i = 0; i < o->make_vars.nr; i++)
-		sha256_update(&c, o->make_vars.v[i], strlen(o->make_vars.v[i]) + 1);
+	sha256_update(&c, in->source_id, strlen(in->source_id) + 1);
+	sha256_update(&c, in->config, strlen(in->config) + 1);
+	sha256_update(&c, cv, strlen(cv) + 1);
+	sha256_update(&c, in->cc, strlen(in->cc) + 1);
+	for (i = 0; in->make_vars && i < in->make_vars->nr; i++)
+		sha256_update(&c, in->make_vars->v[i], strlen(in->make_vars->v[i]) + 1);
 	/* Nothing for the host's arch, so its keys are what they always were. */
-	arch_vars(&arch, o);
-	for (i = 0; i < arch.nr; i++)
-		sha256_update(&c, arch.v[i], strlen(arch.v[i]) + 1);
-	strvec_clear(&arch);
+	for (i = 0; in->arch_vars && i < in->arch_vars->nr; i++)
+		sha256_update(&c, in->arch_vars->v[i], strlen(in->arch_vars->v[i]) + 1);
 	sha256_final_hex(&c, key);
+}
+
+void kbuild_key(const struct kbuild_options *o, const char *config_text,
+		char key[SHA256_HEX_SIZE])
+{
+	struct strvec arch = STRVEC_INIT;
+	struct kbuild_key_inputs in = {
+		.source_id = o->source->id, .config = config_text,
+		.compiler_version = o->compiler_version, .cc = compiler(o),
+		.make_vars = &o->make_vars, .arch_vars = &arch,
+	};
+
+	arch_vars(&arch, o);
+	kbuild_key_of(&in, key);
+	strvec_clear(&arch);
 }
 
 void kbuild_result_release(struct kbuild_result *r)
@@ -944,6 +955,18 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 		    (long long)out->bzimage_size, (long long)out->vmlinux_size,
 		    out->seeded_from ? out->seeded_from : "", o->source->id,
 		    o->compiler_version ? o->compiler_version : "", out->jobs);
+	/* the rest of the key's inputs (kbuild_key_of()), for an entry carried elsewhere */
+	strbuf_addf(&sb, "cc=%s\n", compiler(o));
+	for (size_t i = 0; i < o->make_vars.nr; i++)
+		strbuf_addf(&sb, "make_var=%s\n", o->make_vars.v[i]);
+	{
+		struct strvec arch = STRVEC_INIT;
+
+		arch_vars(&arch, o);
+		for (size_t i = 0; i < arch.nr; i++)
+			strbuf_addf(&sb, "arch_var=%s\n", arch.v[i]);
+		strvec_clear(&arch);
+	}
 	if (out->wrapper)
 		strbuf_addf(&sb, "wrapper=%s\nwrapper_version=%s\n", out->wrapper,
 			    o->farm && o->farm->version ? o->farm->version : "");

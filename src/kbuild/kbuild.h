@@ -75,6 +75,22 @@ void kbuild_options_release(struct kbuild_options *o);
 void kbuild_key(const struct kbuild_options *o, const char *config_text,
 		char key[SHA256_HEX_SIZE]);
 
+/*
+ * What a key is the hash of, field by field: kbuild_key() of options is
+ * kbuild_key_of() of theirs.  A cache entry's meta keeps them all (source,
+ * compiler, cc, make_var and arch_var lines), so that an entry carried to
+ * another host (cache-transfer.h) is checked against its own key.
+ */
+struct kbuild_key_inputs {
+	const char *source_id;
+	const char *config;
+	const char *compiler_version;
+	const char *cc;			/* the compiler program: "gcc" */
+	const struct strvec *make_vars;	/* "VAR=value", in order */
+	const struct strvec *arch_vars;	/* for another arch: ARCH=, CROSS_COMPILE= */
+};
+void kbuild_key_of(const struct kbuild_key_inputs *in, char key[SHA256_HEX_SIZE]);
+
 struct kbuild_result {
 	char key[SHA256_HEX_SIZE];
 	int cached;		/* found finished in the cache, nothing built */

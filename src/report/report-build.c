@@ -8,6 +8,7 @@
 #include "stats/analyze.h"
 #include "report/report-doc.h"
 #include "report/report-util.h"
+#include "store/shard-merge.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/wrapper.h"
@@ -99,6 +100,11 @@ static void table_facts(struct doc_section *s, const struct analyze_model *m,
 		doc_fact(s, "kernel", sb.len ? sb.buf : NULL);
 	}
 	doc_fact(s, "host", m->conditions.host);
+	/* merged from shards (kconfperf merge): which, and the cross-host A/A check */
+	strbuf_reset(&sb);
+	shard_standing(&sb, &m->facts, NULL);
+	if (sb.len)
+		doc_fact(s, "shards", sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&tail);
 }

@@ -1013,6 +1013,7 @@ int measure_runs(struct store *st, const struct measure_options *o)
 	so.nr_variants = s.nr_measured;
 	so.runs = o->runs;
 	so.warmup = o->warmup;
+	so.shard = o->shard;
 	schedule_make(&sched, &so);
 	stored = schedule_drop_done(&sched, is_stored, &s);
 	if (stored < 0)

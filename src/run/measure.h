@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "run/vm.h"
+#include "util/shard.h"
 
 struct store;
 struct strbuf;
@@ -31,7 +32,7 @@ struct workload_spec;
  *     runner), cpu, smp, mem_mb, timeout, runs, warmup, meter (on, or off
  *     and why), workloads (every
  *     workload run so far, one per line), host, host_kernel, cpu_model,
- *     host_cpus, initramfs_sha256.
+ *     host_cpus, initramfs_sha256, kconfperf (its version).
  *  5. Runs the schedule (schedule.h) minus the runs already stored, each in
  *     DIR/runs/<variant>/<workload>/<r0, r1, ... or w1, w2 ...>/, and stores
  *     each at once, with its samples, in one transaction: a run interrupted
@@ -91,6 +92,8 @@ struct measure_options {
 	 */
 	int no_meter;
 	const char *meter;
+	/* Run only this shard's rounds (schedule.h); { 0, 0 }: all of them. */
+	struct shard shard;
 };
 #define MEASURE_OPTIONS_INIT { .runs = 10, .warmup = 1, .icount_shift = -1 }
 

@@ -94,7 +94,8 @@ void schedule_make(struct schedule *out, const struct schedule_options *o)
 		for (round = -1; round >= -o->warmup; round--)
 			add_round(out, o, w, round, order);
 		for (round = 0; round < o->runs; round++)
-			add_round(out, o, w, round, order);
+			if (shard_has_round(&o->shard, round))
+				add_round(out, o, w, round, order);
 	}
 	free(order);
 }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/shard.h"
+
 /*
  * For each workload in turn: `warmup` warm-up rounds (rounds -1, -2, ...,
  * -warmup), then `runs` measured rounds (0 .. runs-1).  Every round is a
@@ -39,6 +41,14 @@ struct schedule_options {
 	size_t nr_variants;
 	int runs;		/* measured rounds per workload, >= 0 */
 	int warmup;		/* warm-up rounds per workload, >= 0 */
+	/*
+	 * One shard of the rounds (util/shard.h): its measured rounds (r mod
+	 * count == index) and every warm-up round, so each shard warms up
+	 * the host it runs on and the shards' warm-ups of one run compare
+	 * host with host.  A round is whole in one shard, so drift stays
+	 * balanced inside it, and its order is the unsharded one.
+	 */
+	struct shard shard;
 };
 
 /* The runs in the order they are to run; owns runs[]. */

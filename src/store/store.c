@@ -505,6 +505,16 @@ static int step_done(struct store *st, sqlite3_stmt *s, const char *what)
 	return ret;
 }
 
+int store_copy_to(struct store *st, const char *path)
+{
+	sqlite3_stmt *s;
+
+	if (prepare(st, &s, "VACUUM INTO ?1"))
+		return -1;
+	bind_text(s, 1, path);
+	return step_done(st, s, "cannot copy the database");
+}
+
 int store_set_meta(struct store *st, const char *key, const char *value)
 {
 	sqlite3_stmt *s;

@@ -62,6 +62,14 @@ int store_open_readonly(struct store **out, const char *path);
 int store_create_scratch(struct store **out, const char *path);
 int store_create_commit(struct store *st);
 
+/*
+ * Writes a consistent copy of the whole database to path (SQLite's VACUUM
+ * INTO: a reader's snapshot, so a writer beside it is not stopped), which
+ * must not exist.  A shard directory starts as such a copy.  0, or -1
+ * with a message.
+ */
+int store_copy_to(struct store *st, const char *path);
+
 /* Closes and frees; NULL is fine. */
 void store_close(struct store *st);
 const char *store_path(const struct store *st);
