@@ -20,11 +20,23 @@
  *	kother	the upper half outside the map's text (modules, the vsyscall
  *		page, trampolines), or all of the kernel without a map
  *
- * Under qemu's icount every vCPU runs in one thread, so the adds are
- * exact: the total equals qemu's own instruction count (both count an
- * instruction that faults and is restarted twice).  Without icount the
- * adds of several vCPUs race; kconfperf loads the plugin only under
- * icount.
+ * The counts are of retired instructions, as qemu's own under icount: an
+ * instruction that faults (a page fault) has started and will start
+ * again, and counts once.  The adds count starts, one counter per
+ * instruction of each translated block; a tally (at each marker and at
+ * exit) turns them into retirements: an instruction retired as often as
+ * the next one in its block started; a block's last one as often as its
+ * memory accesses completed (qemu's memory callbacks run after an access;
+ * how many accesses one execution makes is learnt from the blocks the
+ * same bytes begin); a start that did not retire is a fault when the
+ * instruction started again at the head of a block, unless qemu redid it
+ * in an uninstrumented block of its own (an I/O access in the middle of a
+ * block).  x86's rep string instructions may make no access at all, so a
+ * fault in one is seen as the kernel's fault entry (from the map) being
+ * the very next block.  Under icount every vCPU runs in one thread, so
+ * the adds are exact: the total equals qemu's own instruction count.
+ * Without icount the adds of several vCPUs race; kconfperf loads the
+ * plugin only under icount.
  *
  * A v1 plugin cannot read registers, so phases are marked by code that
  * runs: guest=PATH is kcp-guest's ELF (static, not PIE), and the plugin
@@ -45,6 +57,7 @@
  *		init, begin, end or poweroff; ITER counts begin/end from 0,
  *		else -1; the counters as they stood when the marker ran)
  *	total TOTAL PRE KERNEL KOTHER USER IDLE   (at qemu's exit: qemu's own count)
+ *	started N   (instructions started: TOTAL and the starts that faulted)
  *	fn PHASE COUNT NAME   (PHASE boot: up to init; work: the sum of every
  *		begin..end; all: the whole run, up to the power-off marker when
  *		it ran (after it the kernel's power-off spins until qemu stops
