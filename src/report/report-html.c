@@ -8,6 +8,7 @@
 #include "util/escape.h"
 #include "report/report-util.h"
 #include "report/report-writers.h"
+#include "report/report-where.h"
 #include "util/strbuf.h"
 #include "util/version.h"
 #include "util/wrapper.h"
@@ -870,6 +871,7 @@ void report_html(struct strbuf *out, const struct analyze_model *m)
 		if (analyze_across_after(m, i))
 			across_section(out, m, analyze_across_after(m, i), i + 1);
 	}
+	report_where_html(out, m);
 	groups(out, m);
 	variants(out, m);
 	not_measured(out, m);

@@ -8,6 +8,7 @@
 #include "util/escape.h"
 #include "report/report-util.h"
 #include "report/report-writers.h"
+#include "report/report-where.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 
@@ -457,6 +458,7 @@ void report_markdown(struct strbuf *out, const struct analyze_model *m)
 				across_pair(out, m, a, s);
 		}
 	}
+	report_where_markdown(out, m);
 	groups(out, m);
 	not_measured(out, m);
 	patch_builds(out, m);

@@ -9,6 +9,7 @@
 #include "util/escape.h"
 #include "report/report-util.h"
 #include "report/report-writers.h"
+#include "report/report-where.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/wrapper.h"
@@ -706,6 +707,7 @@ void report_text(struct strbuf *out, const struct analyze_model *m)
 		if (analyze_across_after(m, i))
 			across(out, m, analyze_across_after(m, i));
 	}
+	report_where_text(out, m);
 	groups(out, m);
 	not_measured(out, m);
 	patch_builds(out, m);
