@@ -432,12 +432,12 @@ static int load_map(const char *path)
 		else if (!strcmp(name, "asm_exc_general_protection"))
 			m.fault_entry[1] = m.syms[i].addr;
 		else if (!strcmp(name, "early_idt_handler_array")) {
-			size_t k = i + 1;
+			size_t next = i + 1;
 
-			while (k < m.nr_syms && m.syms[k].addr == m.syms[i].addr)
-				k++;
+			while (next < m.nr_syms && m.syms[next].addr == m.syms[i].addr)
+				next++;
 			m.early_lo = m.syms[i].addr;
-			m.early_hi = k < m.nr_syms ? m.syms[k].addr : m.early_lo;
+			m.early_hi = next < m.nr_syms ? m.syms[next].addr : m.early_lo;
 		}
 	}
 	if (!m.nr_funcs) {

@@ -237,6 +237,8 @@ void report_where_json(struct json_writer *jw, const struct analyze_model *m)
 {
 	size_t i, k;
 
+	if (!m->nr_where)
+		return;	/* no meter, or nothing significant */
 	jw_object_inline_begin_array(jw, "where");
 	for (i = 0; i < m->nr_where; i++) {
 		const struct analyze_where *w = &m->where[i];

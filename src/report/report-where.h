@@ -19,7 +19,7 @@ struct strbuf;
  */
 void report_where_text(struct strbuf *out, const struct analyze_model *m);
 void report_where_markdown(struct strbuf *out, const struct analyze_model *m);
-/* An array "where" in the object being written. */
+/* An array "where" in the object being written, when m has entries. */
 void report_where_json(struct json_writer *jw, const struct analyze_model *m);
 /* <section>s with a bar per function, drawn to scale of the largest change. */
 void report_where_html(struct strbuf *out, const struct analyze_model *m);
