@@ -101,7 +101,16 @@ test_expect_success 'meter: PROVE_LOCKING costs instructions, and lockdep is whe
 	# the profile rows add up to the instructions metric (busy, per iteration)
 	kconfperf profile --dir exp --top 0 baseline >base.txt &&
 	busy=$(awk "/busy \\(idle excluded\\)/ { print \$1 }" base.txt) &&
-	awk -v a="$base" -v b="$busy" "BEGIN { d = a - b; exit !(d < 1 && d > -1) }"
+	awk -v a="$base" -v b="$busy" "BEGIN { d = a - b; exit !(d < 1 && d > -1) }" &&
+	# the report says where the cost goes, and that the rows add up
+	kconfperf report --dir exp --workload hackbench >report.txt &&
+	sed -n "/^where the cost goes: CONFIG_PROVE_LOCKING=y on hackbench/,\$p" report.txt >where &&
+	cat where &&
+	sed -n "5,8p" where >where-top &&
+	test_grep "lock_acquire" where-top &&
+	test_grep "^the rows add up to the measured change" where &&
+	kconfperf report --dir exp --workload hackbench --format json >report.json &&
+	test_grep "\"where\"" report.json
 '
 
 test_expect_success 'meter: callgrind_annotate reads a variant profile' '
