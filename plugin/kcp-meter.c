@@ -666,12 +666,6 @@ static int class_accesses(const struct iclass *c, uint64_t *rd, uint64_t *wr)
 	return 0;
 }
 
-/*
- * An instruction that makes as many accesses each time it runs shows it
- * in every block that runs it often; one whose accesses follow the mode
- * (a segment load in real mode reads no descriptor) or the path (iretq)
- * does not, and its accesses cannot say how often it retired.
- */
 /* Per instruction address: starts that did not retire, and qemu's uninstrumented reruns. */
 struct abort_slot {
 	uint64_t vaddr, aborted, reruns, entries;
@@ -709,6 +703,12 @@ static struct abort_slot *abort_slot(uint64_t vaddr, uint32_t ctr)
 	return &aborts[i];
 }
 
+/*
+ * An instruction that makes as many accesses each time it runs shows it
+ * in every block that runs it often; one whose accesses follow the mode
+ * (a segment load in real mode reads no descriptor) or the path (iretq)
+ * does not, and its accesses cannot say how often it retired.
+ */
 static void check_even(void)
 {
 	const struct block *b;
