@@ -472,6 +472,7 @@ out:
 struct code {
 	unsigned char byte;
 	int reads, writes;
+	unsigned char byte2;	/* the second byte; 0 is 0xc0 */
 };
 
 /*
@@ -490,7 +491,7 @@ static struct qemu_plugin_tb *translate_code(uint64_t addr, const struct code *c
 		tb->insns[i].vaddr = addr + 2 * i;
 		tb->insns[i].size = 2;
 		tb->insns[i].data[0] = c[i].byte;
-		tb->insns[i].data[1] = 0xc0;
+		tb->insns[i].data[1] = c[i].byte2 ? c[i].byte2 : 0xc0;
 		tb->insns[i].reads = c[i].reads;
 		tb->insns[i].writes = c[i].writes;
 	}
@@ -511,10 +512,10 @@ static struct qemu_plugin_tb *translate_code(uint64_t addr, const struct code *c
 static void test_exact(void)
 {
 	static const struct code code[] = {
-		{ 0x01, 0, 0 },	/* an add */
-		{ 0x8b, 1, 0 },	/* a load */
-		{ 0x02, 0, 0 },
-		{ 0x89, 0, 1 },	/* a store: the block's last */
+		{ 0x01, 0, 0, 0 },	/* an add */
+		{ 0x8b, 1, 0, 0 },	/* a load */
+		{ 0x02, 0, 0, 0 },
+		{ 0x89, 0, 1, 0 },	/* a store: the block's last */
 	};
 	const char *b = getenv("KCP_BUILD");
 	char *so = xstrfmt("%s/kcp-meter-exact.so", test_tmpdir());
@@ -573,6 +574,72 @@ out:
 	free(out_arg);
 }
 
+/*
+ * x86's rep string makes no access when rcx is 0, so its accesses cannot
+ * tell a fault: the kernel's page fault entry running right after it does.
+ */
+static void test_rep_fault(void)
+{
+	static const char map[] =
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000000 T memcpy\n"
+		"ffffffff81000100 T asm_exc_page_fault\n"
+		"ffffffff81000200 T other\n"
+		"ffffffff81000300 T _etext\n";
+	static const struct code rep = { 0xf3, 1, 1, 0xa4 };	/* rep movsb */
+	static const struct code plain = { 0x90, 0, 0, 0 };
+	const char *b = getenv("KCP_BUILD");
+	char *so = xstrfmt("%s/kcp-meter-rep.so", test_tmpdir());
+	char *cmd = xstrfmt("cp '%s/kcp-meter.so' '%s'", b && *b ? b : "build", so);
+	char *out = xstrfmt("%s/rep.txt", test_tmpdir());
+	char *map_path = xstrfmt("%s/rep.map", test_tmpdir());
+	char *out_arg = xstrfmt("out=%s", out), *map_arg = xstrfmt("map=%s", map_path);
+	char *args[] = { out_arg, map_arg };
+	struct qemu_plugin_tb *r, *pf, *other;
+	struct meter_result m;
+	struct strbuf why = STRBUF_INIT;
+	install_t inst;
+	void *h;
+
+	write_file(map_path, map, strlen(map));
+	if (!check(system(cmd) == 0))
+		goto out;
+	h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	inst = h ? (install_t)dlsym(h, "qemu_plugin_install") : NULL;
+	if (!check(inst != NULL) || !check(inst(1, &x86, 2, args) == 0))
+		goto out;
+	r = translate_code(0xffffffff81000010, &rep, 1, 0);
+	pf = translate_code(0xffffffff81000100, &plain, 1, 0);
+	other = translate_code(0xffffffff81000200, &plain, 1, 0);
+	run(r, 3);				/* 3 iterations: qemu 3 */
+	run_fault(r, 0, 0);			/* one faults, */
+	run(pf, 1);				/* the kernel's entry runs next: 1 */
+	run(r, 1);				/* and it runs again: 1 */
+	run_fault(r, 0, 0);			/* rcx 0: no access, yet retired: 1 */
+	run(other, 1);				/* 1 */
+	atexit_cb(1, atexit_data);
+	meter_result_init(&m);
+	if (check(meter_read(&m, out, &why) == 0)) {
+		check_int(m.total.total, ==, 7);
+		check_int(m.started, ==, 8);
+		check_double(profile_find(&m.phases[STORE_METER_ALL], "memcpy")->count, 5, 0);
+	} else {
+		fprintf(stderr, "# %s\n", why.buf);
+	}
+	meter_result_release(&m);
+	free(r);
+	free(pf);
+	free(other);
+out:
+	strbuf_release(&why);
+	free(so);
+	free(cmd);
+	free(out);
+	free(map_path);
+	free(out_arg);
+	free(map_arg);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -581,5 +648,6 @@ int main(int argc, char **argv)
 	TEST(test_refuses);
 	TEST(test_counts);
 	TEST(test_exact);
+	TEST(test_rep_fault);
 	return test_done();
 }
