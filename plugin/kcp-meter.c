@@ -20,11 +20,23 @@
  *	kother	the upper half outside the map's text (modules, the vsyscall
  *		page, trampolines), or all of the kernel without a map
  *
- * Under qemu's icount every vCPU runs in one thread, so the adds are
- * exact: the total equals qemu's own instruction count (both count an
- * instruction that faults and is restarted twice).  Without icount the
- * adds of several vCPUs race; kconfperf loads the plugin only under
- * icount.
+ * The counts are of retired instructions, as qemu's own under icount: an
+ * instruction that faults (a page fault) has started and will start
+ * again, and counts once.  The adds count starts, one counter per
+ * instruction of each translated block; a tally (at each marker and at
+ * exit) turns them into retirements: an instruction retired as often as
+ * the next one in its block started; a block's last one as often as its
+ * memory accesses completed (qemu's memory callbacks run after an access;
+ * how many accesses one execution makes is learnt from the blocks the
+ * same bytes begin); a start that did not retire is a fault when the
+ * instruction started again at the head of a block, unless qemu redid it
+ * in an uninstrumented block of its own (an I/O access in the middle of a
+ * block).  x86's rep string instructions may make no access at all, so a
+ * fault in one is seen as the kernel's fault entry (from the map) being
+ * the very next block.  Under icount every vCPU runs in one thread, so
+ * the adds are exact: the total equals qemu's own instruction count.
+ * Without icount the adds of several vCPUs race; kconfperf loads the
+ * plugin only under icount.
  *
  * A v1 plugin cannot read registers, so phases are marked by code that
  * runs: guest=PATH is kcp-guest's ELF (static, not PIE), and the plugin
@@ -45,6 +57,7 @@
  *		init, begin, end or poweroff; ITER counts begin/end from 0,
  *		else -1; the counters as they stood when the marker ran)
  *	total TOTAL PRE KERNEL KOTHER USER IDLE   (at qemu's exit: qemu's own count)
+ *	started N   (instructions started: TOTAL and the starts that faulted)
  *	fn PHASE COUNT NAME   (PHASE boot: up to init; work: the sum of every
  *		begin..end; all: the whole run, up to the power-off marker when
  *		it ran (after it the kernel's power-off spins until qemu stops
@@ -107,6 +120,12 @@ enum qemu_plugin_op {
 	QEMU_PLUGIN_INLINE_ADD_U64,
 };
 
+enum qemu_plugin_mem_rw {
+	QEMU_PLUGIN_MEM_R = 1,
+	QEMU_PLUGIN_MEM_W,
+	QEMU_PLUGIN_MEM_RW,
+};
+
 typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
 typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
 typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
@@ -117,6 +136,11 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 					    enum qemu_plugin_cb_flags flags, void *userdata);
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,
 						enum qemu_plugin_op op, void *ptr, uint64_t imm);
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, enum qemu_plugin_op op,
+					     void *ptr, uint64_t imm);
+void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn,
+					  enum qemu_plugin_mem_rw rw, enum qemu_plugin_op op,
+					  void *ptr, uint64_t imm);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb,
 				    void *userdata);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
@@ -168,6 +192,64 @@ struct snapshot {
 	uint64_t total, pre, kernel, kother, user, idle;
 };
 
+/*
+ * What the executions of one instruction (its bytes) showed of its memory
+ * accesses, gathered anew by each tally from the blocks it is first or
+ * last in.  An instruction retires when its last access completes, and
+ * qemu's memory callbacks run after an access completes: the accesses of
+ * a block's last instruction say how often it retired, once the class
+ * knows how many accesses one execution makes.
+ */
+struct iclass {
+	unsigned char bytes[16];
+	unsigned char len;
+	unsigned char varies;	/* x86 rep string: its accesses follow rcx, zero included */
+	unsigned char uneven;	/* by the last tally: blocks of it made different numbers of accesses */
+	/* as a block's first instruction, its executions known (the next one's starts) */
+	uint64_t done, reads, writes;
+	/* as a block's last, started (not known to be done); and re-executions qemu ran uninstrumented */
+	uint64_t starts, lreads, lwrites, reruns;
+};
+
+#define NO_CLASS UINT32_MAX
+
+/*
+ * One translated block.  Each instruction's inline add counts its starts;
+ * one that starts and faults (a page fault, an I/O access qemu restarts)
+ * is started again, and qemu, which counts retired instructions, counts it
+ * once.  So an instruction retired as often as the next one in its block
+ * started, and the last one as often as its memory accesses say (or as it
+ * started, when it makes none).
+ */
+struct block {
+	struct block *next;
+	uint32_t n;
+	uint32_t cls[3];		/* the classes of the first, last and one before last */
+	uint64_t acc[3][2];		/* [first, last, before last][read, write]: completed accesses */
+	int maybe_phantom;		/* the last instruction may be none (see tb_trans) */
+	uint32_t *ctr;			/* each instruction's counter */
+	uint64_t *vaddr;		/* each instruction's address */
+	uint64_t starts[];		/* each instruction's starts: the inline adds' targets */
+};
+
+/*
+ * x86's rep string instruction as a block's last: its accesses cannot say
+ * whether a start retired (rcx may be 0), so a fault in it is seen where
+ * it goes: the kernel's page fault entry, the very next block.
+ */
+struct rep_site {
+	uint32_t ctr;
+	uint64_t faults;
+};
+
+/* A marker instruction in one block. */
+struct site {
+	struct block *b;
+	uint32_t idx;
+	int kind;
+	uint64_t hits;			/* callbacks so far, this one included */
+};
+
 static struct {
 	char *out;
 	char target[32];
@@ -179,10 +261,21 @@ static struct {
 	size_t *idle;			/* counters of the idle functions */
 	size_t nr_idle;
 	uint64_t text_lo, text_hi;	/* the map's text, virtual */
-	uint64_t *counts;		/* nr_funcs + NR_BUCKETS, never moved */
-	/* per counter (functions and buckets): at init, sum of iterations, at begin */
-	uint64_t *boot, *work, *begun, *ended;
+	struct block *blocks;		/* every block translated, newest first */
+	struct iclass *classes;
+	size_t nr_classes, alloc_classes;
+	uint32_t *class_hash;		/* open addressing: index + 1, 0 empty */
+	size_t hash_size;
+	/* per counter (functions and buckets): now, at init, sum of iterations, at begin, at power-off */
+	uint64_t *now, *boot, *work, *begun, *ended;
 	int ended_seen;			/* the power-off marker ran: ended holds the counts */
+	uint64_t tb_starts;		/* blocks started: an inline add each */
+	/* x86_64, from the map: where a fault enters the kernel (a vector's code, the early stubs) */
+	uint64_t fault_entry[2], early_lo, early_hi;
+	struct rep_site *pending_rep;	/* the rep string that started last, in block tb_starts */
+	uint64_t pending_tb;
+	struct rep_site **reps;
+	size_t nr_reps, alloc_reps;
 	int in_kernel;			/* an upper-half instruction was translated */
 	struct marker markers[NR_MARKERS];
 	int have_guest;
@@ -331,6 +424,24 @@ static int load_map(const char *path)
 			m.text_lo = m.syms[i].addr;
 		m.text_hi = k < m.nr_syms ? m.syms[k].addr : m.syms[i].addr + 1;
 	}
+	for (i = 0; i < m.nr_syms; i++) {
+		const char *name = m.syms[i].name;
+
+		if (!name)
+			continue;
+		if (!strcmp(name, "asm_exc_page_fault"))
+			m.fault_entry[0] = m.syms[i].addr;
+		else if (!strcmp(name, "asm_exc_general_protection"))
+			m.fault_entry[1] = m.syms[i].addr;
+		else if (!strcmp(name, "early_idt_handler_array")) {
+			size_t next = i + 1;
+
+			while (next < m.nr_syms && m.syms[next].addr == m.syms[i].addr)
+				next++;
+			m.early_lo = m.syms[i].addr;
+			m.early_hi = next < m.nr_syms ? m.syms[next].addr : m.early_lo;
+		}
+	}
 	if (!m.nr_funcs) {
 		say("the map '%s' has no text symbols", path);
 		return -1;
@@ -366,6 +477,8 @@ static size_t kernel_counter(uint64_t addr)
  * run at the physical address itself.
  */
 #define X86_64_START_KERNEL_MAP 0xffffffff80000000ULL
+#define X86_PAGE_SIZE 4096
+#define X86_MAX_INSN 15
 
 static size_t counter_of(uint64_t addr)
 {
@@ -392,44 +505,411 @@ static size_t nr_counters(void)
 	return m.nr_funcs + NR_BUCKETS;
 }
 
-static void take(struct snapshot *s)
+/*
+ * x86's string instructions with a rep prefix make as many accesses as
+ * rcx says, none at all when it is 0: their accesses cannot say whether
+ * they retired.
+ */
+static int is_rep_string(const unsigned char *p, size_t len)
+{
+	int rep = 0;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = p[i];
+
+		if (c == 0xf2 || c == 0xf3)
+			rep = 1;
+		else if (c == 0x26 || c == 0x2e || c == 0x36 || c == 0x3e || c == 0x64 ||
+			 c == 0x65 || c == 0x66 || c == 0x67 || c == 0xf0 || (c >= 0x40 && c <= 0x4f))
+			continue;
+		else
+			return rep && ((c >= 0x6c && c <= 0x6f) || (c >= 0xa4 && c <= 0xa7) ||
+				       (c >= 0xaa && c <= 0xaf));
+	}
+	return 0;
+}
+
+static uint32_t hash_bytes(const unsigned char *p, size_t len)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h ^ (uint32_t)len;
+}
+
+/* The class of an instruction's bytes, made when new. */
+static uint32_t class_of(const unsigned char *p, size_t len)
+{
+	uint32_t h, idx;
+	size_t i;
+
+	if (len > sizeof(m.classes[0].bytes))
+		len = sizeof(m.classes[0].bytes);
+	if (2 * (m.nr_classes + 1) > m.hash_size) {
+		size_t size = m.hash_size ? 2 * m.hash_size : 65536;
+
+		free(m.class_hash);
+		m.class_hash = xcalloc(size, sizeof(*m.class_hash));
+		m.hash_size = size;
+		for (idx = 0; idx < m.nr_classes; idx++) {
+			i = hash_bytes(m.classes[idx].bytes, m.classes[idx].len) & (size - 1);
+			while (m.class_hash[i])
+				i = (i + 1) & (size - 1);
+			m.class_hash[i] = idx + 1;
+		}
+	}
+	h = hash_bytes(p, len);
+	for (i = h & (m.hash_size - 1); m.class_hash[i]; i = (i + 1) & (m.hash_size - 1)) {
+		struct iclass *c = &m.classes[m.class_hash[i] - 1];
+
+		if (c->len == len && !memcmp(c->bytes, p, len))
+			return m.class_hash[i] - 1;
+	}
+	if (m.nr_classes == m.alloc_classes) {
+		m.alloc_classes = m.alloc_classes ? 2 * m.alloc_classes : 4096;
+		m.classes = realloc(m.classes, m.alloc_classes * sizeof(*m.classes));
+		if (!m.classes) {
+			fputs("kcp-meter: out of memory\n", stderr);
+			abort();
+		}
+	}
+	idx = (uint32_t)m.nr_classes++;
+	memset(&m.classes[idx], 0, sizeof(m.classes[idx]));
+	memcpy(m.classes[idx].bytes, p, len);
+	m.classes[idx].len = (unsigned char)len;
+	m.classes[idx].varies = m.is_x86_64 && is_rep_string(p, len);
+	m.class_hash[i] = idx + 1;
+	return idx;
+}
+
+/*
+ * qemu 7.2's x86 translator stops a block before an instruction that
+ * would reach into a second page, but a plugin still sees the part of it
+ * read so far as the block's last instruction, which never runs.
+ */
+static uint32_t real_n(const struct block *b)
+{
+	return b->maybe_phantom && !b->starts[b->n - 1] && !b->acc[1][0] && !b->acc[1][1] ?
+		b->n - 1 : b->n;
+}
+
+/* Where the accesses of the block's last instruction are counted. */
+static int last_watch(const struct block *b, uint32_t n)
+{
+	return n == b->n ? 1 : n == 1 ? 0 : 2;
+}
+
+/* Gathers what every block's first and last instructions showed, by class. */
+static void learn(void)
+{
+	const struct block *b;
+	size_t i;
+
+	for (i = 0; i < m.nr_classes; i++) {
+		struct iclass *c = &m.classes[i];
+
+		c->done = c->reads = c->writes = 0;
+		c->starts = c->lreads = c->lwrites = c->reruns = 0;
+	}
+	for (b = m.blocks; b; b = b->next) {
+		uint32_t n = real_n(b);
+		int w = last_watch(b, n);
+		struct iclass *c;
+
+		if (n >= 2 && b->cls[0] != NO_CLASS) {
+			c = &m.classes[b->cls[0]];
+			c->done += b->starts[1];
+			c->reads += b->acc[0][0];
+			c->writes += b->acc[0][1];
+		}
+		if (b->cls[w] == NO_CLASS)
+			continue;
+		c = &m.classes[b->cls[w]];
+		if (b->starts[n - 1]) {
+			c->starts += b->starts[n - 1];
+			c->lreads += b->acc[w][0];
+			c->lwrites += b->acc[w][1];
+		} else if (b->acc[w][0] || b->acc[w][1]) {
+			c->reruns++;
+		}
+	}
+}
+
+/* Accesses of one execution, *rd reads and *wr writes: 0 when none is known, -1 when they vary. */
+static int class_accesses(const struct iclass *c, uint64_t *rd, uint64_t *wr)
+{
+	*rd = *wr = 0;
+	if (c->varies || c->uneven)
+		return -1;
+	if (c->done) {
+		/* known executions: exact, but for the accesses of the ones that faulted */
+		*rd = c->reads / c->done;
+		*wr = c->writes / c->done;
+		return !*rd && !*wr && (c->reads || c->writes) ? -1 : 0;
+	}
+	/*
+	 * Only ever last: qemu 7.2 leaves a block's last instruction's memory
+	 * callbacks armed after it when it called a helper, so accesses made
+	 * after it (an interrupt's delivery) may count for it too.  A few
+	 * accesses in many starts are those: an instruction with accesses has
+	 * about one or more each time it starts.
+	 */
+	if (2 * c->lwrites >= c->starts && c->lwrites)
+		*wr = c->starts ? (c->lwrites + c->starts / 2) / c->starts : 1;
+	else if (2 * c->lreads >= c->starts && c->lreads)
+		*rd = c->starts ? (c->lreads + c->starts / 2) / c->starts : 1;
+	else if (!c->starts && c->reruns)
+		*wr = 1;
+	if (*wr == 0 && *rd == 0 && (c->lreads || c->lwrites) && 2 * (c->lreads + c->lwrites) >= c->starts)
+		return -1;
+	return 0;
+}
+
+/* Per instruction address: starts that did not retire, and qemu's uninstrumented reruns. */
+struct abort_slot {
+	uint64_t vaddr, aborted, reruns, entries;
+	uint64_t aborted_first;		/* of those aborted starts, ones that began their block */
+	uint32_t ctr;
+	int used;
+};
+static struct abort_slot *aborts;
+static size_t aborts_size, aborts_used;
+
+static struct abort_slot *abort_slot(uint64_t vaddr, uint32_t ctr)
+{
+	size_t i;
+
+	if (2 * (aborts_used + 1) > aborts_size) {
+		struct abort_slot *old = aborts;
+		size_t old_size = aborts_size, k;
+
+		aborts_size = aborts_size ? 2 * aborts_size : 4096;
+		aborts = xcalloc(aborts_size, sizeof(*aborts));
+		aborts_used = 0;
+		for (k = 0; k < old_size; k++)
+			if (old[k].used)
+				*abort_slot(old[k].vaddr, old[k].ctr) = old[k];
+		free(old);
+	}
+	for (i = (vaddr * 0x9e3779b97f4a7c15ULL >> 20) & (aborts_size - 1); aborts[i].used;
+	     i = (i + 1) & (aborts_size - 1))
+		if (aborts[i].vaddr == vaddr)
+			return &aborts[i];
+	aborts_used++;
+	aborts[i].used = 1;
+	aborts[i].vaddr = vaddr;
+	aborts[i].ctr = ctr;
+	return &aborts[i];
+}
+
+/*
+ * An instruction that makes as many accesses each time it runs shows it
+ * in every block that runs it often; one whose accesses follow the mode
+ * (a segment load in real mode reads no descriptor) or the path (iretq)
+ * does not, and its accesses cannot say how often it retired.
+ */
+static void check_even(void)
+{
+	const struct block *b;
+	size_t i;
+
+	for (i = 0; i < m.nr_classes; i++)
+		m.classes[i].uneven = 0;
+	for (b = m.blocks; b; b = b->next) {
+		uint32_t n = real_n(b);
+		int w = last_watch(b, n);
+		uint64_t started = b->starts[n - 1], rd, wr, k, acc, retried;
+		struct iclass *c;
+
+		if (b->cls[w] == NO_CLASS || started < 16)
+			continue;
+		c = &m.classes[b->cls[w]];
+		if (c->uneven || class_accesses(c, &rd, &wr))
+			continue;
+		k = wr ? wr : rd;
+		acc = wr ? b->acc[w][1] : b->acc[w][0];
+		if (!k)
+			continue;
+		/*
+		 * Fewer accesses than starts: faults, each run again from a
+		 * block of its own, or another mode; more: an interrupt's
+		 * accesses may add a few, another path many.
+		 */
+		retried = abort_slot(b->vaddr[n - 1], b->ctr[n - 1])->entries;
+		if (acc + k * retried + started / 4 < k * started || acc > k * started + started / 4)
+			c->uneven = 1;
+	}
+}
+
+/*
+ * How often a block's last instruction (instruction n - 1) completed
+ * its accesses, at most its starts; its starts when they cannot say.
+ */
+static uint64_t last_done(const struct block *b, uint32_t n)
+{
+	int w = last_watch(b, n);
+	uint64_t started = b->starts[n - 1], rd = 0, wr = 0, done;
+
+	if (b->cls[w] == NO_CLASS || class_accesses(&m.classes[b->cls[w]], &rd, &wr))
+		return started;
+	if (wr)
+		done = b->acc[w][1] / wr;
+	else if (rd)
+		done = b->acc[w][0] / rd;
+	else
+		return started;
+	return done > started ? started : done;
+}
+
+/*
+ * A block of one instruction that never started yet accessed memory:
+ * qemu ran it without instrumentation to redo an I/O access the
+ * instruction started in another block.  How often, or 0.
+ */
+static uint64_t reruns(const struct block *b)
+{
+	uint64_t rd = 0, wr = 0;
+
+	if (b->n != 1 || b->starts[0] || (!b->acc[1][0] && !b->acc[1][1]))
+		return 0;
+	if (b->cls[1] == NO_CLASS || class_accesses(&m.classes[b->cls[1]], &rd, &wr) ||
+	    (!rd && !wr))
+		rd = 1;
+	return wr ? b->acc[1][1] / wr : b->acc[1][0] / rd;
+}
+
+/*
+ * Fills out[] (nr_counters()) with the instructions retired so far; at
+ * a marker, up to the marker's instruction.  An instruction retired as
+ * often as it started, less the starts that faulted: qemu counts those
+ * when they run again, as the meter does.  A start that did not retire
+ * shows as a next instruction in its block that did not start, or for a
+ * block's last as an access that did not complete; it is a fault unless
+ * qemu ran the instruction again uninstrumented for an I/O access.
+ */
+static void tally(uint64_t *out, const struct site *at)
+{
+	const struct block *b;
+	uint32_t i;
+	size_t k;
+
+	if (aborts)
+		memset(aborts, 0, aborts_size * sizeof(*aborts));
+	aborts_used = 0;
+	learn();
+	/* how often each address began a block: a faulted instruction runs again so */
+	for (b = m.blocks; b; b = b->next)
+		if (b->starts[0])
+			abort_slot(b->vaddr[0], b->ctr[0])->entries += b->starts[0];
+	check_even();
+	memset(out, 0, nr_counters() * sizeof(*out));
+	for (b = m.blocks; b; b = b->next) {
+		uint32_t n = real_n(b);
+		uint64_t r = reruns(b), s, next;
+
+		if (r) {
+			abort_slot(b->vaddr[0], b->ctr[0])->reruns += r;
+			continue;
+		}
+		for (i = 0; i < n; i++) {
+			/* at a marker: its instruction runs now, the one before it retired */
+			s = b->starts[i];
+			if (at && at->b == b && i == at->idx)
+				s = at->hits - 1;
+			out[b->ctr[i]] += s;
+			if (i + 1 < n) {
+				next = b->starts[i + 1];
+				if (at && at->b == b && i + 1 == at->idx)
+					next = at->hits;
+			} else {
+				next = last_done(b, n);
+			}
+			if (next < s) {
+				struct abort_slot *a = abort_slot(b->vaddr[i], b->ctr[i]);
+
+				a->aborted += s - next;
+				if (!i)
+					a->aborted_first += s - next;
+			}
+		}
+	}
+	/*
+	 * A start that did not retire and was not redone for I/O is a fault
+	 * when the instruction ran again: a block began with it (less the
+	 * aborted starts that were such beginnings themselves).
+	 */
+	for (k = 0; k < aborts_size; k++) {
+		struct abort_slot *a = &aborts[k];
+		uint64_t faults = a->aborted > a->reruns ? a->aborted - a->reruns : 0;
+		uint64_t again = a->entries - a->aborted_first;
+
+		if (a->used && faults)
+			out[a->ctr] -= faults < again ? faults : again;
+	}
+	for (k = 0; k < m.nr_reps; k++)
+		out[m.reps[k]->ctr] -= m.reps[k]->faults;
+}
+
+static uint64_t started(void)
+{
+	const struct block *b;
+	uint64_t n = 0;
+	uint32_t i;
+
+	for (b = m.blocks; b; b = b->next)
+		for (i = 0; i < b->n; i++)
+			n += b->starts[i];
+	return n;
+}
+
+static void take(struct snapshot *s, const uint64_t *counts)
 {
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	for (i = 0; i < m.nr_funcs; i++)
-		s->kernel += m.counts[i];
+		s->kernel += counts[i];
 	for (i = 0; i < m.nr_idle; i++)
-		s->idle += m.counts[m.idle[i]];
-	s->pre = m.counts[m.nr_funcs + BUCKET_PRE];
-	s->user = m.counts[m.nr_funcs + BUCKET_USER];
-	s->kother = m.counts[m.nr_funcs + BUCKET_KOTHER];
+		s->idle += counts[m.idle[i]];
+	s->pre = counts[m.nr_funcs + BUCKET_PRE];
+	s->user = counts[m.nr_funcs + BUCKET_USER];
+	s->kother = counts[m.nr_funcs + BUCKET_KOTHER];
 	s->total = s->kernel + s->pre + s->user + s->kother;
 }
 
 static void marker_hit(unsigned int vcpu, void *data)
 {
-	int kind = (int)(uintptr_t)data;
+	struct site *site = data;
+	int kind = site->kind;
 	struct snapshot *s;
 	size_t i;
 
 	(void)vcpu;
+	site->hits++;
 	if (kind == MARK_INIT) {
 		if (m.init_seen++)
 			return;	/* kcp-guest exec'd again (fork exec=1): not init */
-		memcpy(m.boot, m.counts, nr_counters() * sizeof(*m.counts));
+		tally(m.now, site);
+		memcpy(m.boot, m.now, nr_counters() * sizeof(*m.now));
 	} else if (kind == MARK_BEGIN) {
-		memcpy(m.begun, m.counts, nr_counters() * sizeof(*m.counts));
+		tally(m.now, site);
+		memcpy(m.begun, m.now, nr_counters() * sizeof(*m.now));
 		m.in_iter = 1;
 	} else if (kind == MARK_POWEROFF) {
 		if (m.ended_seen++)
 			return;
-		memcpy(m.ended, m.counts, nr_counters() * sizeof(*m.counts));
+		tally(m.now, site);
+		memcpy(m.ended, m.now, nr_counters() * sizeof(*m.now));
 	} else if (kind == MARK_END) {
 		if (!m.in_iter)
 			return;	/* an end without its begin: nothing to add */
+		tally(m.now, site);
 		for (i = 0; i < nr_counters(); i++)
-			m.work[i] += m.counts[i] - m.begun[i];
+			if (m.now[i] > m.begun[i])
+				m.work[i] += m.now[i] - m.begun[i];
 		m.in_iter = 0;
 	}
 	if (m.nr_snaps == m.alloc_snaps) {
@@ -441,7 +921,7 @@ static void marker_hit(unsigned int vcpu, void *data)
 		}
 	}
 	s = &m.snaps[m.nr_snaps++];
-	take(s);
+	take(s, m.now);
 	s->kind = kind;
 	s->iter = kind == MARK_BEGIN || kind == MARK_END ? m.iter : -1;
 	if (kind == MARK_END)
@@ -470,23 +950,113 @@ static int marker_at(const struct qemu_plugin_insn *insn, uint64_t addr)
 	return -1;
 }
 
+/* Code that only an exception runs first: the block after a rep string that faulted. */
+static int is_fault_entry(uint64_t addr)
+{
+	return (addr && (addr == m.fault_entry[0] || addr == m.fault_entry[1])) ||
+	       (addr >= m.early_lo && addr < m.early_hi);
+}
+
+static void rep_started(unsigned int vcpu, void *data)
+{
+	(void)vcpu;
+	m.pending_rep = data;
+	m.pending_tb = m.tb_starts;
+}
+
+/* The page fault entry's first instruction: did the rep string that just started fault? */
+static void page_fault_entered(unsigned int vcpu, void *data)
+{
+	(void)vcpu;
+	(void)data;
+	if (m.pending_rep && m.tb_starts == m.pending_tb + 1)
+		m.pending_rep->faults++;
+	m.pending_rep = NULL;
+}
+
+/* Counts the completed accesses of instruction insn of b in b->acc[which]. */
+static void watch_accesses(struct block *b, int which, struct qemu_plugin_insn *insn)
+{
+	b->cls[which] = class_of(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn));
+	qemu_plugin_register_vcpu_mem_inline(insn, QEMU_PLUGIN_MEM_R, QEMU_PLUGIN_INLINE_ADD_U64,
+					     &b->acc[which][0], 1);
+	qemu_plugin_register_vcpu_mem_inline(insn, QEMU_PLUGIN_MEM_W, QEMU_PLUGIN_INLINE_ADD_U64,
+					     &b->acc[which][1], 1);
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	struct block *b;
 
 	(void)id;
+	if (!n)
+		return;
+	b = xcalloc(1, sizeof(*b) + n * sizeof(b->starts[0]));
+	b->n = (uint32_t)n;
+	b->ctr = xcalloc(n, sizeof(*b->ctr));
+	b->vaddr = xcalloc(n, sizeof(*b->vaddr));
+	b->cls[0] = b->cls[1] = b->cls[2] = NO_CLASS;
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t addr = qemu_plugin_insn_vaddr(insn);
 		int k = marker_at(insn, addr);
 
-		if (k >= 0)
+		b->ctr[i] = (uint32_t)counter_of(addr);
+		b->vaddr[i] = addr;
+		if (!i && is_fault_entry(addr))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, page_fault_entered,
+							       QEMU_PLUGIN_CB_NO_REGS, NULL);
+		if (i == n - 1 && m.is_x86_64 &&
+		    is_rep_string(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn))) {
+			struct rep_site *rep = xcalloc(1, sizeof(*rep));
+
+			rep->ctr = b->ctr[i];
+			if (m.nr_reps == m.alloc_reps) {
+				m.alloc_reps = m.alloc_reps ? 2 * m.alloc_reps : 256;
+				m.reps = realloc(m.reps, m.alloc_reps * sizeof(*m.reps));
+				if (!m.reps) {
+					fputs("kcp-meter: out of memory\n", stderr);
+					abort();
+				}
+			}
+			m.reps[m.nr_reps++] = rep;
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, rep_started,
+							       QEMU_PLUGIN_CB_NO_REGS, rep);
+		}
+		if (k >= 0) {
+			struct site *site = xcalloc(1, sizeof(*site));
+
+			site->b = b;
+			site->idx = (uint32_t)i;
+			site->kind = k;
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker_hit,
-							       QEMU_PLUGIN_CB_NO_REGS,
-							       (void *)(uintptr_t)k);
+							       QEMU_PLUGIN_CB_NO_REGS, site);
+		}
 		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-							   &m.counts[counter_of(addr)], 1);
+							   &b->starts[i], 1);
 	}
+	/* the first instruction's teach its class; the last's say how often it retired */
+	if (n >= 2)
+		watch_accesses(b, 0, qemu_plugin_tb_get_insn(tb, 0));
+	watch_accesses(b, 1, qemu_plugin_tb_get_insn(tb, n - 1));
+	if (m.is_x86_64 && n >= 2) {
+		const struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, 0);
+		const struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
+		uint64_t page_end = (qemu_plugin_insn_vaddr(first) | (X86_PAGE_SIZE - 1)) + 1;
+
+		(void)last;
+
+		/* it starts where a long instruction would reach into the next page */
+		if (qemu_plugin_insn_vaddr(last) + X86_MAX_INSN >= page_end) {
+			b->maybe_phantom = 1;
+			if (n >= 3)
+				watch_accesses(b, 2, qemu_plugin_tb_get_insn(tb, n - 2));
+		}
+	}
+	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &m.tb_starts, 1);
+	b->next = m.blocks;
+	m.blocks = b;
 }
 
 /*
@@ -631,8 +1201,10 @@ static void at_exit(qemu_plugin_id_t id, void *data)
 			 m.snaps[i].iter);
 		put_snap(f, what, &m.snaps[i]);
 	}
-	take(&now);
+	tally(m.now, NULL);
+	take(&now, m.now);
 	put_snap(f, "total", &now);
+	fprintf(f, "started %llu\n", (unsigned long long)started());
 	if (m.init_seen)
 		put_fns(f, "boot", m.boot);
 	put_fns(f, "work", m.work);
@@ -641,7 +1213,7 @@ static void at_exit(qemu_plugin_id_t id, void *data)
 	 * kernel's power-off request the vCPU runs on (a delay loop) until
 	 * qemu's main loop stops it, which follows host timing.
 	 */
-	put_fns(f, "all", m.ended_seen ? m.ended : m.counts);
+	put_fns(f, "all", m.ended_seen ? m.ended : m.now);
 	fprintf(f, "end\n");
 	if (fflush(f) || ferror(f) | fclose(f) || rename(tmp, m.out))
 		say("cannot write '%s': %s", m.out, strerror(errno));
@@ -691,7 +1263,7 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 		return -1;
 	if (guest && *guest && load_guest(guest))
 		return -1;
-	m.counts = xcalloc(nr_counters(), sizeof(*m.counts));
+	m.now = xcalloc(nr_counters(), sizeof(*m.now));
 	m.boot = xcalloc(nr_counters(), sizeof(*m.boot));
 	m.work = xcalloc(nr_counters(), sizeof(*m.work));
 	m.begun = xcalloc(nr_counters(), sizeof(*m.begun));

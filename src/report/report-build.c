@@ -2,12 +2,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats/analyze.h"
 #include "report/report-doc.h"
 #include "report/report-util.h"
+#include "report/report-where.h"
+#include "run/meter.h"
 #include "store/shard-merge.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -784,11 +787,152 @@ static void page_facts(struct doc *d, const struct analyze_model *m)
 	free(n);
 }
 
+/* Whole instructions as whole numbers, a per-operation mean's fraction as 3 digits. */
+static void where_count(struct strbuf *sb, double v, int sign)
+{
+	if (v == 0)
+		v = 0;	/* not -0 */
+	if (sign && v > 0)
+		strbuf_addch(sb, '+');
+	if (fabs(v) >= 1000 || v == floor(v))
+		strbuf_addf(sb, "%.0f", v);
+	else
+		strbuf_addf(sb, "%.3g", v);
+}
+
+static void where_cell(struct doc_row *r, size_t col, double v, int sign)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	where_count(&sb, v, sign);
+	doc_cell(r, col, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void where_share(struct doc_row *r, size_t col, double share)
+{
+	if (isnan(share))
+		doc_cell(r, col, "-");
+	else
+		doc_cell(r, col, "%.1f%%", 100 * share);
+}
+
+/*
+ * Where the cost goes (analyze.h's where, stats/attribution.h): per
+ * variant whose instructions changed significantly, the functions that
+ * account for the change, the top REPORT_WHERE_TOP here (JSON has them
+ * all), each change cell shaded by its share in html; the totals; and
+ * whether the rows add up to the measured change.
+ */
+static void where_the_cost_goes(struct doc *d, const struct analyze_model *m)
+{
+	size_t i, k, n;
+
+	for (i = 0; i < m->nr_where; i++) {
+		const struct analyze_where *w = &m->where[i];
+		const struct attribution *a = &w->a;
+		const struct analyze_table *t = &m->tables[w->table];
+		const char *variant = m->variants[t->rows[w->row].variant].v.name;
+		const char *base = m->variants[t->rows[t->baseline].variant].v.name;
+		struct strbuf sb = STRBUF_INIT;
+		struct doc_section *s;
+		struct doc_table *tab;
+		double rest_b, rest_v;
+		char id[32];
+
+		snprintf(id, sizeof(id), "where-%zu", i + 1);
+		s = doc_add_section(d, id, DOC_ALL);
+		doc_title(s, DOC_WORD, "where the cost goes: %s on %s", variant, t->workload);
+		strbuf_addf(&sb, "%s; %s phase, the mean of %d and %d runs. Busy instructions ",
+			    meter_metric_description(t->workload), w->phase, w->base_runs,
+			    w->variant_runs);
+		where_count(&sb, a->base.busy, 0);
+		strbuf_addstr(&sb, " -> ");
+		where_count(&sb, a->variant.busy, 0);
+		strbuf_addstr(&sb, ": ");
+		where_count(&sb, a->change, 1);
+		if (a->base.busy > 0)
+			strbuf_addf(&sb, " (%+.1f%%)", 100 * a->change / a->base.busy);
+		strbuf_addch(&sb, '.');
+		doc_add_para(s, DOC_BODY, "%s", sb.buf);
+
+		tab = doc_add_table(s, "where");
+		tab->text_heads = 1;
+		doc_col(tab, "function", DOC_COL_NAME);
+		doc_col(tab, base, DOC_COL_NUM)->gap = 2;
+		doc_col(tab, variant, DOC_COL_NUM)->gap = 2;
+		doc_col(tab, "change", DOC_COL_NUM)->gap = 2;
+		doc_col(tab, "share", DOC_COL_NUM)->gap = 2;
+		n = attribution_top(a, REPORT_WHERE_TOP, &rest_b, &rest_v);
+		for (k = 0; k < n; k++) {
+			const struct attribution_row *row = &a->rows[k];
+			struct doc_row *r = doc_row(tab);
+			struct doc_cell *c;
+
+			doc_cell(r, 0, "%s", row->name);
+			where_cell(r, 1, row->base, 0);
+			where_cell(r, 2, row->variant, 0);
+			where_cell(r, 3, row->change, 1);
+			c = &r->cells[3];
+			c->tone = row->change > 0 ? DOC_COST : DOC_GAIN;
+			c->shade = isnan(row->share) ? 0 : fmin(1, fabs(row->share));
+			where_share(r, 4, row->share);
+		}
+		if (n < a->nr_rows) {
+			struct doc_row *r = doc_row(tab);
+
+			doc_cell(r, 0, "(%zu other functions)", a->nr_rows - n);
+			where_cell(r, 1, rest_b, 0);
+			where_cell(r, 2, rest_v, 0);
+			where_cell(r, 3, rest_v - rest_b, 1);
+			where_share(r, 4, a->change != 0 ? (rest_v - rest_b) / a->change : NAN);
+		}
+
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "kernel ");
+		where_count(&sb, a->base.kernel - a->base.idle, 0);
+		strbuf_addstr(&sb, " -> ");
+		where_count(&sb, a->variant.kernel - a->variant.idle, 0);
+		strbuf_addstr(&sb, ", user ");
+		where_count(&sb, a->base.user, 0);
+		strbuf_addstr(&sb, " -> ");
+		where_count(&sb, a->variant.user, 0);
+		strbuf_addstr(&sb, ", idle loop (left out) ");
+		where_count(&sb, a->base.idle, 0);
+		strbuf_addstr(&sb, " -> ");
+		where_count(&sb, a->variant.idle, 0);
+		if (a->base.other != 0 || a->variant.other != 0) {
+			strbuf_addstr(&sb, ", outside the kernel's functions ");
+			where_count(&sb, a->base.other, 0);
+			strbuf_addstr(&sb, " -> ");
+			where_count(&sb, a->variant.other, 0);
+		}
+		strbuf_addch(&sb, '.');
+		doc_add_para(s, DOC_BODY, "%s", sb.buf);
+		strbuf_reset(&sb);
+		if (isnan(a->measured)) {
+			strbuf_addstr(&sb, "no measured change to check the rows against");
+		} else {
+			strbuf_addstr(&sb, a->adds_up ? "the rows add up to the measured change, " :
+					   "the rows do NOT add up to the measured change, ");
+			where_count(&sb, a->measured, 1);
+			strbuf_addstr(&sb, " (off by ");
+			where_count(&sb, fabs(a->residual) < 0.5 && fabs(a->measured) >= 1000 ? 0 :
+				    a->residual, 1);
+			strbuf_addf(&sb, ", %s %.0f%%)", a->adds_up ? "within" : "more than",
+				    100 * ATTRIBUTION_TOLERANCE);
+		}
+		doc_add_para(s, a->adds_up || isnan(a->measured) ? DOC_BODY : DOC_WARN, "%s", sb.buf);
+		strbuf_release(&sb);
+	}
+}
+
 /* The sections in the order the report shows them. */
 static void (*const report_sections[])(struct doc *, const struct analyze_model *) = {
 	page_facts,
 	screen,		/* a screen's bifurcation tree first: how the variants were chosen */
 	tables,
+	where_the_cost_goes,
 	groups,
 	not_measured,
 	patch_builds,

@@ -9,6 +9,7 @@
 #include "plan/plan.h"
 #include "report/report-util.h"
 #include "report/report-writers.h"
+#include "report/report-where.h"
 #include "util/strbuf.h"
 
 /*
@@ -508,6 +509,7 @@ void report_json(struct strbuf *out, const struct analyze_model *m)
 	series_list(&jw, m);
 	if (m->nr_sources > 1)
 		across(&jw, m);
+	report_where_json(&jw, m);
 	jw_object_inline_begin_array(&jw, "not_measured");
 	for (i = 0; i < m->nr_variants; i++) {
 		const struct analyze_variant *av = &m->variants[i];

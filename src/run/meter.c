@@ -179,6 +179,12 @@ static int parse_line(struct meter_result *out, char *line, int *ended, int *see
 		*seen_total = 1;
 		return 0;
 	}
+	if (!strcmp(w[0], "started") && n == 2) {
+		if (!*seen_total || out->started || parse_u64(w[1], &count) || count < out->total.total)
+			return -1;
+		out->started = count;
+		return 0;
+	}
 	if (!strcmp(w[0], "mark") && rest) {
 		struct meter_mark mk;
 		char *c[6];

@@ -64,6 +64,8 @@ struct meter_result {
 	struct meter_mark *marks;
 	size_t nr_marks, alloc_marks;
 	struct meter_counts total;
+	/* instructions started: total plus those that faulted and started again ("started" line; 0: none) */
+	uint64_t started;
 	/* per phase, System.map's names (and the buckets of idle-functions.h), merged */
 	struct profile phases[STORE_METER_NR_PHASES];
 };

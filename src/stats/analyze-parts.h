@@ -1,4 +1,4 @@
-/* analyze-parts.h: what analyze.c and its parts (analyze-design.c, -series.c, -sources.c) share; private to them. */
+/* analyze-parts.h: what analyze.c and its parts (analyze-design.c, -series.c, -sources.c, -where.c) share; private to them. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef ANALYZE_PARTS_H
 #define ANALYZE_PARTS_H
@@ -64,5 +64,14 @@ void analyze_across_add(struct analyze_model *m, size_t first, size_t nr,
 
 /* Frees m->sources, m->counterparts and m->across. */
 void analyze_sources_release(struct analyze_model *m);
+
+/* The model's "where the cost goes" sections, from the meter's stored profiles (analyze-where.c). */
+/*
+ * For analyze.c, once the tables are compared: builds m->where (analyze.h,
+ * struct analyze_where).  0, or -1 with a message when the store cannot
+ * be read; a variant without profiles is passed over.
+ */
+int analyze_where_build(struct analyze_model *m, struct store *st);
+void analyze_where_release(struct analyze_model *m);
 
 #endif

@@ -976,6 +976,8 @@ int analyze_load(struct analyze_model *out, struct store *st,
 	if (build_tables(out, opts))
 		goto fail;
 	analyze_series_build(out);
+	if (analyze_where_build(out, st))
+		goto fail;
 	return 0;
 fail:
 	analyze_release(out);
@@ -1014,6 +1016,7 @@ void analyze_release(struct analyze_model *m)
 	size_t i;
 
 	analyze_series_release(m);
+	analyze_where_release(m);
 	conditions_release(&m->conditions);
 	free(m->screen_report);
 	for (i = 0; i < m->nr_tables; i++)

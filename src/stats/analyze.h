@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats/attribution.h"
 #include "stats/stats.h"
 #include "store/store.h"
 #include "util/strbuf.h"
@@ -370,6 +371,22 @@ struct analyze_across {
 	struct analyze_across_cell *cells;
 };
 
+/*
+ * Where the cost goes (stats/attribution.h): for a table of the meter's
+ * "instructions" metric (run/meter.h) and each variant whose comparison
+ * with the baseline is marked ('*' or '~', the A/A control aside), the
+ * kernel functions that account for the change, from the two variants'
+ * stored profiles (store_get_variant_profile(), the phase that makes up
+ * the metric, per operation); the check is against the table's means.
+ * Built by analyze-where.c; a table whose runs kept no profiles has none.
+ */
+struct analyze_where {
+	size_t table, row;		/* the table, and the variant's row in it */
+	int base_runs, variant_runs;	/* the runs each profile is the mean of */
+	const char *phase;		/* "boot", "work", "all" */
+	struct attribution a;
+};
+
 struct analyze_model {
 	struct analyze_options opts;
 	/* The sources, in order; one, labelled "", for a lone source. */
@@ -399,6 +416,8 @@ struct analyze_model {
 	size_t nr_samples;
 	/* What the meter counted in each measured ok run (runs[i]; total 0: none). */
 	struct analyze_run_meter *meters;
+	struct analyze_where *where;	/* in table order, then the table's display order */
+	size_t nr_where;
 };
 
 /*

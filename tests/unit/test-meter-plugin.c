@@ -45,14 +45,19 @@ struct qemu_plugin_insn {
 	size_t size;
 	uint64_t *ptr;
 	uint64_t imm;
+	uint64_t *mem_ptr[2];	/* the inline adds after each read, each write */
+	uint64_t mem_imm[2];
 	void (*cb)(unsigned int, void *);
 	void *udata;
+	int reads, writes;	/* what one execution accesses */
 };
 
 #define MAX_INSNS 16
 struct qemu_plugin_tb {
 	struct qemu_plugin_insn insns[MAX_INSNS];
 	size_t n;
+	uint64_t *ptr;		/* the inline add when the block starts */
+	uint64_t imm;
 };
 
 typedef void (*trans_cb_t)(qemu_plugin_id_t, struct qemu_plugin_tb *);
@@ -68,6 +73,10 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 					    void *userdata);
 void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, int op, void *ptr,
 						uint64_t imm);
+void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn, int rw, int op,
+					  void *ptr, uint64_t imm);
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, int op, void *ptr,
+					     uint64_t imm);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, atexit_cb_t cb, void *userdata);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
@@ -96,6 +105,25 @@ void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, i
 	(void)op;
 	insn->ptr = ptr;
 	insn->imm = imm;
+}
+
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, int op, void *ptr,
+					     uint64_t imm)
+{
+	(void)op;
+	tb->ptr = ptr;
+	tb->imm = imm;
+}
+
+/* As qemu does, one memory inline op per kind: rw 1 reads, 2 writes (3, both, is not used). */
+void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn, int rw, int op,
+					  void *ptr, uint64_t imm)
+{
+	(void)op;
+	if (rw == 1 || rw == 2) {
+		insn->mem_ptr[rw - 1] = ptr;
+		insn->mem_imm[rw - 1] = imm;
+	}
 }
 
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, atexit_cb_t cb, void *userdata)
@@ -170,19 +198,47 @@ static struct qemu_plugin_tb *translate(uint64_t addr, size_t n, size_t size,
 	return tb;
 }
 
+/*
+ * Instruction i of tb as TCG runs it: its callback, its inline add, then
+ * its accesses, reads before writes, each followed by its memory inline
+ * op; a fault stops it after accesses of them (-1: it completes).
+ */
+static void run_insn(const struct qemu_plugin_tb *tb, size_t i, int accesses)
+{
+	const struct qemu_plugin_insn *insn = &tb->insns[i];
+	int k;
+
+	if (!i && tb->ptr)
+		*tb->ptr += tb->imm;
+	if (insn->cb)
+		insn->cb(0, insn->udata);
+	if (insn->ptr)
+		*insn->ptr += insn->imm;
+	for (k = 0; k < insn->reads + insn->writes && (accesses < 0 || k < accesses); k++) {
+		int w = k >= insn->reads;
+
+		if (insn->mem_ptr[w])
+			*insn->mem_ptr[w] += insn->mem_imm[w];
+	}
+}
+
 static void run(const struct qemu_plugin_tb *tb, int times)
 {
 	size_t i;
 
 	while (times-- > 0)
-		for (i = 0; i < tb->n; i++) {
-			const struct qemu_plugin_insn *insn = &tb->insns[i];
+		for (i = 0; i < tb->n; i++)
+			run_insn(tb, i, -1);
+}
 
-			if (insn->cb)
-				insn->cb(0, insn->udata);
-			if (insn->ptr)
-				*insn->ptr += insn->imm;
-		}
+/* tb up to instruction at, which faults after accesses of its accesses. */
+static void run_fault(const struct qemu_plugin_tb *tb, size_t at, int accesses)
+{
+	size_t i;
+
+	for (i = 0; i < at; i++)
+		run_insn(tb, i, -1);
+	run_insn(tb, at, accesses);
 }
 
 /* A symbol's address in an ELF file and the first bytes of its code there. */
@@ -413,6 +469,177 @@ out:
 	free(guest_arg);
 }
 
+struct code {
+	unsigned char byte;
+	int reads, writes;
+	unsigned char byte2;	/* the second byte; 0 is 0xc0 */
+};
+
+/*
+ * A block of instructions of 2 bytes each from addr; mem_only: as qemu
+ * translates an instruction it restarts for an I/O access, with only its
+ * memory callbacks.
+ */
+static struct qemu_plugin_tb *translate_code(uint64_t addr, const struct code *c, size_t n,
+					     int mem_only)
+{
+	struct qemu_plugin_tb *tb = xcalloc(1, sizeof(*tb));
+	size_t i;
+
+	tb->n = n;
+	for (i = 0; i < n; i++) {
+		tb->insns[i].vaddr = addr + 2 * i;
+		tb->insns[i].size = 2;
+		tb->insns[i].data[0] = c[i].byte;
+		tb->insns[i].data[1] = c[i].byte2 ? c[i].byte2 : 0xc0;
+		tb->insns[i].reads = c[i].reads;
+		tb->insns[i].writes = c[i].writes;
+	}
+	trans_cb(1, tb);
+	for (i = 0; mem_only && i < n; i++) {
+		tb->insns[i].ptr = NULL;
+		tb->insns[i].cb = NULL;
+	}
+	return tb;
+}
+
+/*
+ * qemu counts an instruction when it retires: one that faults (a page
+ * fault, an I/O access qemu restarts in a block of its own) counts when
+ * it runs again, not when it started and faulted.  The meter's total is
+ * that count; what started is more.
+ */
+static void test_exact(void)
+{
+	static const struct code code[] = {
+		{ 0x01, 0, 0, 0 },	/* an add */
+		{ 0x8b, 1, 0, 0 },	/* a load */
+		{ 0x02, 0, 0, 0 },
+		{ 0x89, 0, 1, 0 },	/* a store: the block's last */
+	};
+	const char *b = getenv("KCP_BUILD");
+	char *so = xstrfmt("%s/kcp-meter-exact.so", test_tmpdir());
+	char *cmd = xstrfmt("cp '%s/kcp-meter.so' '%s'", b && *b ? b : "build", so);
+	char *out = xstrfmt("%s/exact.txt", test_tmpdir());
+	char *out_arg = xstrfmt("out=%s", out);
+	char *args[] = { out_arg };
+	struct qemu_plugin_tb *tbs[8];
+	struct meter_result m;
+	struct strbuf why = STRBUF_INIT;
+	install_t inst;
+	void *h;
+	size_t i, nr = 0;
+
+	/* a second copy of the plugin, with a state of its own */
+	if (!check(system(cmd) == 0))
+		goto out;
+	h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	inst = h ? (install_t)dlsym(h, "qemu_plugin_install") : NULL;
+	if (!check(inst != NULL) || !check(inst(1, &x86, 1, args) == 0))
+		goto out;
+	tbs[nr++] = translate_code(0x400000, code, 4, 0);
+	run(tbs[0], 2);					/* qemu: 8 */
+	run_fault(tbs[0], 1, 0);			/* the load faults: 1 */
+	tbs[nr++] = translate_code(0x400002, code + 1, 3, 0);
+	run(tbs[1], 1);					/* and runs again: 3 */
+	run_fault(tbs[0], 3, 0);			/* the store faults: 3 */
+	tbs[nr++] = translate_code(0x400006, code + 3, 1, 0);
+	run(tbs[2], 1);					/* 1 */
+	run_fault(tbs[0], 1, 0);			/* the load reads a device: 1 */
+	tbs[nr++] = translate_code(0x400002, code + 1, 1, 1);
+	run(tbs[3], 1);					/* qemu runs it alone: 1 */
+	tbs[nr++] = translate_code(0x400004, code + 2, 2, 0);
+	run(tbs[4], 1);					/* 2 */
+	run_fault(tbs[0], 3, 0);			/* the store writes a device: 3 */
+	tbs[nr++] = translate_code(0x400006, code + 3, 1, 1);
+	run(tbs[5], 1);					/* 1 */
+	atexit_cb(1, atexit_data);
+
+	meter_result_init(&m);
+	if (check(meter_read(&m, out, &why) == 0)) {
+		check_int(m.total.total, ==, 8 + 1 + 3 + 3 + 1 + 1 + 1 + 2 + 3 + 1);
+		/* the two faults started twice; qemu reran the I/O accesses uninstrumented */
+		check_int(m.started, ==, m.total.total + 2);
+	} else {
+		fprintf(stderr, "# %s\n", why.buf);
+	}
+	meter_result_release(&m);
+	for (i = 0; i < nr; i++)
+		free(tbs[i]);
+out:
+	strbuf_release(&why);
+	free(so);
+	free(cmd);
+	free(out);
+	free(out_arg);
+}
+
+/*
+ * x86's rep string makes no access when rcx is 0, so its accesses cannot
+ * tell a fault: the kernel's page fault entry running right after it does.
+ */
+static void test_rep_fault(void)
+{
+	static const char map[] =
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000000 T memcpy\n"
+		"ffffffff81000100 T asm_exc_page_fault\n"
+		"ffffffff81000200 T other\n"
+		"ffffffff81000300 T _etext\n";
+	static const struct code rep = { 0xf3, 1, 1, 0xa4 };	/* rep movsb */
+	static const struct code plain = { 0x90, 0, 0, 0 };
+	const char *b = getenv("KCP_BUILD");
+	char *so = xstrfmt("%s/kcp-meter-rep.so", test_tmpdir());
+	char *cmd = xstrfmt("cp '%s/kcp-meter.so' '%s'", b && *b ? b : "build", so);
+	char *out = xstrfmt("%s/rep.txt", test_tmpdir());
+	char *map_path = xstrfmt("%s/rep.map", test_tmpdir());
+	char *out_arg = xstrfmt("out=%s", out), *map_arg = xstrfmt("map=%s", map_path);
+	char *args[] = { out_arg, map_arg };
+	struct qemu_plugin_tb *r, *pf, *other;
+	struct meter_result m;
+	struct strbuf why = STRBUF_INIT;
+	install_t inst;
+	void *h;
+
+	write_file(map_path, map, strlen(map));
+	if (!check(system(cmd) == 0))
+		goto out;
+	h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+	inst = h ? (install_t)dlsym(h, "qemu_plugin_install") : NULL;
+	if (!check(inst != NULL) || !check(inst(1, &x86, 2, args) == 0))
+		goto out;
+	r = translate_code(0xffffffff81000010, &rep, 1, 0);
+	pf = translate_code(0xffffffff81000100, &plain, 1, 0);
+	other = translate_code(0xffffffff81000200, &plain, 1, 0);
+	run(r, 3);				/* 3 iterations: qemu 3 */
+	run_fault(r, 0, 0);			/* one faults, */
+	run(pf, 1);				/* the kernel's entry runs next: 1 */
+	run(r, 1);				/* and it runs again: 1 */
+	run_fault(r, 0, 0);			/* rcx 0: no access, yet retired: 1 */
+	run(other, 1);				/* 1 */
+	atexit_cb(1, atexit_data);
+	meter_result_init(&m);
+	if (check(meter_read(&m, out, &why) == 0)) {
+		check_int(m.total.total, ==, 7);
+		check_int(m.started, ==, 8);
+		check_double(profile_find(&m.phases[STORE_METER_ALL], "memcpy")->count, 5, 0);
+	} else {
+		fprintf(stderr, "# %s\n", why.buf);
+	}
+	meter_result_release(&m);
+	free(r);
+	free(pf);
+	free(other);
+out:
+	strbuf_release(&why);
+	free(so);
+	free(cmd);
+	free(out);
+	free(map_path);
+	free(out_arg);
+	free(map_arg);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -420,5 +647,7 @@ int main(int argc, char **argv)
 		check(!"kcp-meter.so loads");
 	TEST(test_refuses);
 	TEST(test_counts);
+	TEST(test_exact);
+	TEST(test_rep_fault);
 	return test_done();
 }

@@ -609,6 +609,81 @@ static void test_no_runs(void)
 	free(path);
 }
 
+/*
+ * Where the cost goes (report-build.c, report-where.c): a section per
+ * entry of the model's where, the top rows in text, markdown and html, all
+ * of them in JSON.
+ */
+static void test_where_sections(void)
+{
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct analyze_model m;
+	struct profile base = PROFILE_INIT, var = PROFILE_INIT;
+	struct strbuf out = STRBUF_INIT;
+	const char *const formats[] = { "text", "markdown", "json", "html" };
+	size_t i, row = SIZE_MAX;
+	char name[32];
+
+	if (!check_int(load_from(&m, current_db ? current_db : db(), &ao), ==, 0))
+		return;
+	for (i = 0; i < m.tables[0].nr_rows; i++)
+		if (!m.tables[0].rows[i].is_baseline)
+			row = i;
+	if (!check(row != SIZE_MAX)) {
+		analyze_release(&m);
+		return;
+	}
+	for (i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "fn_%02zu.isra.0", i);
+		profile_add(&base, name, 100);
+		snprintf(name, sizeof(name), "fn_%02zu", i);
+		profile_add(&var, name, 100 + 10 * (double)(12 - i));
+	}
+	profile_add(&base, "do_idle", 50);
+	profile_add(&var, "[user]", 7);
+	profile_merge(&base);
+	profile_merge(&var);
+	m.where = xcalloc(1, sizeof(*m.where));
+	m.nr_where = 1;
+	m.where[0].table = 0;
+	m.where[0].row = row;
+	m.where[0].base_runs = m.where[0].variant_runs = 3;
+	m.where[0].phase = "work";
+	attribution_compute(&m.where[0].a, &base, &var, 787);
+
+	for (i = 0; i < 4; i++) {
+		strbuf_reset(&out);
+		report_find(formats[i])->write(&out, &m);
+		check(strcasestr(out.buf, "where the cost goes") != NULL ||
+		      !strcmp(formats[i], "json"));
+		check(strstr(out.buf, "fn_00") != NULL);
+		check(strstr(out.buf, "isra") == NULL);
+		if (i != 2) {
+			check(strstr(out.buf, "fn_09") != NULL);
+			check(strstr(out.buf, "fn_10") == NULL);
+			check(strstr(out.buf, "(3 other functions)") != NULL);
+			check(strstr(out.buf, "the rows add up to the measured change, +787") != NULL);
+		}
+	}
+	/* JSON: every row, and the check */
+	strbuf_reset(&out);
+	report_find("json")->write(&out, &m);
+	check(strstr(out.buf, "\"where\": [") != NULL || strstr(out.buf, "\"where\":[") != NULL);
+	check(strstr(out.buf, "\"name\": \"[user]\"") != NULL || strstr(out.buf, "\"name\":\"[user]\"") != NULL);
+	check(strstr(out.buf, "fn_11") != NULL);
+	check(strstr(out.buf, "\"adds_up\": true") != NULL || strstr(out.buf, "\"adds_up\":true") != NULL);
+	strbuf_reset(&out);
+	report_find("html")->write(&out, &m);
+	check(strstr(out.buf, "id=\"where-1\"") != NULL);
+	check(strstr(out.buf, "fn_09") != NULL);
+	check(strstr(out.buf, "fn_10") == NULL);
+
+	strbuf_release(&out);
+	profile_release(&base);
+	profile_release(&var);
+	analyze_release(&m);
+}
+
 /* The legend is one: the noise band and alpha in every format (markdown had neither). */
 static void test_legend_in_every_format(void)
 {
@@ -701,6 +776,7 @@ int main(int argc, char **argv)
 	TEST(test_escape_text_into_a_buffer);
 	TEST(test_utf8_decode);
 	TEST(test_no_runs);
+	TEST(test_where_sections);
 	TEST(test_legend_in_every_format);
 	TEST(test_doc_section);
 	free(fixture_db);
