@@ -7,6 +7,7 @@
 
 #include "util/shard.h"
 #include "util/usage.h"
+#include "util/wrapper.h"
 
 /* A decimal in [lo, hi] that is all of text: 0, or -1 (no message). */
 static int parse_int(long *out, const char *text, long lo, long hi)
@@ -39,7 +40,7 @@ static int index_from_env(long *out, const char *arg, long count)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(engines); i++) {
 		const char *v = getenv(engines[i].var);
 		long idx;
 
