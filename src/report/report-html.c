@@ -6,6 +6,7 @@
 
 #include "stats/analyze.h"
 #include "util/escape.h"
+#include "report/report-sections.h"
 #include "report/report-util.h"
 #include "report/report-writers.h"
 #include "util/strbuf.h"
@@ -874,6 +875,7 @@ void report_html(struct strbuf *out, const struct analyze_model *m)
 	variants(out, m);
 	not_measured(out, m);
 	patch_builds(out, m);
+	report_findings_html(out, m);
 	environment(out, m);
 	raw_data(out, m);
 	strbuf_addf(out, "<footer>Written by kconfperf %s.</footer>\n</main>\n</body>\n</html>\n",

@@ -7,6 +7,7 @@
 #include "stats/analyze.h"
 #include "util/json.h"
 #include "plan/plan.h"
+#include "report/report-sections.h"
 #include "report/report-util.h"
 #include "report/report-writers.h"
 #include "util/strbuf.h"
@@ -525,6 +526,7 @@ void report_json(struct strbuf *out, const struct analyze_model *m)
 		jw_end(&jw);
 	}
 	jw_end(&jw);
+	report_findings_json(&jw, m);
 	jw_end(&jw);
 	jw_end(&jw);
 }

@@ -7,6 +7,7 @@
 
 #include "stats/analyze.h"
 #include "util/escape.h"
+#include "report/report-sections.h"
 #include "report/report-util.h"
 #include "report/report-writers.h"
 #include "util/strbuf.h"
@@ -709,4 +710,5 @@ void report_text(struct strbuf *out, const struct analyze_model *m)
 	groups(out, m);
 	not_measured(out, m);
 	patch_builds(out, m);
+	report_findings_text(out, m);
 }

@@ -25,6 +25,7 @@
 #include "run/measure.h"
 #include "run/meter.h"
 #include "kbuild/kbuild.h"
+#include "store/store-findings.h"
 #include "store/store-meter.h"
 #include "util/run-command.h"
 #include "run/schedule.h"
@@ -776,6 +777,24 @@ static int store_meter(struct state *s, int64_t run_id, const struct vm_result *
 	return ret;
 }
 
+/* The kernel's own reports in the run, beside it. */
+static int store_findings(struct state *s, int64_t run_id, const struct findings *f)
+{
+	struct store_finding *v = xcalloc(f->nr ? f->nr : 1, sizeof(*v));
+	size_t i;
+	int ret;
+
+	for (i = 0; i < f->nr; i++) {
+		v[i].kind = f->v[i].kind;
+		v[i].line = f->v[i].line;	/* borrowed */
+		v[i].text = f->v[i].text;
+		v[i].count = f->v[i].count;
+	}
+	ret = store_add_findings(s->st, run_id, v, f->nr);
+	free(v);
+	return ret;
+}
+
 static int store_result(struct state *s, const struct schedule_run *r,
 			const struct vm_result *res, const char *started, uint64_t layout_seed)
 {
@@ -817,6 +836,8 @@ static int store_result(struct state *s, const struct schedule_run *r,
 		ret = store_add_run(s->st, &run, samples, nr);
 	if (!ret && res->meter)
 		ret = store_meter(s, run.id, res);
+	if (!ret)
+		ret = store_findings(s, run.id, &res->findings);
 	if (!ret)
 		ret = store_commit(s->st);
 	else

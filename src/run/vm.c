@@ -185,6 +185,7 @@ void vm_result_release(struct vm_result *res)
 	protocol_result_release(&res->proto);
 	meter_result_release(res->meter);
 	free(res->meter);
+	findings_release(&res->findings);
 	vm_result_init(res);
 }
 
@@ -1222,6 +1223,7 @@ int vm_run(struct vm_result *out, const struct vm_config *run_cfg, const char *d
 	vm_classify(out, &cp, console.buf, console.len, results.buf, results.len,
 		    out->accel == VM_ACCEL_RUNNER ? console.buf : qemu_log.buf);
 	extract_output(out, cfg);
+	findings_scan(&out->findings, console.buf, console.len);
 	out->meter_loaded = vm_meter_loaded(cfg, out->accel);
 	if (out->meter_loaded)
 		vm_read_meter(out, cfg);

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "run/findings.h"
 #include "run/protocol.h"
 #include "store/status.h"
 #include "util/strbuf.h"
@@ -254,6 +255,11 @@ struct vm_result {
 	 */
 	struct meter_result *meter;
 	int meter_loaded;	/* the run loaded the meter */
+	/*
+	 * The kernel's own reports on the console (lockdep, WARN, KASAN ...:
+	 * findings.h), whether or not the run was ok.
+	 */
+	struct findings findings;
 };
 
 #define VM_RESULT_INIT { .reason = STRBUF_INIT, .exit_code = -1, .icount_shift = -1, \

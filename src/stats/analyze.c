@@ -8,6 +8,7 @@
 #include "plan/plan.h"
 #include "run/workload-table.h"
 #include "stats/analyze-design.h"
+#include "stats/analyze-findings.h"
 #include "stats/analyze-series.h"
 #include "stats/analyze-sources.h"
 #include "stats/analyze.h"
@@ -908,6 +909,8 @@ int analyze_load(struct analyze_model *out, struct store *st,
 	if (build_tables(out, opts))
 		goto fail;
 	analyze_series_build(out);
+	if (analyze_findings_load(out, st))
+		goto fail;
 	return 0;
 fail:
 	analyze_release(out);
@@ -946,6 +949,7 @@ void analyze_release(struct analyze_model *m)
 	size_t i;
 
 	analyze_series_release(m);
+	analyze_findings_release(m);
 	for (i = 0; i < m->nr_tables; i++)
 		table_release(&m->tables[i]);
 	free(m->tables);

@@ -386,6 +386,9 @@ struct analyze_model {
 	size_t nr_runs;
 	struct store_sample_row *samples;	/* ordered by run id */
 	size_t nr_samples;
+	/* The kernel's own reports per variant (analyze-findings.h). */
+	struct analyze_finding *findings;
+	size_t nr_findings;
 };
 
 /*

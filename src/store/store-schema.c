@@ -217,6 +217,18 @@ static const struct migration {
 	  "  functions INTEGER NOT NULL,"
 	  "  data BLOB NOT NULL,"
 	  "  PRIMARY KEY (run_id, phase));", NULL },
+	/*
+	 * 6: what else an option changes.  The kernel's own reports per run
+	 * (store-findings.c: lockdep, KASAN, WARN ... found on its console).
+	 */
+	{ "CREATE TABLE finding ("
+	  "  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	  "  position INTEGER NOT NULL,"
+	  "  kind TEXT NOT NULL,"
+	  "  line TEXT NOT NULL,"
+	  "  count INTEGER NOT NULL,"
+	  "  text TEXT NOT NULL DEFAULT '',"
+	  "  PRIMARY KEY (run_id, position));", NULL },
 };
 
 static int db_error(const struct conn *st, const char *what)

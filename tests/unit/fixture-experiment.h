@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "store/store-findings.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 
@@ -96,6 +97,32 @@ static double fixture_noise(unsigned *state)
 		sum += ((*state >> 8) & 0xFFFF) / 65536.0;
 	}
 	return sum - 6;
+}
+
+/*
+ * The kernel's reports of some runs (store-findings.h): PROVE_LOCKING's
+ * rounds 0 and 2 print a lockdep report, round 1 of it and of the baseline
+ * the same WARN (text with markup, which every writer must escape).
+ */
+static int fixture_findings(struct store *st, const char *variant, int64_t run_id, int round)
+{
+	struct store_finding f[2] = {
+		{ .kind = FINDING_LOCKDEP, .count = 1,
+		  .line = (char *)"WARNING: possible circular locking dependency detected",
+		  .text = (char *)"[    1.102588] WARNING: possible circular locking dependency "
+			  "detected\n[    1.103049] swapper/0/1 is trying to acquire lock:\n" },
+		{ .kind = FINDING_WARNING, .count = 2,
+		  .line = (char *)"WARNING at kernel/fake.c:12 fake_<init>",
+		  .text = (char *)"[    0.912455] WARNING: CPU: 0 PID: 1 at kernel/fake.c:12 "
+			  "fake_<init>+0x8a/0x1f0 & more\n" },
+	};
+
+	if (!strcmp(variant, "CONFIG_PROVE_LOCKING=y") && (round == 0 || round == 2))
+		return store_add_findings(st, run_id, f, 1);
+	if ((!strcmp(variant, "CONFIG_PROVE_LOCKING=y") || !strcmp(variant, "baseline")) &&
+	    round == 1)
+		return store_add_findings(st, run_id, f + 1, 1);
+	return 0;
 }
 
 static int fixture_experiment(const char *path)
@@ -181,7 +208,8 @@ static int fixture_experiment(const char *path)
 				s[it].value = 0.5 * f->factor * (1 + n) *
 					(1 + fixture_noise(&seed) * 0.01);
 			}
-			if (store_add_run(st, &r, s, f->timeout ? 0 : 3))
+			if (store_add_run(st, &r, s, f->timeout ? 0 : 3) ||
+			    fixture_findings(st, f->name, r.id, round))
 				goto out;
 		}
 	}

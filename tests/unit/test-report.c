@@ -414,8 +414,14 @@ static void test_html_page(void)
 	check(ends_with(out.buf, "</html>\n"));
 	check_int(count(out.buf, "<table class=\"summary\">"), ==, 3);
 	check_int(count(out.buf, "<svg "), ==, 3);
-	/* one <details> per variant, plus the raw data */
-	check_int(count(out.buf, "<details>"), ==, 12 + 1);
+	/* one <details> per variant, plus the raw data and one per kernel report */
+	check_int(count(out.buf, "<details>"), ==, 12 + 1 + 3);
+	/* the first report's text, escaped */
+	check(strstr(out.buf, "<section id=\"findings\">") != NULL);
+	check(strstr(out.buf, "<summary>WARNING at kernel/fake.c:12 fake_&lt;init&gt;</summary>"
+		     "<pre>[    0.912455] WARNING: CPU: 0 PID: 1 at kernel/fake.c:12 "
+		     "fake_&lt;init&gt;+0x8a/0x1f0 &amp; more\n</pre>") != NULL);
+	check(strstr(out.buf, "<td class=\"n\">2 of 6</td><td>no: 0 of 6</td>") != NULL);
 	check(strstr(out.buf, "mm/failslab.c:12: error: &#39;x&#39; undeclared") != NULL);
 	check(strstr(out.buf, "+147.9 KiB") != NULL);	/* PROVE_LOCKING's bzImage */
 	check(strstr(out.buf, "CONFIG_LOCK_STAT=y<span class=\"badge same-as\">(= "

@@ -1,0 +1,28 @@
+/* report-sections.h: what else an option changes (kernel reports, environment, sizes, help-text claims), per format. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef REPORT_SECTIONS_H
+#define REPORT_SECTIONS_H
+
+struct analyze_model;
+struct json_writer;
+struct strbuf;
+
+/*
+ * The sections of issue 26, laid out for each format from the model alone
+ * (the numbers and sentences are analyze-findings.h's and the model's):
+ * each writer calls its format's function where the section belongs.
+ * Nothing is written when there is nothing to say (no finding, say), so a
+ * report of an experiment without any keeps its shape.
+ *
+ * Kernel reports: per variant, how many of its runs showed which report
+ * and whether its baseline's runs did; HTML adds the first report's text.
+ */
+void report_findings_text(struct strbuf *out, const struct analyze_model *m);
+void report_findings_markdown(struct strbuf *out, const struct analyze_model *m);
+void report_findings_html(struct strbuf *out, const struct analyze_model *m);
+/* A "findings" array in the kconfperf object. */
+void report_findings_json(struct json_writer *jw, const struct analyze_model *m);
+/* mmtests: one comment-like line per finding after the comparison. */
+void report_findings_mmtests(struct strbuf *out, const struct analyze_model *m);
+
+#endif

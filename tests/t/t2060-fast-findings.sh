@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# t2060: what else an option changes, on the fast tier: the kernel's own
+# reports on a run's console (the fake runner prints a WARN, and in every
+# other run a lockdep report, for a kernel with DEBUG_A) reach the database
+# per run and every report format, counted per variant against the baseline.
+. "$(dirname "$0")/lib.sh"
+. "$SRC_DIR/tests/t/lib-fast.sh"
+
+test_expect_success 'setup: plan, build and run DEBUG_A (which warns) and DEBUG_B' '
+	fake_plan exp DEBUG_A,DEBUG_B >/dev/null &&
+	kconfperf build --dir exp -q &&
+	KCP_FAKE_WARN=DEBUG_A fake_run exp --runs 4 --warmup 1 --seed 7 2>err &&
+	test "$(q exp "SELECT count(*) FROM run WHERE status = \"ok\"")" = 15
+'
+
+test_expect_success 'run: each run of DEBUG_A stores its findings, the others none' '
+	q exp "SELECT v.name, r.round, f.kind, f.line, f.count FROM finding f
+		JOIN run r ON r.id = f.run_id JOIN variant v ON v.id = r.variant_id
+		ORDER BY r.round, f.position" >findings &&
+	cat findings &&
+	test "$(grep -c "^CONFIG_DEBUG_A=y|.*|warning|WARNING at kernel/fake.c:12 fake_init|1$" findings)" = 5 &&
+	test "$(grep -c "|lockdep|WARNING: possible circular locking dependency detected|1$" findings)" = 2 &&
+	! grep -v "^CONFIG_DEBUG_A=y|" findings &&
+	test "$(q exp "SELECT count(*) FROM finding WHERE text LIKE \"%end trace%\"")" = 5
+'
+
+test_expect_success 'report: text, markdown and mmtests count them per variant, against the baseline' '
+	for f in text markdown mmtests; do
+		kconfperf report --dir exp --format $f >out.$f &&
+		test_grep "5 of 5 runs: WARNING at kernel/fake.c:12 fake_init (warning; not in the baseline: 0 of 5 runs)" out.$f &&
+		test_grep "2 of 5 runs: WARNING: possible circular locking dependency detected (lockdep; not in the baseline: 0 of 5 runs)" out.$f ||
+		exit 1
+	done &&
+	test_grep "^  CONFIG_DEBUG_A=y: 5 of 5 runs" out.text &&
+	test_grep "^- \*\*CONFIG_DEBUG_A=y\*\*: 2 of 5 runs" out.markdown
+'
+
+test_expect_success 'report: json has the counts, html the first report text' '
+	kconfperf report --dir exp --format json >json &&
+	test_grep "\"kind\": \"lockdep\"" json &&
+	test_grep "\"line\": \"WARNING at kernel/fake.c:12 fake_init\"" json &&
+	test_grep "\"baseline_runs\": 0" json &&
+	kconfperf report --dir exp --format html >html &&
+	test_grep "<section id=\"findings\">" html &&
+	test_grep "<pre>\[    0.912455\] WARNING: CPU: 0 PID: [0-9]* at kernel/fake.c:12 fake_init+0x8a/0x1f0" html
+'
+
+test_expect_success 'report: an experiment without findings has no such section' '
+	fake_plan quiet DEBUG_B >/dev/null &&
+	kconfperf build --dir quiet -q &&
+	KCP_FAKE_WARN=DEBUG_A fake_run quiet --runs 1 --warmup 0 2>/dev/null &&
+	kconfperf report --dir quiet >out &&
+	! grep "kernel reports" out &&
+	kconfperf report --dir quiet --format json >json &&
+	test_grep "\"findings\": \[\]" json
+'
+
+test_done
