@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/report-sections.h"
+#include "report/report-util.h"
 #include "stats/analyze-findings.h"
 #include "stats/analyze.h"
 #include "util/escape.h"
@@ -147,4 +148,154 @@ void report_findings_mmtests(struct strbuf *out, const struct analyze_model *m)
 		strbuf_addch(out, '\n');
 	}
 	strbuf_release(&sb);
+}
+
+/* The size columns: bzImage, text, data, bss. */
+#define SIZE_COLUMNS 4
+static const char *const size_heads[SIZE_COLUMNS] = { "bzImage", "text", "data", "bss" };
+
+static int has_sections(const struct analyze_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_variants; i++)
+		if (m->variants[i].has_build && m->variants[i].build.text_size >= 0)
+			return 1;
+	return 0;
+}
+
+/* Whether a variant gets a row: it has a build of its own that is ok. */
+static int has_size_row(const struct analyze_variant *av)
+{
+	return av->has_build && av->state == ANALYZE_OK && av->build.bzimage_size > 0;
+}
+
+static void add_size(struct strbuf *sb, int64_t abs, int has_delta, int64_t delta, int baseline)
+{
+	if (!baseline && has_delta)
+		report_add_bytes(sb, (double)delta, 1);
+	else if (abs >= 0)
+		report_add_bytes(sb, (double)abs, 0);
+	else
+		strbuf_addch(sb, '-');
+}
+
+/* The four cells of a variant's row (emptied first). */
+static void size_cells(struct strbuf cells[SIZE_COLUMNS], const struct analyze_variant *av)
+{
+	const struct store_build *b = &av->build;
+	int base = !strcmp(av->v.kind, "baseline");
+	int i;
+
+	for (i = 0; i < SIZE_COLUMNS; i++)
+		strbuf_reset(&cells[i]);
+	add_size(&cells[0], b->bzimage_size, av->has_size_delta, av->size_delta, base);
+	add_size(&cells[1], b->text_size, av->has_sections_delta, av->text_delta, base);
+	add_size(&cells[2], b->data_size, av->has_sections_delta, av->data_delta, base);
+	add_size(&cells[3], b->bss_size, av->has_sections_delta, av->bss_delta, base);
+}
+
+static const char sizes_intro[] =
+	"vmlinux by section beside bzImage (compressed and page-granular: a leaf option "
+	"often leaves it the same): the baseline's sizes, every other variant's change against it";
+
+void report_sizes_text(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf cells[SIZE_COLUMNS], name = STRBUF_INIT;
+	size_t i, width = strlen("variant");
+	int c;
+
+	if (!has_sections(m))
+		return;
+	for (c = 0; c < SIZE_COLUMNS; c++)
+		strbuf_init(&cells[c], 0);
+	for (i = 0; i < m->nr_variants; i++)
+		if (has_size_row(&m->variants[i]) && strlen(m->variants[i].v.name) > width)
+			width = strlen(m->variants[i].v.name);
+	strbuf_addf(out, "\nimage size: %s:\n  %-*s", sizes_intro, (int)width, "variant");
+	for (c = 0; c < SIZE_COLUMNS; c++)
+		strbuf_addf(out, " %12s", size_heads[c]);
+	strbuf_addch(out, '\n');
+	for (i = 0; i < m->nr_variants; i++) {
+		const struct analyze_variant *av = &m->variants[i];
+
+		if (!has_size_row(av))
+			continue;
+		size_cells(cells, av);
+		strbuf_reset(&name);
+		strbuf_add_text(&name, av->v.name);
+		strbuf_addf(out, "  %-*s", (int)width, name.buf);
+		for (c = 0; c < SIZE_COLUMNS; c++)
+			strbuf_addf(out, " %12s", cells[c].buf);
+		strbuf_addch(out, '\n');
+	}
+	for (c = 0; c < SIZE_COLUMNS; c++)
+		strbuf_release(&cells[c]);
+	strbuf_release(&name);
+}
+
+void report_sizes_markdown(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf cells[SIZE_COLUMNS];
+	size_t i;
+	int c;
+
+	if (!has_sections(m))
+		return;
+	for (c = 0; c < SIZE_COLUMNS; c++)
+		strbuf_init(&cells[c], 0);
+	strbuf_addstr(out, "\n## Image size\n\n");
+	strbuf_add_markdown(out, sizes_intro);
+	strbuf_addstr(out, ".\n\n| variant | bzImage | text | data | bss |\n|:--|--:|--:|--:|--:|\n");
+	for (i = 0; i < m->nr_variants; i++) {
+		const struct analyze_variant *av = &m->variants[i];
+
+		if (!has_size_row(av))
+			continue;
+		size_cells(cells, av);
+		strbuf_addstr(out, "| ");
+		strbuf_add_markdown(out, av->v.name);
+		for (c = 0; c < SIZE_COLUMNS; c++)
+			strbuf_addf(out, " | %s", cells[c].buf);
+		strbuf_addstr(out, " |\n");
+	}
+	for (c = 0; c < SIZE_COLUMNS; c++)
+		strbuf_release(&cells[c]);
+}
+
+void report_sizes_html(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf cells[SIZE_COLUMNS];
+	size_t i;
+	int c;
+
+	if (!has_sections(m))
+		return;
+	for (c = 0; c < SIZE_COLUMNS; c++)
+		strbuf_init(&cells[c], 0);
+	strbuf_addstr(out, "<section id=\"sizes\">\n<h2>Image size</h2>\n<p>");
+	strbuf_add_xml(out, sizes_intro);
+	strbuf_addstr(out, ".</p>\n<div class=\"card\"><table><thead><tr><th>variant</th>");
+	for (c = 0; c < SIZE_COLUMNS; c++)
+		strbuf_addf(out, "<th>%s</th>", size_heads[c]);
+	strbuf_addstr(out, "</tr></thead><tbody>\n");
+	for (i = 0; i < m->nr_variants; i++) {
+		const struct analyze_variant *av = &m->variants[i];
+
+		if (!has_size_row(av))
+			continue;
+		size_cells(cells, av);
+		strbuf_addstr(out, "<tr><td class=\"name\">");
+		strbuf_add_xml(out, av->v.name);
+		strbuf_addstr(out, "</td>");
+		for (c = 0; c < SIZE_COLUMNS; c++) {
+			strbuf_addstr(out, "<td class=\"n\">");
+			strbuf_add_xml(out, cells[c].buf);
+			strbuf_addstr(out, "</td>");
+		}
+		strbuf_addstr(out, "</tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
+	for (c = 0; c < SIZE_COLUMNS; c++)
+		strbuf_release(&cells[c]);
 }

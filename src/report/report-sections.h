@@ -25,4 +25,14 @@ void report_findings_json(struct json_writer *jw, const struct analyze_model *m)
 /* mmtests: one comment-like line per finding after the comparison. */
 void report_findings_mmtests(struct strbuf *out, const struct analyze_model *m);
 
+/*
+ * Image size by section: per built variant, bzImage beside vmlinux's
+ * text, data and bss, the baseline's in bytes and every other variant's
+ * as its change against its baseline.  Only when some build has section
+ * sizes (builds before they were measured have none).
+ */
+void report_sizes_text(struct strbuf *out, const struct analyze_model *m);
+void report_sizes_markdown(struct strbuf *out, const struct analyze_model *m);
+void report_sizes_html(struct strbuf *out, const struct analyze_model *m);
+
 #endif

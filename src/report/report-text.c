@@ -710,5 +710,6 @@ void report_text(struct strbuf *out, const struct analyze_model *m)
 	groups(out, m);
 	not_measured(out, m);
 	patch_builds(out, m);
+	report_sizes_text(out, m);
 	report_findings_text(out, m);
 }

@@ -232,6 +232,13 @@ static int load_variants(struct analyze_model *m, struct store *st)
 			av->has_size_delta = 1;
 			av->size_delta = av->build.bzimage_size - base->build.bzimage_size;
 		}
+		if (base && av->has_build && base->has_build && av->build.text_size >= 0 &&
+		    base->build.text_size >= 0) {
+			av->has_sections_delta = 1;
+			av->text_delta = av->build.text_size - base->build.text_size;
+			av->data_delta = av->build.data_size - base->build.data_size;
+			av->bss_delta = av->build.bss_size - base->build.bss_size;
+		}
 	}
 	return 0;
 }

@@ -158,6 +158,13 @@ struct analyze_variant {
 	/* bzImage size minus the baseline's, when both are known */
 	int has_size_delta;
 	int64_t size_delta;
+	/*
+	 * vmlinux's text, data and bss minus the baseline's (build.text_size
+	 * ...), when both are known: a leaf option's size, which bzImage
+	 * (compressed, page-granular) often does not show.
+	 */
+	int has_sections_delta;
+	int64_t text_delta, data_delta, bss_delta;
 };
 
 struct analyze_row {

@@ -228,7 +228,11 @@ static const struct migration {
 	  "  line TEXT NOT NULL,"
 	  "  count INTEGER NOT NULL,"
 	  "  text TEXT NOT NULL DEFAULT '',"
-	  "  PRIMARY KEY (run_id, position));", NULL },
+	  "  PRIMARY KEY (run_id, position));"
+	  /* vmlinux's text, data and bss per build (kbuild/elf-sizes.h) */
+	  "ALTER TABLE build ADD COLUMN text_size INTEGER;"
+	  "ALTER TABLE build ADD COLUMN data_size INTEGER;"
+	  "ALTER TABLE build ADD COLUMN bss_size INTEGER;", NULL },
 };
 
 static int db_error(const struct conn *st, const char *what)

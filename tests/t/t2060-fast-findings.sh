@@ -3,7 +3,9 @@
 # t2060: what else an option changes, on the fast tier: the kernel's own
 # reports on a run's console (the fake runner prints a WARN, and in every
 # other run a lockdep report, for a kernel with DEBUG_A) reach the database
-# per run and every report format, counted per variant against the baseline.
+# per run and every report format, counted per variant against the baseline;
+# vmlinux's text, data and bss per variant beside bzImage (the fake build's
+# vmlinux is an ELF object: DEBUG_A adds 4 KiB of data, DEBUG_B 8 KiB of bss).
 . "$(dirname "$0")/lib.sh"
 . "$SRC_DIR/tests/t/lib-fast.sh"
 
@@ -44,6 +46,33 @@ test_expect_success 'report: json has the counts, html the first report text' '
 	kconfperf report --dir exp --format html >html &&
 	test_grep "<section id=\"findings\">" html &&
 	test_grep "<pre>\[    0.912455\] WARNING: CPU: 0 PID: [0-9]* at kernel/fake.c:12 fake_init+0x8a/0x1f0" html
+'
+
+test_expect_success 'build: vmlinux by section per build, in the cache and the database' '
+	q exp "SELECT v.name, b.text_size > 0, b.data_size, b.bss_size FROM build b
+		JOIN variant v ON v.config_hash = b.config_hash ORDER BY v.position" >sizes &&
+	cat sizes &&
+	base_data=$(sed -n "s/^baseline|1|\([0-9]*\)|\([0-9]*\)$/\1/p" sizes) &&
+	base_bss=$(sed -n "s/^baseline|1|\([0-9]*\)|\([0-9]*\)$/\2/p" sizes) &&
+	test -n "$base_data" && test -n "$base_bss" &&
+	test_grep "^CONFIG_DEBUG_A=y|1|$((base_data + 4096))|$base_bss$" sizes &&
+	test_grep "^CONFIG_DEBUG_B=y|1|$base_data|$((base_bss + 8192))$" sizes &&
+	test "$(cat "$CACHE"/builds/*/meta | grep -c "^text_size=[1-9]")" = 3
+'
+
+test_expect_success 'report: text, data and bss per variant in text, markdown, json and html' '
+	kconfperf report --dir exp >out &&
+	sed -n "/^image size:/,/^\$/p" out >table && cat table &&
+	test_grep "^  CONFIG_DEBUG_A=y  *[-+0-9.]* [KMi]*B  *+0 B  *+4.0 KiB  *+0 B$" table &&
+	test_grep "^  CONFIG_DEBUG_B=y  *[-+0-9.]* [KMi]*B  *+0 B  *+0 B  *+8.0 KiB$" table &&
+	kconfperf report --dir exp --format markdown >md &&
+	test_grep "^| CONFIG_DEBUG_A=y | .* | +0 B | +4.0 KiB | +0 B |$" md &&
+	kconfperf report --dir exp --format json >json &&
+	test_grep "\"data_size_delta\": 4096" json &&
+	test_grep "\"bss_size_delta\": 8192" json &&
+	kconfperf report --dir exp --format html >html &&
+	test_grep "<section id=\"sizes\">" html &&
+	test_grep "<td class=\"n\">+8.0 KiB</td>" html
 '
 
 test_expect_success 'report: an experiment without findings has no such section' '

@@ -171,6 +171,12 @@ static int fixture_experiment(const char *path)
 		b.seconds = 100 + i;
 		b.bzimage_size = f->bzimage;
 		b.vmlinux_size = f->bzimage * 4;
+		/* vmlinux by section; the script variant's bzImage is +24 B, its text +37 B */
+		if (f->bzimage) {
+			b.text_size = f->bzimage * 2 + (long long)(i * i) * 37;
+			b.data_size = f->bzimage / 2 + (long long)i * 8;
+			b.bss_size = 409600;
+		}
 		b.log_path = (char *)"logs/build-failslab.log";
 		b.log_tail = (char *)(f->build_failed ?
 				      "  CC      mm/failslab.o\nmm/failslab.c:12: error: "

@@ -75,9 +75,44 @@ static void test_findings_round_trip_per_run(void)
 	free(path);
 }
 
+/* vmlinux's section sizes per build (schema 6); unknown ones are NULL, read back as -1. */
+static void test_build_sections_round_trip(void)
+{
+	char *path = xstrfmt("%s/b.db", test_tmpdir());
+	struct store *st;
+	struct store_build b = STORE_BUILD_INIT, got = STORE_BUILD_INIT;
+
+	check_int(store_open(&st, path, 1), ==, 0);
+	b.key = xstrdup("k1");
+	b.config_hash = xstrdup("h1");
+	b.status = BUILD_OK;
+	b.bzimage_size = 1602560;
+	b.text_size = 6541056;
+	b.data_size = 1934424;
+	b.bss_size = 614400;
+	check_int(store_put_build(st, &b), ==, 0);
+	check_int(store_get_build_by_hash(st, "h1", &got), ==, 1);
+	check_int(got.text_size, ==, 6541056);
+	check_int(got.data_size, ==, 1934424);
+	check_int(got.bss_size, ==, 614400);
+	store_build_release(&got);
+	store_build_release(&b);
+	b.key = xstrdup("k2");
+	b.config_hash = xstrdup("h2");
+	check_int(store_put_build(st, &b), ==, 0);
+	check_int(store_get_build_by_hash(st, "h2", &got), ==, 1);
+	check_int(got.text_size, ==, -1);
+	check_int(got.bss_size, ==, -1);
+	store_build_release(&got);
+	store_build_release(&b);
+	store_close(st);
+	free(path);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_findings_round_trip_per_run);
+	TEST(test_build_sections_round_trip);
 	return test_done();
 }
