@@ -877,6 +877,7 @@ void report_html(struct strbuf *out, const struct analyze_model *m)
 	patch_builds(out, m);
 	report_sizes_html(out, m);
 	report_findings_html(out, m);
+	report_env_html(out, m);
 	environment(out, m);
 	raw_data(out, m);
 	strbuf_addf(out, "<footer>Written by kconfperf %s.</footer>\n</main>\n</body>\n</html>\n",

@@ -463,4 +463,5 @@ void report_markdown(struct strbuf *out, const struct analyze_model *m)
 	patch_builds(out, m);
 	report_sizes_markdown(out, m);
 	report_findings_markdown(out, m);
+	report_env_markdown(out, m);
 }

@@ -5,6 +5,7 @@
 
 #include "report/report-sections.h"
 #include "report/report-util.h"
+#include "stats/analyze-env.h"
 #include "stats/analyze-findings.h"
 #include "stats/analyze.h"
 #include "util/escape.h"
@@ -298,4 +299,108 @@ void report_sizes_html(struct strbuf *out, const struct analyze_model *m)
 	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
 	for (c = 0; c < SIZE_COLUMNS; c++)
 		strbuf_release(&cells[c]);
+}
+
+void report_env_text(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	if (!m->nr_env)
+		return;
+	strbuf_addstr(out, "\nenvironment:\n");
+	for (i = 0; i < m->nr_env; i++) {
+		const struct analyze_env_fact *f = &m->env[i];
+
+		strbuf_reset(&sb);
+		strbuf_add_text(&sb, f->value);
+		strbuf_addf(out, "  %-14s%s\n", f->name, sb.buf);
+		if (!f->differs)
+			continue;
+		strbuf_reset(&sb);
+		analyze_env_describe_differs(&sb, m, f);
+		strbuf_addf(out, "  %-14s", "");
+		strbuf_addstr(out, "differs: ");
+		strbuf_add_text(out, sb.buf);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&sb);
+}
+
+void report_env_markdown(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	if (!m->nr_env)
+		return;
+	strbuf_addstr(out, "\n## Environment\n\n| | |\n|:--|:--|\n");
+	for (i = 0; i < m->nr_env; i++) {
+		const struct analyze_env_fact *f = &m->env[i];
+
+		strbuf_addstr(out, "| ");
+		strbuf_add_markdown(out, f->name);
+		strbuf_addstr(out, " | ");
+		strbuf_add_markdown(out, f->value);
+		if (f->differs) {
+			strbuf_reset(&sb);
+			analyze_env_describe_differs(&sb, m, f);
+			strbuf_addstr(out, "; **differs**: ");
+			strbuf_add_markdown(out, sb.buf);
+		}
+		strbuf_addstr(out, " |\n");
+	}
+	strbuf_release(&sb);
+}
+
+void report_env_html(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	if (!m->nr_env)
+		return;
+	strbuf_addstr(out, "<section id=\"conditions\">\n<h2>Measured under</h2>\n"
+		      "<div class=\"card\"><table class=\"facts\"><tbody>\n");
+	for (i = 0; i < m->nr_env; i++) {
+		const struct analyze_env_fact *f = &m->env[i];
+
+		strbuf_addstr(out, "<tr><th>");
+		strbuf_add_xml(out, f->name);
+		strbuf_addstr(out, "</th><td>");
+		strbuf_add_xml(out, f->value);
+		if (f->differs) {
+			strbuf_reset(&sb);
+			analyze_env_describe_differs(&sb, m, f);
+			strbuf_addstr(out, "<br><strong>differs:</strong> ");
+			strbuf_add_xml(out, sb.buf);
+		}
+		strbuf_addstr(out, "</td></tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
+	strbuf_release(&sb);
+}
+
+void report_env_json(struct json_writer *jw, const struct analyze_model *m)
+{
+	size_t i, k;
+
+	jw_object_inline_begin_array(jw, "environment");
+	for (i = 0; i < m->nr_env; i++) {
+		const struct analyze_env_fact *f = &m->env[i];
+
+		jw_array_inline_begin_object(jw);
+		jw_object_string(jw, "name", f->name);
+		jw_object_string(jw, "value", f->value);
+		jw_object_bool(jw, "differs", f->differs);
+		if (f->differs) {
+			jw_object_inline_begin_object(jw, "variants");
+			for (k = 0; k < m->nr_variants; k++)
+				if (f->values[k])
+					jw_object_string(jw, m->variants[k].v.name, f->values[k]);
+			jw_end(jw);
+		}
+		jw_end(jw);
+	}
+	jw_end(jw);
 }

@@ -35,4 +35,14 @@ void report_sizes_text(struct strbuf *out, const struct analyze_model *m);
 void report_sizes_markdown(struct strbuf *out, const struct analyze_model *m);
 void report_sizes_html(struct strbuf *out, const struct analyze_model *m);
 
+/*
+ * The environment (analyze-env.h): every fact the runs were made under
+ * and, for a fact the variants differ in, which variant has what.
+ */
+void report_env_text(struct strbuf *out, const struct analyze_model *m);
+void report_env_markdown(struct strbuf *out, const struct analyze_model *m);
+void report_env_html(struct strbuf *out, const struct analyze_model *m);
+/* An "environment" array in the kconfperf object. */
+void report_env_json(struct json_writer *jw, const struct analyze_model *m);
+
 #endif

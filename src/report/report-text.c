@@ -712,4 +712,5 @@ void report_text(struct strbuf *out, const struct analyze_model *m)
 	patch_builds(out, m);
 	report_sizes_text(out, m);
 	report_findings_text(out, m);
+	report_env_text(out, m);
 }

@@ -38,6 +38,7 @@
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/usage.h"
+#include "util/version.h"
 #include "run/workload-spec.h"
 #include "util/wrapper.h"
 
@@ -547,6 +548,60 @@ static int check_workload_needs(struct state *s)
 	return ret;
 }
 
+/*
+ * The kernel command line of the experiment's runs, for reports: the first
+ * workload's, with what differs per run (kcp.layout=, kcp.phase=) named
+ * instead of given.
+ */
+static void run_cmdline(struct strbuf *out, const struct state *s, enum vm_accel accel)
+{
+	struct vm_config cfg = s->cfg;
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	cfg.workload = &s->o->workloads[0];
+	if (s->meter.len)
+		cfg.meter = s->meter.buf;
+	vm_kernel_cmdline(&sb, &cfg, accel);
+	for (p = sb.buf; *p; ) {
+		size_t n = strcspn(p, " ");
+
+		if (!strncmp(p, "kcp.layout=", 11))
+			strbuf_addstr(out, "kcp.layout=<per run>");
+		else if (!strncmp(p, "kcp.phase=", 10))
+			strbuf_addstr(out, "kcp.phase=<per run>");
+		else
+			strbuf_add(out, p, n);
+		p += n;
+		if (*p)
+			strbuf_addch(out, *p++);
+	}
+	strbuf_release(&sb);
+}
+
+/*
+ * What else the runs were made under, for the reports' environment
+ * (stats/analyze-env.h): the kernel command line, the machine and its
+ * firmware (a runner's are its own), and this kconfperf's version.
+ */
+static int record_environment(struct state *s, enum vm_accel accel)
+{
+	struct strbuf cmdline = STRBUF_INIT, firmware = STRBUF_INIT;
+	int ret;
+
+	run_cmdline(&cmdline, s, accel);
+	if (!s->o->runner)
+		host_firmware(&firmware, s->arch->name, NULL);
+	ret = store_set_meta(s->st, "kernel_cmdline", cmdline.buf) ||
+	      store_set_meta(s->st, "kconfperf_version", KCONFPERF_VERSION) ||
+	      (!s->o->runner &&
+	       (store_set_meta(s->st, "machine", vm_machine(s->arch->name)) ||
+		store_set_meta(s->st, "firmware", firmware.buf))) ? -1 : 0;
+	strbuf_release(&cmdline);
+	strbuf_release(&firmware);
+	return ret;
+}
+
 static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed,
 			     const char *qemu_version_line)
 {
@@ -612,6 +667,8 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 		   store_set_meta(s->st, "cpu", cpu)) {
 		goto out;
 	}
+	if (record_environment(s, accel))
+		goto out;
 	ret = 0;
 out:
 	host_facts_release(&host);

@@ -249,6 +249,13 @@ int vm_arch_known(const char *arch)
 	return find_arch(arch) != NULL;
 }
 
+const char *vm_machine(const char *arch)
+{
+	const struct vm_arch *a = find_arch(arch);
+
+	return !a ? "unknown" : a->machine ? a->machine : "pc";
+}
+
 const char *vm_default_qemu(const char *arch)
 {
 	const struct vm_arch *a = find_arch(arch);

@@ -319,6 +319,9 @@ int vm_meter_loaded(const struct vm_config *cfg, enum vm_accel accel);
  * machine in vm.c's table); NULL is VM_DEFAULT_ARCH.
  */
 int vm_arch_known(const char *arch);
+
+/* The qemu machine arch boots on: "virt", or x86_64's "pc" (qemu's default, not passed). */
+const char *vm_machine(const char *arch);
 /* The qemu program of arch: "qemu-system-x86_64", "qemu-system-aarch64". */
 const char *vm_default_qemu(const char *arch);
 /* The -cpu model of arch under accel when --cpu is not given. */

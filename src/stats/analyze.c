@@ -8,6 +8,7 @@
 #include "plan/plan.h"
 #include "run/workload-table.h"
 #include "stats/analyze-design.h"
+#include "stats/analyze-env.h"
 #include "stats/analyze-findings.h"
 #include "stats/analyze-series.h"
 #include "stats/analyze-sources.h"
@@ -918,6 +919,7 @@ int analyze_load(struct analyze_model *out, struct store *st,
 	analyze_series_build(out);
 	if (analyze_findings_load(out, st))
 		goto fail;
+	analyze_env_build(out);
 	return 0;
 fail:
 	analyze_release(out);
@@ -957,6 +959,7 @@ void analyze_release(struct analyze_model *m)
 
 	analyze_series_release(m);
 	analyze_findings_release(m);
+	analyze_env_release(m);
 	for (i = 0; i < m->nr_tables; i++)
 		table_release(&m->tables[i]);
 	free(m->tables);

@@ -396,6 +396,9 @@ struct analyze_model {
 	/* The kernel's own reports per variant (analyze-findings.h). */
 	struct analyze_finding *findings;
 	size_t nr_findings;
+	/* The conditions of the runs, and where variants differ (analyze-env.h). */
+	struct analyze_env_fact *env;
+	size_t nr_env;
 };
 
 /*

@@ -5,7 +5,8 @@
 # other run a lockdep report, for a kernel with DEBUG_A) reach the database
 # per run and every report format, counted per variant against the baseline;
 # vmlinux's text, data and bss per variant beside bzImage (the fake build's
-# vmlinux is an ELF object: DEBUG_A adds 4 KiB of data, DEBUG_B 8 KiB of bss).
+# vmlinux is an ELF object: DEBUG_A adds 4 KiB of data, DEBUG_B 8 KiB of bss);
+# the environment in every format.
 . "$(dirname "$0")/lib.sh"
 . "$SRC_DIR/tests/t/lib-fast.sh"
 
@@ -73,6 +74,25 @@ test_expect_success 'report: text, data and bss per variant in text, markdown, j
 	kconfperf report --dir exp --format html >html &&
 	test_grep "<section id=\"sizes\">" html &&
 	test_grep "<td class=\"n\">+8.0 KiB</td>" html
+'
+
+test_expect_success 'report: the environment in text, markdown, json and html' '
+	test "$(q exp "SELECT value FROM meta WHERE key = \"kernel_cmdline\"")" = \
+		"console=ttyS0 quiet panic=-1 kcp.workload=boot" &&
+	kconfperf report --dir exp >out &&
+	sed -n "/^environment:/,\$p" out >env && cat env &&
+	test_grep "^  kernel        6.1.0-fake$" env &&
+	test_grep "^  command line  console=ttyS0 quiet panic=-1 kcp.workload=boot$" env &&
+	test_grep "^  preempt       none$" env &&
+	test_grep "^  qemu          none: runner .*fake-runner.sh$" env &&
+	test_grep "^  kconfperf     $(kconfperf version | sed "s/^kconfperf //;s/ .*//")$" env &&
+	! grep differs env &&
+	kconfperf report --dir exp --format markdown >md &&
+	test_grep "^| preempt | none |$" md &&
+	kconfperf report --dir exp --format json >json &&
+	test_grep "\"name\": \"command line\"" json &&
+	kconfperf report --dir exp --format html >html &&
+	test_grep "<tr><th>preempt</th><td>none</td></tr>" html
 '
 
 test_expect_success 'report: an experiment without findings has no such section' '

@@ -142,7 +142,13 @@ static int fixture_experiment(const char *path)
 	    store_set_meta(st, "compiler", "gcc (Debian 12.2.0-14) 12.2.0") ||
 	    store_set_meta(st, "seed", "42") ||
 	    store_set_meta(st, "runs", "5") ||
-	    store_set_meta(st, "warmups", "1"))
+	    store_set_meta(st, "warmups", "1") ||
+	    store_set_meta(st, "accel", "tcg") || store_set_meta(st, "clock", "icount:0") ||
+	    store_set_meta(st, "smp", "1") || store_set_meta(st, "mem_mb", "512") ||
+	    store_set_meta(st, "cpu", "qemu64") || store_set_meta(st, "machine", "pc") ||
+	    store_set_meta(st, "firmware", "SeaBIOS 1.16.2-debian-1.16.2-1") ||
+	    store_set_meta(st, "kernel_cmdline", "console=ttyS0 quiet panic=-1 "
+			   "kcp.layout=<per run> kcp.workload=hackbench"))
 		goto out;
 	for (i = 0; i < sizeof(fixture_variants) / sizeof(fixture_variants[0]); i++) {
 		const struct fixture_variant *f = &fixture_variants[i];
@@ -159,6 +165,12 @@ static int fixture_experiment(const char *path)
 		v.effective_diff = (char *)f->diff;
 		v.options = (char *)(strcmp(f->kind, "oat") ? "" : f->name);
 		v.config_hash = hash;
+		/* the environment: KASAN's kernel is preemptible at 1000 Hz */
+		v.config = (char *)(strcmp(f->name, "CONFIG_KASAN=y") ?
+				    "CONFIG_HZ=250\nCONFIG_NO_HZ_IDLE=y\n"
+				    "CONFIG_CC_VERSION_TEXT=\"gcc (Debian 12.2.0-14) 12.2.0\"\n" :
+				    "CONFIG_HZ=1000\nCONFIG_PREEMPT=y\nCONFIG_PREEMPT_DYNAMIC=y\n"
+				    "CONFIG_CC_VERSION_TEXT=\"gcc (Debian 12.2.0-14) 12.2.0\"\n");
 		v.position = (int)i;
 		v.added = (int)strlen(f->diff) % 5;
 		if (store_put_variant(st, &v))

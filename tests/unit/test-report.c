@@ -422,6 +422,12 @@ static void test_html_page(void)
 		     "<pre>[    0.912455] WARNING: CPU: 0 PID: 1 at kernel/fake.c:12 "
 		     "fake_&lt;init&gt;+0x8a/0x1f0 &amp; more\n</pre>") != NULL);
 	check(strstr(out.buf, "<td class=\"n\">2 of 6</td><td>no: 0 of 6</td>") != NULL);
+	/* the environment, and what differs */
+	check(strstr(out.buf, "<section id=\"conditions\">") != NULL);
+	check(strstr(out.buf, "<tr><th>preempt</th><td>none<br><strong>differs:</strong> "
+		     "CONFIG_KASAN=y: full (dynamic)</td></tr>") != NULL);
+	/* image size by section */
+	check(strstr(out.buf, "<section id=\"sizes\">") != NULL);
 	check(strstr(out.buf, "mm/failslab.c:12: error: &#39;x&#39; undeclared") != NULL);
 	check(strstr(out.buf, "+147.9 KiB") != NULL);	/* PROVE_LOCKING's bzImage */
 	check(strstr(out.buf, "CONFIG_LOCK_STAT=y<span class=\"badge same-as\">(= "
