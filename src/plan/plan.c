@@ -10,6 +10,7 @@
 #include "kconfig/kconfig.h"
 #include "plan/arch.h"
 #include "plan/harness.h"
+#include "plan/plan-claims.h"
 #include "plan/plan.h"
 #include "plan/slim.h"
 #include "util/run-command.h"
@@ -1000,7 +1001,8 @@ int plan_save(const struct plan *p, struct store *st)
 		if (ret)
 			goto fail;
 	}
-	if (store_set_meta(st, "plan_key", p->key) || plan_save_extras(p, st))
+	if (store_set_meta(st, "plan_key", p->key) || plan_save_extras(p, st) ||
+	    plan_save_claims(p, st))
 		goto fail;
 	return store_commit(st);
 fail:

@@ -875,6 +875,7 @@ void report_html(struct strbuf *out, const struct analyze_model *m)
 	variants(out, m);
 	not_measured(out, m);
 	patch_builds(out, m);
+	report_claims_html(out, m);
 	report_sizes_html(out, m);
 	report_findings_html(out, m);
 	report_env_html(out, m);

@@ -532,6 +532,7 @@ void report_json(struct strbuf *out, const struct analyze_model *m)
 		jw_end(&jw);
 	}
 	jw_end(&jw);
+	report_claims_json(&jw, m);
 	report_findings_json(&jw, m);
 	report_env_json(&jw, m);
 	jw_end(&jw);

@@ -461,6 +461,7 @@ void report_markdown(struct strbuf *out, const struct analyze_model *m)
 	groups(out, m);
 	not_measured(out, m);
 	patch_builds(out, m);
+	report_claims_markdown(out, m);
 	report_sizes_markdown(out, m);
 	report_findings_markdown(out, m);
 	report_env_markdown(out, m);

@@ -5,6 +5,7 @@
 
 #include "report/report-sections.h"
 #include "report/report-util.h"
+#include "stats/analyze-claims.h"
 #include "stats/analyze-env.h"
 #include "stats/analyze-findings.h"
 #include "stats/analyze.h"
@@ -400,6 +401,164 @@ void report_env_json(struct json_writer *jw, const struct analyze_model *m)
 					jw_object_string(jw, m->variants[k].v.name, f->values[k]);
 			jw_end(jw);
 		}
+		jw_end(jw);
+	}
+	jw_end(jw);
+}
+
+static const char claims_intro[] =
+	"what the options' Kconfig help texts claim they cost, beside what was measured";
+
+/* "boot: time" */
+static void add_table_name(struct strbuf *sb, const struct analyze_table *t)
+{
+	strbuf_addf(sb, "%s: %s", t->workload, t->metric);
+}
+
+void report_claims_text(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, t;
+
+	if (!m->nr_claims)
+		return;
+	strbuf_addf(out, "\nhelp texts: %s:\n", claims_intro);
+	for (i = 0; i < m->nr_claims; i++) {
+		const struct analyze_claim *c = &m->claims[i];
+		int any = 0;
+
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s: ", m->variants[c->variant].v.name);
+		analyze_claim_describe(&sb, c);
+		strbuf_addstr(out, "  ");
+		strbuf_add_text(out, sb.buf);
+		strbuf_addch(out, '\n');
+		for (t = 0; t < m->nr_tables; t++) {
+			strbuf_reset(&sb);
+			add_table_name(&sb, &m->tables[t]);
+			strbuf_addch(&sb, ' ');
+			if (!analyze_claim_measured(&sb, m, c, t))
+				continue;
+			strbuf_addstr(out, "    measured ");
+			strbuf_add_text(out, sb.buf);
+			strbuf_addch(out, '\n');
+			any = 1;
+		}
+		if (!any)
+			strbuf_addstr(out, "    not measured yet\n");
+	}
+	strbuf_release(&sb);
+}
+
+void report_claims_markdown(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, t;
+
+	if (!m->nr_claims)
+		return;
+	strbuf_addstr(out, "\n## Kconfig's claims\n\n");
+	strbuf_add_markdown(out, claims_intro);
+	strbuf_addstr(out, ".\n\n| variant | help text | measured |\n|:--|:--|:--|\n");
+	for (i = 0; i < m->nr_claims; i++) {
+		const struct analyze_claim *c = &m->claims[i];
+		int any = 0;
+
+		strbuf_addstr(out, "| ");
+		strbuf_add_markdown(out, m->variants[c->variant].v.name);
+		strbuf_addstr(out, " | ");
+		strbuf_reset(&sb);
+		analyze_claim_describe(&sb, c);
+		strbuf_add_markdown(out, sb.buf);
+		strbuf_addstr(out, " | ");
+		for (t = 0; t < m->nr_tables; t++) {
+			strbuf_reset(&sb);
+			add_table_name(&sb, &m->tables[t]);
+			strbuf_addch(&sb, ' ');
+			if (!analyze_claim_measured(&sb, m, c, t))
+				continue;
+			if (any++)
+				strbuf_addstr(out, "; ");
+			strbuf_add_markdown(out, sb.buf);
+		}
+		strbuf_addstr(out, any ? " |\n" : "not measured yet |\n");
+	}
+	strbuf_release(&sb);
+}
+
+void report_claims_html(struct strbuf *out, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, t;
+
+	if (!m->nr_claims)
+		return;
+	strbuf_addstr(out, "<section id=\"claims\">\n<h2>Kconfig's claims</h2>\n<p>");
+	strbuf_add_xml(out, claims_intro);
+	strbuf_addstr(out, ".</p>\n<div class=\"card\"><table><thead><tr><th>variant</th>"
+		      "<th>symbol</th><th>help text</th><th>measured</th></tr></thead><tbody>\n");
+	for (i = 0; i < m->nr_claims; i++) {
+		const struct analyze_claim *c = &m->claims[i];
+		int any = 0;
+
+		strbuf_addstr(out, "<tr><td class=\"name\">");
+		strbuf_add_xml(out, m->variants[c->variant].v.name);
+		strbuf_addstr(out, "</td><td>");
+		strbuf_add_xml(out, c->symbol);
+		strbuf_addstr(out, " <span class=\"legend\">");
+		strbuf_add_xml(out, c->location);
+		strbuf_addstr(out, "</span></td><td>");
+		strbuf_add_xml(out, c->sentence);
+		strbuf_addstr(out, "</td><td>");
+		for (t = 0; t < m->nr_tables; t++) {
+			strbuf_reset(&sb);
+			add_table_name(&sb, &m->tables[t]);
+			strbuf_addch(&sb, ' ');
+			if (!analyze_claim_measured(&sb, m, c, t))
+				continue;
+			if (any++)
+				strbuf_addstr(out, "<br>");
+			strbuf_add_xml(out, sb.buf);
+		}
+		strbuf_addstr(out, any ? "</td></tr>\n" : "not measured yet</td></tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
+	strbuf_release(&sb);
+}
+
+void report_claims_json(struct json_writer *jw, const struct analyze_model *m)
+{
+	size_t i, t, r;
+
+	jw_object_inline_begin_array(jw, "claims");
+	for (i = 0; i < m->nr_claims; i++) {
+		const struct analyze_claim *c = &m->claims[i];
+
+		jw_array_inline_begin_object(jw);
+		jw_object_string(jw, "variant", m->variants[c->variant].v.name);
+		jw_object_string(jw, "symbol", c->symbol);
+		jw_object_string(jw, "location", c->location);
+		jw_object_string(jw, "sentence", c->sentence);
+		jw_object_inline_begin_array(jw, "measured");
+		for (t = 0; t < m->nr_tables; t++) {
+			const struct analyze_table *tab = &m->tables[t];
+
+			for (r = 0; r < tab->nr_rows; r++) {
+				const struct analyze_row *row = &tab->rows[r];
+
+				if (row->variant != c->variant || !row->compared)
+					continue;
+				jw_array_inline_begin_object(jw);
+				jw_object_string(jw, "workload", tab->workload);
+				jw_object_string(jw, "metric", tab->metric);
+				jw_object_double(jw, "change_pct", row->cmp.change);
+				jw_object_double(jw, "change_lo_pct", row->cmp.change_lo);
+				jw_object_double(jw, "change_hi_pct", row->cmp.change_hi);
+				jw_object_double(jw, "ratio", row->cmp.ratio);
+				jw_end(jw);
+			}
+		}
+		jw_end(jw);
 		jw_end(jw);
 	}
 	jw_end(jw);

@@ -45,4 +45,15 @@ void report_env_html(struct strbuf *out, const struct analyze_model *m);
 /* An "environment" array in the kconfperf object. */
 void report_env_json(struct json_writer *jw, const struct analyze_model *m);
 
+/*
+ * Kconfig's claims (analyze-claims.h): per measured option, the sentence
+ * of its help text that states a cost, and the change measured per
+ * workload and metric beside it.
+ */
+void report_claims_text(struct strbuf *out, const struct analyze_model *m);
+void report_claims_markdown(struct strbuf *out, const struct analyze_model *m);
+void report_claims_html(struct strbuf *out, const struct analyze_model *m);
+/* A "claims" array in the kconfperf object. */
+void report_claims_json(struct json_writer *jw, const struct analyze_model *m);
+
 #endif

@@ -710,6 +710,7 @@ void report_text(struct strbuf *out, const struct analyze_model *m)
 	groups(out, m);
 	not_measured(out, m);
 	patch_builds(out, m);
+	report_claims_text(out, m);
 	report_sizes_text(out, m);
 	report_findings_text(out, m);
 	report_env_text(out, m);

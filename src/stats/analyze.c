@@ -7,6 +7,7 @@
 
 #include "plan/plan.h"
 #include "run/workload-table.h"
+#include "stats/analyze-claims.h"
 #include "stats/analyze-design.h"
 #include "stats/analyze-env.h"
 #include "stats/analyze-findings.h"
@@ -920,6 +921,8 @@ int analyze_load(struct analyze_model *out, struct store *st,
 	if (analyze_findings_load(out, st))
 		goto fail;
 	analyze_env_build(out);
+	if (analyze_claims_load(out, st))
+		goto fail;
 	return 0;
 fail:
 	analyze_release(out);
@@ -960,6 +963,7 @@ void analyze_release(struct analyze_model *m)
 	analyze_series_release(m);
 	analyze_findings_release(m);
 	analyze_env_release(m);
+	analyze_claims_release(m);
 	for (i = 0; i < m->nr_tables; i++)
 		table_release(&m->tables[i]);
 	free(m->tables);

@@ -399,6 +399,9 @@ struct analyze_model {
 	/* The conditions of the runs, and where variants differ (analyze-env.h). */
 	struct analyze_env_fact *env;
 	size_t nr_env;
+	/* Kconfig's cost claims of the options measured (analyze-claims.h). */
+	struct analyze_claim *claims;
+	size_t nr_claims;
 };
 
 /*

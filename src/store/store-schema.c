@@ -232,7 +232,15 @@ static const struct migration {
 	  /* vmlinux's text, data and bss per build (kbuild/elf-sizes.h) */
 	  "ALTER TABLE build ADD COLUMN text_size INTEGER;"
 	  "ALTER TABLE build ADD COLUMN data_size INTEGER;"
-	  "ALTER TABLE build ADD COLUMN bss_size INTEGER;", NULL },
+	  "ALTER TABLE build ADD COLUMN bss_size INTEGER;"
+	  /* what the help texts of the plan's options claim they cost (store-claims.c) */
+	  "CREATE TABLE claim ("
+	  "  source TEXT NOT NULL DEFAULT '',"
+	  "  symbol TEXT NOT NULL,"
+	  "  position INTEGER NOT NULL,"
+	  "  location TEXT NOT NULL DEFAULT '',"
+	  "  sentence TEXT NOT NULL,"
+	  "  PRIMARY KEY (source, symbol, position));", NULL },
 };
 
 static int db_error(const struct conn *st, const char *what)

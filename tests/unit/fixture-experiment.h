@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "store/store-claims.h"
 #include "store/store-findings.h"
 #include "store/store.h"
 #include "util/strbuf.h"
@@ -194,6 +195,20 @@ static int fixture_experiment(const char *path)
 				      "  CC      mm/failslab.o\nmm/failslab.c:12: error: "
 				      "'x' undeclared\n" : "");
 		if (store_put_build(st, &b))
+			goto out;
+	}
+	/* what two options' help texts claim (markup that every writer must escape) */
+	{
+		struct store_claim claims[] = {
+			{ (char *)"", (char *)"KASAN", (char *)"lib/Kconfig.kasan:68",
+			  (char *)"The performance slowdown is ~x3." },
+			{ (char *)"", (char *)"PROVE_LOCKING", (char *)"lib/Kconfig.debug:1339",
+			  (char *)"Makes <locking> about 50% slower & more." },
+			{ (char *)"", (char *)"NOT_IN_ANY_VARIANT", (char *)"Kconfig:1",
+			  (char *)"Costs 90%." },
+		};
+
+		if (store_put_claims(st, claims, 3))
 			goto out;
 	}
 	for (round = -1; round < 5; round++) {

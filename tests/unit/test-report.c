@@ -426,6 +426,10 @@ static void test_html_page(void)
 	check(strstr(out.buf, "<section id=\"conditions\">") != NULL);
 	check(strstr(out.buf, "<tr><th>preempt</th><td>none<br><strong>differs:</strong> "
 		     "CONFIG_KASAN=y: full (dynamic)</td></tr>") != NULL);
+	/* Kconfig's claims beside the measurement, escaped */
+	check(strstr(out.buf, "<td>Makes &lt;locking&gt; about 50% slower &amp; more.</td>"
+		     "<td>hackbench:groups=2: time +46.0%") != NULL);
+	check(strstr(out.buf, "NOT_IN_ANY_VARIANT") == NULL);
 	/* image size by section */
 	check(strstr(out.buf, "<section id=\"sizes\">") != NULL);
 	check(strstr(out.buf, "mm/failslab.c:12: error: &#39;x&#39; undeclared") != NULL);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/store-claims.h"
 #include "store/store-findings.h"
 #include "store/store.h"
 #include "test-lib.h"
@@ -109,10 +110,47 @@ static void test_build_sections_round_trip(void)
 	free(path);
 }
 
+/* The plan's claims replace the ones before; positions count per source and symbol. */
+static void test_claims_round_trip(void)
+{
+	char *path = xstrfmt("%s/c.db", test_tmpdir());
+	struct store *st;
+	struct store_claim in[] = {
+		{ (char *)"", (char *)"KASAN_GENERIC", (char *)"lib/Kconfig.kasan:68",
+		  (char *)"The performance slowdown is ~x3." },
+		{ (char *)"", (char *)"KASAN_GENERIC", (char *)"lib/Kconfig.kasan:68",
+		  (char *)"Adds an overhead of ~50% for dynamic allocations." },
+		{ (char *)"6.12", (char *)"KFENCE", (char *)"lib/Kconfig.kfence:6",
+		  (char *)"KFENCE is designed to have negligible cost." },
+	};
+	struct store_claim *out = NULL;
+	size_t nr = 0;
+
+	check_int(store_open(&st, path, 1), ==, 0);
+	check_int(store_put_claims(st, in + 2, 1), ==, 0);
+	check_int(store_put_claims(st, in, 3), ==, 0);
+	check_int(store_get_claims(st, &out, &nr), ==, 0);
+	if (check_int(nr, ==, 3)) {
+		check_str(out[0].symbol, "KASAN_GENERIC");
+		check_str(out[0].sentence, in[0].sentence);
+		check_str(out[1].sentence, in[1].sentence);
+		check_str(out[2].source, "6.12");
+		check_str(out[2].location, "lib/Kconfig.kfence:6");
+	}
+	store_claims_free(out, nr);
+	check_int(store_put_claims(st, NULL, 0), ==, 0);
+	check_int(store_get_claims(st, &out, &nr), ==, 0);
+	check_int(nr, ==, 0);
+	store_claims_free(out, nr);
+	store_close(st);
+	free(path);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_findings_round_trip_per_run);
 	TEST(test_build_sections_round_trip);
+	TEST(test_claims_round_trip);
 	return test_done();
 }

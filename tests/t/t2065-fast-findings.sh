@@ -1,12 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# t2060: what else an option changes, on the fast tier: the kernel's own
+# t2065: what else an option changes, on the fast tier: the kernel's own
 # reports on a run's console (the fake runner prints a WARN, and in every
 # other run a lockdep report, for a kernel with DEBUG_A) reach the database
 # per run and every report format, counted per variant against the baseline;
 # vmlinux's text, data and bss per variant beside bzImage (the fake build's
 # vmlinux is an ELF object: DEBUG_A adds 4 KiB of data, DEBUG_B 8 KiB of bss);
-# the environment in every format.
+# the environment in every format; the cost DEBUG_A's help text claims
+# ("about 20% slower") beside the cost measured.
 . "$(dirname "$0")/lib.sh"
 . "$SRC_DIR/tests/t/lib-fast.sh"
 
@@ -93,6 +94,23 @@ test_expect_success 'report: the environment in text, markdown, json and html' '
 	test_grep "\"name\": \"command line\"" json &&
 	kconfperf report --dir exp --format html >html &&
 	test_grep "<tr><th>preempt</th><td>none</td></tr>" html
+'
+
+test_expect_success 'plan: the help text claims a cost; every report sets it beside the measurement' '
+	test "$(q exp "SELECT symbol, location, sentence FROM claim")" = \
+		"DEBUG_A|Kconfig:10|The fake runner makes a kernel with it about 20% slower." &&
+	kconfperf report --dir exp >out &&
+	sed -n "/^help texts:/,/^\$/p" out >claims && cat claims &&
+	test_grep "^  CONFIG_DEBUG_A=y: DEBUG_A (Kconfig:10): \"The fake runner makes a kernel with it about 20% slower.\"$" claims &&
+	test_grep "^    measured boot: time +[12][0-9]\.[0-9]% \[.*\], x1\.[12][0-9] \*$" claims &&
+	! grep DEBUG_B claims &&
+	kconfperf report --dir exp --format markdown >md &&
+	test_grep "^| CONFIG_DEBUG_A=y | DEBUG_A (Kconfig:10): .* | boot: time +" md &&
+	kconfperf report --dir exp --format json >json &&
+	test_grep "\"sentence\": \"The fake runner makes a kernel with it about 20% slower.\"" json &&
+	test_grep "\"change_pct\": " json &&
+	kconfperf report --dir exp --format html >html &&
+	test_grep "<section id=\"claims\">" html
 '
 
 test_expect_success 'report: an experiment without findings has no such section' '
