@@ -444,8 +444,13 @@ void report_claims_text(struct strbuf *out, const struct analyze_model *m)
 			strbuf_addch(out, '\n');
 			any = 1;
 		}
-		if (!any)
-			strbuf_addstr(out, "    not measured yet\n");
+		if (!any) {
+			strbuf_reset(&sb);
+			analyze_claim_unmeasured(&sb, m, c);
+			strbuf_addstr(out, "    ");
+			strbuf_add_text(out, sb.buf);
+			strbuf_addch(out, '\n');
+		}
 	}
 	strbuf_release(&sb);
 }
@@ -481,7 +486,12 @@ void report_claims_markdown(struct strbuf *out, const struct analyze_model *m)
 				strbuf_addstr(out, "; ");
 			strbuf_add_markdown(out, sb.buf);
 		}
-		strbuf_addstr(out, any ? " |\n" : "not measured yet |\n");
+		if (!any) {
+			strbuf_reset(&sb);
+			analyze_claim_unmeasured(&sb, m, c);
+			strbuf_add_markdown(out, sb.buf);
+		}
+		strbuf_addstr(out, " |\n");
 	}
 	strbuf_release(&sb);
 }
@@ -520,7 +530,12 @@ void report_claims_html(struct strbuf *out, const struct analyze_model *m)
 				strbuf_addstr(out, "<br>");
 			strbuf_add_xml(out, sb.buf);
 		}
-		strbuf_addstr(out, any ? "</td></tr>\n" : "not measured yet</td></tr>\n");
+		if (!any) {
+			strbuf_reset(&sb);
+			analyze_claim_unmeasured(&sb, m, c);
+			strbuf_add_xml(out, sb.buf);
+		}
+		strbuf_addstr(out, "</td></tr>\n");
 	}
 	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
 	strbuf_release(&sb);

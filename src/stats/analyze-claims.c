@@ -75,6 +75,16 @@ int analyze_claims_load(struct analyze_model *m, struct store *st)
 
 			if (strcmp(c[k].source, label) || !turns_on(av, c[k].symbol))
 				continue;
+			a = m->nr_claims ? &m->claims[m->nr_claims - 1] : NULL;
+			if (a && a->variant == i && !strcmp(a->symbol, c[k].symbol) &&
+			    !strcmp(a->location, c[k].location)) {
+				/* one entry per definition: its sentences in order */
+				char *joined = xstrfmt("%s %s", a->sentence, c[k].sentence);
+
+				free(a->sentence);
+				a->sentence = joined;
+				continue;
+			}
 			ALLOC_GROW(m->claims, m->nr_claims + 1, alloc);
 			a = &m->claims[m->nr_claims++];
 			a->variant = i;
@@ -128,4 +138,18 @@ int analyze_claim_measured(struct strbuf *sb, const struct analyze_model *m,
 		return 1;
 	}
 	return 0;
+}
+
+void analyze_claim_unmeasured(struct strbuf *sb, const struct analyze_model *m,
+			      const struct analyze_claim *c)
+{
+	const struct analyze_variant *av = &m->variants[c->variant];
+
+	if (!analyze_not_measured(m, av)) {
+		strbuf_addstr(sb, "not measured yet");
+		return;
+	}
+	strbuf_addstr(sb, analyze_state_name(av->state));
+	if (av->why || (av->v.reason && *av->v.reason))
+		strbuf_addf(sb, ": %s", av->why ? av->why : av->v.reason);
 }

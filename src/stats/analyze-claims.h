@@ -18,7 +18,8 @@ struct strbuf;
  */
 struct analyze_claim {
 	size_t variant;		/* index into m->variants */
-	char *symbol, *location, *sentence;
+	char *symbol, *location;
+	char *sentence;		/* the definition's claims, in order, one after the other */
 };
 
 /* For analyze.c: fills m->claims (variants in plan order). 0, or -1 with a message. */
@@ -38,5 +39,13 @@ void analyze_claim_describe(struct strbuf *sb, const struct analyze_claim *c);
  */
 int analyze_claim_measured(struct strbuf *sb, const struct analyze_model *m,
 			   const struct analyze_claim *c, size_t t);
+
+/*
+ * Why a claim has no measurement on any table, appended to sb: "no-op:
+ * <why>" or "build failed: <why>" for a variant that is not measured, else
+ * "not measured yet".
+ */
+void analyze_claim_unmeasured(struct strbuf *sb, const struct analyze_model *m,
+			      const struct analyze_claim *c);
 
 #endif
