@@ -157,7 +157,8 @@ int analyze_findings_load(struct analyze_model *m, struct store *st)
 		in_base = find(m, b, a->kind, a->line);
 		a->baseline_runs = in_base ? in_base->runs : 0;
 	}
-	qsort(m->findings, m->nr_findings, sizeof(*m->findings), by_variant);
+	if (m->nr_findings > 1)
+		qsort(m->findings, m->nr_findings, sizeof(*m->findings), by_variant);
 	free(last_run);
 	free(runs_of);
 	free(order);
