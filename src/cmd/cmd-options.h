@@ -67,6 +67,9 @@ struct plan_args {
 		 "also enable visible symbols that meet unmet dependencies"), \
 	OPT_STRING_LIST(0, "harness", &(a)->o.harness, "PROFILE,...", \
 			"also merge these harness profiles into every variant"), \
+	OPT_BOOL(0, "fast-boot", &(a)->o.fast_boot, \
+		 "x86: build LZ4 bzImages, which boot fast under TCG (default unless the " \
+		 "baseline .config names a compression or a workload is libguestfs)"), \
 	OPT_BOOL(0, "slim", &(a)->o.slim, \
 		 "turn the baseline's modules off (the guest loads none; see docs/variants.md)"), \
 	OPT_STRING(0, "arch", &(a)->o.arch, "ARCH", \

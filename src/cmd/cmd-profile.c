@@ -220,7 +220,7 @@ int cmd_profile(int argc, const char **argv)
 			profile_write_text(&out, &a, top, unit_of(name, phase, per_op));
 		}
 	}
-	if (strbuf_write_file(&out, output ? output : "-"))
+	if (strbuf_write_output(&out, output ? output : "-"))
 		goto out;
 	ret = 0;
 out:

@@ -44,6 +44,27 @@ static const struct harness_profile profiles[] = {
 	},
 	{
 		/*
+		 * The fast boot (docs/harness.md, issue 27): a bzImage's
+		 * decompressor runs before the kernel, and under TCG with
+		 * icount tinyconfig's XZ took 911.5 M of a boot run's 1,044 M
+		 * instructions; LZ4 leaves 31.9 M before the kernel, with the
+		 * kernel's objects unchanged.  The other compressions are
+		 * turned off so that the choice cannot keep the base's.
+		 */
+		.name = HARNESS_FAST_BOOT, .arch = "x86_64", .fast_boot = 1,
+		.summary = "boot fast: an LZ4 bzImage instead of the baseline's compression "
+			   "(taken by default where it applies; --fast-boot, --no-fast-boot)",
+		.fragment =
+			"CONFIG_KERNEL_LZ4=y\n"
+			"# CONFIG_KERNEL_GZIP is not set\n"
+			"# CONFIG_KERNEL_BZIP2 is not set\n"
+			"# CONFIG_KERNEL_LZMA is not set\n"
+			"# CONFIG_KERNEL_XZ is not set\n"
+			"# CONFIG_KERNEL_LZO is not set\n"
+			"# CONFIG_KERNEL_ZSTD is not set\n",
+	},
+	{
+		/*
 		 * Found by booting libguestfs-test-tool's appliance (Debian's
 		 * userspace: bash, systemd-udevd, guestfsd, parted, mke2fs)
 		 * on tinyconfig plus the base profile, adding what its
@@ -195,6 +216,13 @@ static const struct harness_profile profiles[] = {
 	},
 };
 
+/* The kernel's compressions (init/Kconfig's "Kernel compression mode" choice). */
+static const char *const compressions[][2] = {
+	{ "KERNEL_GZIP", "gzip" }, { "KERNEL_BZIP2", "bzip2" }, { "KERNEL_LZMA", "LZMA" },
+	{ "KERNEL_XZ", "XZ" }, { "KERNEL_LZO", "LZO" }, { "KERNEL_LZ4", "LZ4" },
+	{ "KERNEL_ZSTD", "zstd" }, { "KERNEL_UNCOMPRESSED", "uncompressed" },
+};
+
 static int serves(const struct harness_profile *p, const char *arch)
 {
 	return !p->arch || !strcmp(p->arch, arch);
@@ -333,4 +361,88 @@ out:
 	strvec_clear(&parts);
 	strbuf_release(&known);
 	return ret;
+}
+
+const char *harness_compression(const struct kconfig *kc)
+{
+	size_t i;
+
+	for (i = 0; kc && i < ARRAY_SIZE(compressions); i++) {
+		const char *v = kconfig_get(kc, compressions[i][0]);
+
+		if (v && !strcmp(v, "y"))
+			return compressions[i][1];
+	}
+	return NULL;
+}
+
+/* The fast-boot profile of arch, or NULL. */
+static const struct harness_profile *fast_profile(const char *arch)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(profiles); i++)
+		if (profiles[i].fast_boot && serves(&profiles[i], arch))
+			return &profiles[i];
+	return NULL;
+}
+
+int harness_fast_boot(struct strbuf *why, const char *arch, int want,
+		      const struct kconfig *user, const struct kconfig *base_add,
+		      const struct strvec *wanted)
+{
+	struct strvec parts = STRVEC_INIT;
+	int named = 0, appliance = 0;
+	size_t i;
+
+	strbuf_reset(why);
+	for (i = 0; wanted && i < wanted->nr; i++)
+		strvec_split(&parts, wanted->v[i], ",");
+	for (i = 0; i < parts.nr; i++) {
+		named |= !strcmp(parts.v[i], HARNESS_FAST_BOOT);
+		appliance |= !strcmp(parts.v[i], "libguestfs");
+	}
+	strvec_clear(&parts);
+	if (!fast_profile(arch)) {
+		strbuf_addf(why, "%s boots an uncompressed image", arch);
+		return 0;
+	}
+	if (want == HARNESS_FAST_BOOT_OFF) {
+		strbuf_addstr(why, "--no-fast-boot");
+		return 0;
+	}
+	if (want == HARNESS_FAST_BOOT_ON || named) {
+		strbuf_addstr(why, want == HARNESS_FAST_BOOT_ON ? "--fast-boot" :
+			      "--harness " HARNESS_FAST_BOOT);
+		return 1;
+	}
+	if (appliance) {
+		strbuf_addstr(why, "libguestfs boots the kernel as it would ship");
+		return 0;
+	}
+	if (harness_compression(base_add)) {
+		strbuf_addstr(why, "--base-add names the compression");
+		return 0;
+	}
+	if (harness_compression(user)) {
+		strbuf_addstr(why, "the baseline .config names its compression");
+		return 0;
+	}
+	strbuf_addstr(why, "kconfperf's fast boot");
+	return 1;
+}
+
+void harness_boot_text(struct strbuf *out, const char *arch, int fast, const char *why,
+		       const char *own, const char *have)
+{
+	if (!fast_profile(arch)) {
+		strbuf_addf(out, "%s, uncompressed", strcmp(arch, "arm64") ? "kernel image" :
+			    "Image");
+		return;
+	}
+	strbuf_addf(out, "bzImage, %s", have ? have : "the kernel's default compression");
+	if (fast && own && have && strcmp(own, have))
+		strbuf_addf(out, " (%s; the baseline's own: %s)", why, own);
+	else
+		strbuf_addf(out, " (%s)", why);
 }

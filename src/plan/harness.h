@@ -25,9 +25,25 @@ struct harness_profile {
 	const char *summary;	/* one line, for help and errors */
 	const char *fragment;	/* "CONFIG_X=y\n" lines */
 	const char *workload;	/* the workload that needs it (sweep takes it then), or NULL */
+	int fast_boot;		/* the arch's fast boot: taken as harness_fast_boot() says */
 };
 
 #define HARNESS_DEFAULT_ARCH "x86_64"
+
+/*
+ * The fast boot (issue 27): under TCG, an x86 bzImage's decompressor is
+ * most of a short run (tinyconfig's XZ: 911.5 M of a boot run's 1,044 M
+ * instructions; LZ4: 31.9 M, the kernel's objects unchanged).  The profile
+ * HARNESS_FAST_BOOT (CONFIG_KERNEL_LZ4=y) is taken where it applies.
+ */
+#define HARNESS_FAST_BOOT "fast-boot"
+
+/* --fast-boot, --no-fast-boot, or neither (plan_options.fast_boot). */
+enum harness_fast_boot {
+	HARNESS_FAST_BOOT_AUTO = -1,
+	HARNESS_FAST_BOOT_OFF = 0,
+	HARNESS_FAST_BOOT_ON = 1,
+};
 
 /* The profile called name that serves arch, or NULL. */
 const struct harness_profile *harness_find(const char *name, const char *arch);
@@ -60,6 +76,35 @@ void harness_for_workload(struct strvec *profiles, const char *arch, const char 
  */
 int harness_check(const struct harness_profile *p, const struct kconfig *kc,
 		  struct strbuf *missing);
+
+/*
+ * Whether a plan takes arch's fast-boot profile: want is enum
+ * harness_fast_boot; user the baseline .config the user gave (NULL for a
+ * make target such as tinyconfig, whose compression is the kernel's
+ * default), base_add --base-add's settings, profiles the harness profiles
+ * asked for.  --no-fast-boot and --fast-boot (or --harness fast-boot)
+ * decide; else it is taken unless the workloads include libguestfs (its
+ * appliance boots the kernel as the user would ship it, and its wall is
+ * what a TCG user waits for) or the user's config or --base-add names a
+ * compression (CONFIG_KERNEL_XZ=y ...: a distribution config).  Returns 1
+ * or 0, with why set to the reason, a phrase for the plan and reports.
+ */
+int harness_fast_boot(struct strbuf *why, const char *arch, int want,
+		      const struct kconfig *user, const struct kconfig *base_add,
+		      const struct strvec *profiles);
+
+/* The compression kc sets ("XZ", "LZ4", "gzip" ...), or NULL: none (kc may be NULL). */
+const char *harness_compression(const struct kconfig *kc);
+
+/*
+ * Appends what a plan's kernels boot as, for meta "boot" and every report:
+ * "bzImage, LZ4 (kconfperf's fast boot; the baseline's own: XZ)",
+ * "bzImage, XZ (--no-fast-boot)", "Image, uncompressed".  fast and why are
+ * harness_fast_boot()'s; own is harness_compression() of the baseline
+ * before the harness, have of the baseline after olddefconfig.
+ */
+void harness_boot_text(struct strbuf *out, const char *arch, int fast, const char *why,
+		       const char *own, const char *have);
 
 /* Appends "name (summary)" lines of arch's profiles to sb, for help. */
 void harness_list(struct strbuf *sb, const char *arch);

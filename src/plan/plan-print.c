@@ -98,6 +98,19 @@ static void print_slim_summary(struct store *st, FILE *fp)
 	free(stayed);
 }
 
+/* "harness: x86_64,fast-boot" and "boot: bzImage, LZ4 (...)": what every variant got. */
+static void print_boot(struct store *st, FILE *fp)
+{
+	char *harness = store_get_meta(st, "harness"), *boot = store_get_meta(st, "boot");
+
+	if (harness && *harness)
+		fprintf(fp, "\nharness: %s\n", harness);
+	if (boot && *boot)
+		fprintf(fp, "%sboot:    %s\n", harness && *harness ? "" : "\n", boot);
+	free(harness);
+	free(boot);
+}
+
 int plan_print_table(struct store *st, FILE *fp)
 {
 	struct store_variant *v;
@@ -155,6 +168,7 @@ int plan_print_table(struct store *st, FILE *fp)
 	store_variants_free(v, nr);
 	strbuf_release(&line);
 	print_slim_summary(st, fp);
+	print_boot(st, fp);
 	return 0;
 }
 

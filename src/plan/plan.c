@@ -81,6 +81,7 @@ void plan_release(struct plan *p)
 	kconfig_free(p->baseline);
 	kconfig_index_free(p->index);
 	strbuf_release(&p->harness);
+	strbuf_release(&p->boot);
 	strvec_clear(&p->slimmed);
 	strvec_clear(&p->slim_stayed);
 	memset(p, 0, sizeof(*p));
@@ -574,10 +575,11 @@ static int resolve_baseline(struct plan *p, const struct plan_options *o)
 {
 	char *dir = slot_dir(o, 0);
 	struct kconfig *frag = kconfig_new(), *kc = NULL, *harness = NULL;
-	struct strbuf missing = STRBUF_INIT;
-	size_t iter = 0;
-	const char *name, *want;
-	int ret = -1;
+	struct strbuf missing = STRBUF_INIT, why = STRBUF_INIT;
+	struct strvec profiles = STRVEC_INIT, named = STRVEC_INIT;
+	size_t iter = 0, i;
+	const char *name, *want, *own;
+	int ret = -1, fast;
 
 	if (make_slot_dir(dir))
 		goto out;
@@ -593,18 +595,27 @@ static int resolve_baseline(struct plan *p, const struct plan_options *o)
 	} else if (run_make(o, dir, o->base)) {
 		goto out;
 	}
-	if (load_slot_config(&kc, dir))
+	if (load_slot_config(&kc, dir) || read_base_add(frag, &o->base_add))
 		goto out;
+	/* The fast boot is a harness profile, taken where it applies (harness.h). */
+	fast = harness_fast_boot(&why, plan_arch(o), o->fast_boot,
+				 is_config_file(o->base) ? kc : NULL, frag, &o->harness);
+	own = harness_compression(kc);
+	for (i = 0; i < o->harness.nr; i++)
+		strvec_split(&named, o->harness.v[i], ",");
+	for (i = 0; i < named.nr; i++)
+		if (strcmp(named.v[i], HARNESS_FAST_BOOT))
+			strvec_push(&profiles, named.v[i]);
+	if (fast)
+		strvec_push(&profiles, HARNESS_FAST_BOOT);
 	strbuf_reset(&p->harness);
-	if (harness_config(&harness, &p->harness, plan_arch(o), &o->harness))
+	if (harness_config(&harness, &p->harness, plan_arch(o), &profiles))
 		goto out;
 	/* The harness's settings replace the base's quietly: they are not the user's. */
 	while (kconfig_next(harness, &iter, &name, &want))
 		if (kconfig_set(kc, name, want))
 			BUG("cannot set the harness's CONFIG_%s=%s", name, want);
 	iter = 0;
-	if (read_base_add(frag, &o->base_add))
-		goto out;
 	if (kconfig_count(frag))
 		kconfig_merge(kc, frag, "--base-add");
 	if (save_slot_config(kc, dir) || run_make(o, dir, "olddefconfig"))
@@ -631,9 +642,15 @@ static int resolve_baseline(struct plan *p, const struct plan_options *o)
 			explain_setting(&missing, p, name, want, p->baseline);
 	if (missing.len)
 		warning("--base-add settings that did not take: %s", missing.buf);
+	strbuf_reset(&p->boot);
+	harness_boot_text(&p->boot, plan_arch(o), fast, why.buf, own,
+			  harness_compression(p->baseline));
 	ret = 0;
 out:
 	free(dir);
+	strvec_clear(&profiles);
+	strvec_clear(&named);
+	strbuf_release(&why);
 	kconfig_free(frag);
 	kconfig_free(kc);
 	kconfig_free(harness);
@@ -808,6 +825,12 @@ static void plan_key(struct plan *p, const struct plan_options *o)
 	}
 	for (i = 0; i < o->harness.nr; i++)
 		sha256_update(&c, o->harness.v[i], strlen(o->harness.v[i]) + 1);
+	/* --fast-boot or --no-fast-boot; without either, the key of older experiments */
+	if (o->fast_boot != HARNESS_FAST_BOOT_AUTO) {
+		const char *fast = o->fast_boot ? "fast-boot" : "no-fast-boot";
+
+		sha256_update(&c, fast, strlen(fast) + 1);
+	}
 	sha256_final_hex(&c, p->key);
 }
 
@@ -832,6 +855,7 @@ int plan_make(struct plan *out, const struct plan_options *o)
 
 	memset(out, 0, sizeof(*out));
 	strbuf_init(&out->harness, 0);
+	strbuf_init(&out->boot, 0);
 	if (!o->options && !o->diff_old && !labelled(o))
 		return error("no options given (use --options or --options-from-diff)");
 	if ((o->options || o->diff_old) && read_options(out, o))
@@ -978,9 +1002,17 @@ static int save_slimmed(const struct plan *p, struct store *st)
 	return ret;
 }
 
+int plan_save_boot(const struct plan *p, struct store *st)
+{
+	if (!p->harness.len)
+		return 0;	/* nothing resolved: plan_save_inputs()'s stays */
+	return store_set_meta(st, "harness", p->harness.buf) ||
+	       store_set_meta(st, "boot", p->boot.buf) ? -1 : 0;
+}
+
 int plan_save_extras(const struct plan *p, struct store *st)
 {
-	return save_groups(p, st) || save_slimmed(p, st) ? -1 : 0;
+	return save_groups(p, st) || save_slimmed(p, st) || plan_save_boot(p, st) ? -1 : 0;
 }
 
 int plan_save(const struct plan *p, struct store *st)

@@ -83,12 +83,14 @@ struct plan_options {
 	const char *arch;		/* NULL: HARNESS_DEFAULT_ARCH; plan_choose_arch() */
 	const char *cross_compile;	/* --cross-compile, or NULL: the arch's default (arch.h) */
 	struct strvec harness;		/* harness profiles beyond the arch's base (plan/harness.h) */
+	int fast_boot;			/* enum harness_fast_boot: --fast-boot, --no-fast-boot */
 	int jobs;			/* parallel olddefconfig runs; <= 0: CPUs */
 	const char *work_dir;		/* scratch object dirs for olddefconfig */
 };
-#define PLAN_OPTIONS_INIT { .base_add = STRVEC_INIT, .harness = STRVEC_INIT, .designs = PLAN_OAT }
+#define PLAN_OPTIONS_INIT { .base_add = STRVEC_INIT, .harness = STRVEC_INIT, .designs = PLAN_OAT, \
+			    .fast_boot = -1 }
 #define PLAN_OPTIONS_AA_INIT { .base_add = STRVEC_INIT, .harness = STRVEC_INIT, .designs = PLAN_OAT, \
-			       .aa = 1 }
+			       .fast_boot = -1, .aa = 1 }
 void plan_options_release(struct plan_options *o);
 
 struct plan_variant {
@@ -115,11 +117,13 @@ struct plan {
 	struct kconfig_index *index;
 	char key[SHA256_HEX_SIZE];	/* identity of the inputs */
 	struct strbuf harness;		/* the harness profiles taken, "x86_64,9p" */
+	struct strbuf boot;		/* what the kernels boot as (harness_boot_text()) */
 	struct strvec slimmed;		/* --slim: the symbols it turned off */
 	struct strvec slim_stayed;	/* --slim: modules olddefconfig kept at m */
 	double seconds;			/* time taken to resolve */
 };
-#define PLAN_INIT { .harness = STRBUF_INIT, .slimmed = STRVEC_INIT, .slim_stayed = STRVEC_INIT }
+#define PLAN_INIT { .harness = STRBUF_INIT, .boot = STRBUF_INIT, .slimmed = STRVEC_INIT, \
+		    .slim_stayed = STRVEC_INIT }
 void plan_release(struct plan *p);
 
 /* o->arch, or HARNESS_DEFAULT_ARCH. */
@@ -184,10 +188,17 @@ void plan_groups_text(struct strbuf *out, const struct plan *p);
 /* Stores the plan's variants (replacing any earlier plan), its key and its groups. */
 int plan_save(const struct plan *p, struct store *st);
 /*
- * Stores what plan_save() keeps beside the variants: meta "groups" and
- * what --slim removed (slim_removed, slim_stayed), in an open transaction.
+ * Stores what plan_save() keeps beside the variants: meta "groups", what
+ * --slim removed (slim_removed, slim_stayed) and plan_save_boot()'s, in
+ * an open transaction.
  */
 int plan_save_extras(const struct plan *p, struct store *st);
+/*
+ * Stores the harness profiles the plan took (meta "harness", the fast boot
+ * among them) and what its kernels boot as (meta "boot", which every
+ * report shows).
+ */
+int plan_save_boot(const struct plan *p, struct store *st);
 
 /*
  * Stores what the plan was made from, for the stages after it and for

@@ -132,7 +132,7 @@ static void header(struct strbuf *out, const struct analyze_model *m)
 {
 	static const char *const keys[][2] = {
 		{ "kernel_version", "kernel" }, { "arch", "arch" }, { "base", "baseline" },
-		{ "host", "host" }, { "accel", "accel" },
+		{ "host", "host" }, { "accel", "accel" }, { "boot", "boot" },
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;

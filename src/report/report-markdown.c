@@ -264,7 +264,7 @@ static void facts(struct strbuf *out, const struct analyze_model *m)
 	static const char *const keys[][2] = {
 		{ "kernel_version", "Kernel" }, { "arch", "arch" }, { "base", "baseline config" },
 		{ "host", "host" }, { "accel", "accel" }, { "qemu", "qemu" },
-		{ "compiler", "compiler" },
+		{ "compiler", "compiler" }, { "boot", "boot" },
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;

@@ -101,6 +101,8 @@ static void header(struct strbuf *out, const struct analyze_model *m,
 		strbuf_addf(out, "%-10snone recorded\n", "warm-ups:");
 	fact_line(out, "accel:", *t->accel ? t->accel : NULL);
 	fact_line(out, "clock:", t->clock_text);
+	if (analyze_fact(m, "boot"))
+		fact_line(out, "boot:", analyze_fact(m, "boot"));
 	if (*m->sources[t->source].label) {
 		strbuf_reset(&sb);
 		analyze_describe_source(&sb, &m->sources[t->source]);
@@ -435,6 +437,8 @@ static void series_block(struct strbuf *out, const struct analyze_model *m,
 		strbuf_addf(out, "%-10s%zu, excluded\n", "warm-ups:", s->warmups);
 	fact_line(out, "accel:", *first->accel ? first->accel : NULL);
 	fact_line(out, "clock:", first->clock_text);
+	if (analyze_fact(m, "boot"))
+		fact_line(out, "boot:", analyze_fact(m, "boot"));
 	fact_line(out, "kernel:", analyze_fact(m, "kernel_version"));
 	fact_line(out, "host:", analyze_fact(m, "host"));
 	strbuf_addch(out, '\n');

@@ -11,6 +11,7 @@
 #include "kbuild/kbuild.h"
 #include "kconfig/kconfig.h"
 #include "run/measure.h"
+#include "plan/harness.h"
 #include "plan/plan.h"
 #include "run/schedule.h"
 #include "screen/screen-report.h"
@@ -643,6 +644,43 @@ static int save_report(struct driver *d)
 	return ret;
 }
 
+/*
+ * A screen resumed makes its plan again and adds the variants it has not
+ * stored.  One begun before the fast boot (plan/harness.h) stored kernels
+ * without it: its new variants must not boot otherwise, so without
+ * --fast-boot or --no-fast-boot the plan is made again without it.  0, or
+ * -1 with a message.
+ */
+static int keep_stored_boot(struct driver *d, struct plan_options *po)
+{
+	char *stored = store_get_meta(d->st, "harness");
+	struct strvec taken = STRVEC_INIT;
+	int ret = 0;
+
+	if (stored && po->fast_boot == HARNESS_FAST_BOOT_AUTO &&
+	    strcmp(stored, d->plan.harness.buf)) {
+		strvec_split(&taken, d->plan.harness.buf, ",");
+		if (strvec_find(&taken, HARNESS_FAST_BOOT) >= 0 &&
+		    !strstr(stored, HARNESS_FAST_BOOT)) {
+			note("screen: its kernels so far were planned without the fast boot "
+			     "(harness %s): so are the rest", stored);
+			po->fast_boot = HARNESS_FAST_BOOT_OFF;
+			plan_release(&d->plan);
+			ret = plan_make(&d->plan, po);
+		}
+		if (!ret && po->fast_boot == HARNESS_FAST_BOOT_OFF) {
+			const char *have = harness_compression(d->plan.baseline);
+
+			strbuf_reset(&d->plan.boot);
+			harness_boot_text(&d->plan.boot, plan_arch(po), 0,
+					  "as the screen began, before the fast boot", have, have);
+		}
+	}
+	strvec_clear(&taken);
+	free(stored);
+	return ret;
+}
+
 int screen_run(struct store *st, const struct screen_run_options *o, struct screen **out)
 {
 	struct driver d;
@@ -667,7 +705,8 @@ int screen_run(struct store *st, const struct screen_run_options *o, struct scre
 	resume = stored_by_name(&d, "baseline") != NULL;
 
 	po.designs = PLAN_OAT;
-	if (plan_make(&d.plan, &po))
+	if (plan_make(&d.plan, &po) || (resume && keep_stored_boot(&d, &po)) ||
+	    plan_save_boot(&d.plan, st))
 		goto out;
 	names = xcalloc(d.plan.nr_options + 1, sizeof(*names));
 	for (i = 0; i < d.plan.nr_options; i++)

@@ -205,6 +205,7 @@ void analyze_env_build(struct analyze_model *m)
 		add(m, "machine", strbuf_detach(&sb, NULL));
 	strbuf_reset(&sb);
 	add(m, "firmware", fact_dup(m, "firmware"));
+	add(m, "boot", fact_dup(m, "boot"));
 	add_per_variant(m, "compiler", VF_COMPILER);
 	v = analyze_fact(m, "kconfperf_version");
 	if (v && strcmp(v, KCONFPERF_VERSION))

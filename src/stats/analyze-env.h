@@ -22,6 +22,7 @@ struct strbuf;
  *   accel         the accelerator and the guest clock
  *   machine       the arch, qemu's machine and CPU model, CPUs and memory
  *   firmware      what the guest booted through
+ *   boot          what the kernels booted as (meta boot: the fast boot's LZ4 bzImage)
  *   compiler      CONFIG_CC_VERSION_TEXT (per variant), else the build's
  *   kconfperf     the version that made the runs (and this report's, when another);
  *                 none from an experiment run before it was recorded

@@ -14,6 +14,7 @@
 #include "stats/analyze-series.h"
 #include "stats/analyze-sources.h"
 #include "stats/analyze.h"
+#include "store/store-meter.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -699,6 +700,73 @@ static void describe_clock(struct analyze_table *t, const struct strvec *clocks)
 	t->clock_text = strbuf_detach(&sb, NULL);
 }
 
+/*
+ * The wall table's clock_text gets where its runs' instructions went, when
+ * the meter counted them: what the wall was spent on, in the guest.
+ */
+static void describe_meter(const struct analyze_model *m, struct analyze_table *t)
+{
+	struct analyze_run_meter sum = { 0 };
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, k, runs = 0;
+
+	if (!m->meters || strcmp(t->metric, "wall"))
+		return;
+	for (i = 0; i < m->nr_runs; i++) {
+		const struct analyze_run_meter *rm = &m->meters[i];
+
+		if (!rm->total || strcmp(m->runs[i].workload, t->workload))
+			continue;
+		for (k = 0; k < t->nr_rows; k++)
+			if (t->rows[k].twin == NONE &&
+			    m->variants[t->rows[k].variant].v.id == m->runs[i].variant_id)
+				break;
+		if (k == t->nr_rows)
+			continue;
+		sum.total += rm->total;
+		sum.before_kernel += rm->before_kernel;
+		sum.kernel += rm->kernel;
+		sum.user += rm->user;
+		runs++;
+	}
+	if (!runs)
+		return;
+	strbuf_addf(&sb, "%s; the meter's guest instructions, %.1f M a run: %.1f%% before the "
+		    "kernel (firmware, decompressor), %.1f%% in the kernel, %.1f%% in user space",
+		    t->clock_text, (double)sum.total / runs / 1e6,
+		    100.0 * (double)sum.before_kernel / (double)sum.total,
+		    100.0 * (double)sum.kernel / (double)sum.total,
+		    100.0 * (double)sum.user / (double)sum.total);
+	free(t->clock_text);
+	t->clock_text = strbuf_detach(&sb, NULL);
+}
+
+/* m->meters: the meter's counts of every measured ok run. */
+static int load_meters(struct analyze_model *m, struct store *st)
+{
+	size_t i;
+
+	m->meters = xcalloc(m->nr_runs ? m->nr_runs : 1, sizeof(*m->meters));
+	for (i = 0; i < m->nr_runs; i++) {
+		struct store_meter sm = STORE_METER_INIT;
+		int rc;
+
+		if (m->runs[i].warmup || m->runs[i].status != RUN_OK)
+			continue;
+		rc = store_get_meter(st, m->runs[i].id, &sm);
+		if (rc > 0) {
+			m->meters[i].total = sm.total;
+			m->meters[i].before_kernel = sm.before_kernel;
+			m->meters[i].kernel = sm.kernel + sm.kernel_other;
+			m->meters[i].user = sm.user;
+		}
+		store_meter_release(&sm);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static void build_table(const struct analyze_model *m, struct analyze_table *t,
 			const char *workload, const struct metric_spec *ms,
 			const struct analyze_options *opts, size_t source)
@@ -746,6 +814,7 @@ static void build_table(const struct analyze_model *m, struct analyze_table *t,
 	t->clock = join(&clocks, ", ");
 	t->layouts = layouts.nr;
 	describe_clock(t, &clocks);
+	describe_meter(m, t);
 	strvec_clear(&accel);
 	strvec_clear(&clocks);
 	strvec_clear(&layouts);
@@ -898,7 +967,7 @@ int analyze_load(struct analyze_model *out, struct store *st,
 	load_groups(out);
 	if (load_variants(out, st) ||
 	    store_get_runs(st, &out->runs, &out->nr_runs) ||
-	    store_get_samples(st, &out->samples, &out->nr_samples))
+	    store_get_samples(st, &out->samples, &out->nr_samples) || load_meters(out, st))
 		goto fail;
 
 	for (i = 0; i < out->nr_runs; i++)
@@ -980,6 +1049,7 @@ void analyze_release(struct analyze_model *m)
 	}
 	free(m->groups);
 	store_runs_free(m->runs, m->nr_runs);
+	free(m->meters);
 	store_sample_rows_free(m->samples, m->nr_samples);
 	strvec_clear(&m->facts);
 	memset(m, 0, sizeof(*m));

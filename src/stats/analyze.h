@@ -239,6 +239,15 @@ struct analyze_note {
 	size_t row;
 };
 
+/*
+ * A run's instructions by where they ran (store-meter.h): the wall table's
+ * clock_text says what share of its runs' went before the kernel
+ * (firmware, the bzImage's decompressor), to the kernel and to user space.
+ */
+struct analyze_run_meter {
+	uint64_t total, before_kernel, kernel, user;
+};
+
 struct analyze_table {
 	size_t source;			/* index into model->sources */
 	char *workload;
@@ -393,6 +402,8 @@ struct analyze_model {
 	size_t nr_runs;
 	struct store_sample_row *samples;	/* ordered by run id */
 	size_t nr_samples;
+	/* What the meter counted in each measured ok run (runs[i]; total 0: none). */
+	struct analyze_run_meter *meters;
 	/* The kernel's own reports per variant (analyze-findings.h). */
 	struct analyze_finding *findings;
 	size_t nr_findings;

@@ -44,7 +44,7 @@ test_expect_success 'sweep runs a host program in the guest and reports its time
 
 test_expect_success 'the plan took the profiles, and each run kept the output' '
 	test "$(sqlite3 exp/kconfperf.db "SELECT value FROM meta WHERE key = \"harness\"")" = \
-		"x86_64,9p,disk,crypt,ramdisk" &&
+		"x86_64,9p,disk,crypt,ramdisk,fast-boot" &&
 	ls exp/runs/baseline/*/r0/output.txt >outputs &&
 	test_grep "records out" "$(grep "cmd_dd" outputs | head -n 1)" &&
 	! ls exp/runs/baseline/*/r0/scratch-*.img 2>/dev/null

@@ -62,7 +62,8 @@ test_expect_success 'runs used qemu-system-aarch64 -M virt, icount and the arm64
 	kconfperf run --dir exp --workload boot --print-command baseline >cmd &&
 	test_grep "^qemu-system-aarch64 -M virt -accel tcg -cpu cortex-a57 " cmd &&
 	test_grep "virtconsole,chardev=kcp-results" cmd &&
-	test_grep "console=ttyAMA0 quiet panic=-1 norandmaps kcp.layout=" cmd
+	test_grep "console=ttyAMA0 quiet panic=-1 norandmaps nokaslr kcp.layout=" cmd &&
+	test_grep " -plugin file=[^ ]*kcp-meter.so,out=[^ ]*,map=[^ ]*System.map," cmd
 '
 
 # Under icount a run repeats to the nanosecond for its layout seed, on arm64

@@ -11,6 +11,7 @@
 #include "fixture-steps.h"
 #include "fixture-sources.h"
 #include "stats/stats.h"
+#include "store/store-meter.h"
 #include "store/store.h"
 #include "test-lib.h"
 #include "util/usage.h"
@@ -662,6 +663,67 @@ out:
 	free(path);
 }
 
+/*
+ * Where the meter counted the runs, the wall table says where their
+ * instructions went (before the kernel, kernel, user); a run without counts
+ * and a warm-up are left out, and the other tables say nothing of it.
+ */
+static void test_wall_says_where_the_meter_counted(void)
+{
+	const struct profile *phases[STORE_METER_NR_PHASES] = { NULL };
+	char *path = xstrfmt("%s/meter.db", test_tmpdir());
+	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
+	struct store_variant v = STORE_VARIANT_INIT;
+	struct analyze_model m;
+	struct store *st;
+	size_t k;
+
+	if (!check_int(store_open(&st, path, 1), ==, 0))
+		goto out;
+	v.name = (char *)"baseline";
+	v.kind = (char *)"baseline";
+	v.status = VARIANT_OK;
+	check_int(store_put_variant(st, &v), ==, 0);
+	for (k = 0; k < 4; k++) {
+		struct store_run r = STORE_RUN_INIT;
+		struct store_sample s = { 0, "time", "s", 0, 0.5 };
+		struct store_meter sm = STORE_METER_INIT;
+
+		r.variant_id = v.id;
+		r.workload = (char *)"syscall";
+		r.round = k == 3 ? -1 : (int)k;
+		r.warmup = k == 3;
+		r.status = RUN_OK;
+		r.wall_s = 2;
+		r.boot_s = 0.1;
+		check_int(store_add_run(st, &r, &s, 1), ==, 0);
+		if (k == 2)
+			continue;	/* no counts */
+		/* 200 M before the kernel, 700 M kernel (+100 M outside the map), 0 user */
+		sm.before_kernel = k == 3 ? 1 : 200000000;
+		sm.kernel = 700000000;
+		sm.kernel_other = 100000000;
+		sm.total = sm.before_kernel + sm.kernel + sm.kernel_other;
+		check_int(store_add_meter(st, r.id, &sm, phases), ==, 0);
+	}
+	store_close(st);
+	if (!check_int(load_path(&m, path, &ao), ==, 0))
+		goto out;
+	for (k = 0; k < m.nr_tables; k++) {
+		if (strcmp(m.tables[k].metric, "wall")) {
+			check(!strstr(m.tables[k].clock_text, "meter"));
+			continue;
+		}
+		check(strstr(m.tables[k].clock_text, "host time, the whole run"));
+		check(strstr(m.tables[k].clock_text, "; the meter's guest instructions, 1000.0 M a "
+			     "run: 20.0% before the kernel (firmware, decompressor), 80.0% in the "
+			     "kernel, 0.0% in user space"));
+	}
+	analyze_release(&m);
+out:
+	free(path);
+}
+
 static void test_filters(void)
 {
 	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
@@ -1121,6 +1183,7 @@ int main(int argc, char **argv)
 	TEST(test_multiplicativity_complete);
 	TEST(test_same_as_shares_runs);
 	TEST(test_boot_workload_has_no_boot_table);
+	TEST(test_wall_says_where_the_meter_counted);
 	TEST(test_filters);
 	TEST(test_higher_is_better);
 	TEST(test_notes);

@@ -8,6 +8,7 @@
 #include "test-lib.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
+#include "util/usage.h"
 #include "util/wrapper.h"
 
 static void test_base_profile_of_x86_64(void)
@@ -138,6 +139,103 @@ static void test_the_workload_brings_its_profile(void)
 	strvec_clear(&v);
 }
 
+/* A kconfig of "CONFIG_X=y" lines. */
+static struct kconfig *config_of(const char *text)
+{
+	struct kconfig *kc = kconfig_new();
+
+	if (kconfig_parse(kc, "test", text, strlen(text), 0))
+		BUG("test config does not parse");
+	return kc;
+}
+
+/* Where the fast boot applies, where it does not, and the options that decide. */
+static void test_fast_boot_applies_unless_the_user_chose(void)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct strvec profiles = STRVEC_INIT;
+	struct kconfig *distro = config_of("CONFIG_X86_64=y\nCONFIG_KERNEL_ZSTD=y\n");
+	struct kconfig *plain = config_of("CONFIG_X86_64=y\n# CONFIG_KERNEL_XZ is not set\n");
+	struct kconfig *add = config_of("CONFIG_KERNEL_GZIP=y\n");
+
+	/* tinyconfig (a make target): taken */
+	check_int(harness_fast_boot(&why, "x86_64", HARNESS_FAST_BOOT_AUTO, NULL, NULL, NULL), ==, 1);
+	check_str(why.buf, "kconfperf's fast boot");
+	/* a .config that names no compression is the kernel's default: taken */
+	check_int(harness_fast_boot(&why, "x86_64", -1, plain, NULL, NULL), ==, 1);
+	/* a distribution's .config names its own: kept */
+	check_int(harness_fast_boot(&why, "x86_64", -1, distro, NULL, NULL), ==, 0);
+	check_str(why.buf, "the baseline .config names its compression");
+	check_int(harness_fast_boot(&why, "x86_64", -1, NULL, add, NULL), ==, 0);
+	check_str(why.buf, "--base-add names the compression");
+	/* libguestfs boots the kernel as it would ship */
+	strvec_push(&profiles, "9p,libguestfs");
+	check_int(harness_fast_boot(&why, "x86_64", -1, NULL, NULL, &profiles), ==, 0);
+	check(strstr(why.buf, "libguestfs"));
+	/* --fast-boot wins over all of them, --no-fast-boot over tinyconfig */
+	check_int(harness_fast_boot(&why, "x86_64", HARNESS_FAST_BOOT_ON, distro, add, &profiles),
+		  ==, 1);
+	check_str(why.buf, "--fast-boot");
+	check_int(harness_fast_boot(&why, "x86_64", HARNESS_FAST_BOOT_OFF, NULL, NULL, NULL), ==, 0);
+	check_str(why.buf, "--no-fast-boot");
+	/* --harness fast-boot is --fast-boot, unless --no-fast-boot says otherwise */
+	strvec_clear(&profiles);
+	strvec_push(&profiles, HARNESS_FAST_BOOT);
+	check_int(harness_fast_boot(&why, "x86_64", -1, distro, NULL, &profiles), ==, 1);
+	check_int(harness_fast_boot(&why, "x86_64", 0, NULL, NULL, &profiles), ==, 0);
+	/* arm64 boots an uncompressed Image: nothing to take, even when asked */
+	check_int(harness_fast_boot(&why, "arm64", HARNESS_FAST_BOOT_ON, NULL, NULL, NULL), ==, 0);
+	check(harness_find(HARNESS_FAST_BOOT, "arm64") == NULL);
+	kconfig_free(distro);
+	kconfig_free(plain);
+	kconfig_free(add);
+	strvec_clear(&profiles);
+	strbuf_release(&why);
+}
+
+/* The profile sets LZ4 and turns every other compression off, so the choice cannot keep XZ. */
+static void test_fast_boot_profile_and_boot_text(void)
+{
+	struct strvec profiles = STRVEC_INIT;
+	struct strbuf names = STRBUF_INIT, text = STRBUF_INIT;
+	struct kconfig *kc = NULL, *tiny = config_of("CONFIG_KERNEL_XZ=y\n");
+	const char *name, *value;
+	size_t iter;
+
+	strvec_push(&profiles, HARNESS_FAST_BOOT);
+	check_int(harness_config(&kc, &names, "x86_64", &profiles), ==, 0);
+	check_str(names.buf, "x86_64,fast-boot");
+	check_str(kconfig_get(kc, "KERNEL_LZ4"), "y");
+	check_str(kconfig_get(kc, "KERNEL_XZ"), "n");
+	check_str(kconfig_get(kc, "KERNEL_GZIP"), "n");
+	check_str(kconfig_get(kc, "KERNEL_ZSTD"), "n");
+	check_str(harness_compression(kc), "LZ4");
+	check_str(harness_compression(tiny), "XZ");
+	check(harness_compression(NULL) == NULL);
+	/* set over tinyconfig's XZ as the plan sets it, LZ4 wins */
+	for (iter = 0; kconfig_next(kc, &iter, &name, &value);)
+		check_int(kconfig_set(tiny, name, value), ==, 0);
+	check_str(harness_compression(tiny), "LZ4");
+
+	harness_boot_text(&text, "x86_64", 1, "kconfperf's fast boot", "XZ", "LZ4");
+	check_str(text.buf, "bzImage, LZ4 (kconfperf's fast boot; the baseline's own: XZ)");
+	strbuf_reset(&text);
+	harness_boot_text(&text, "x86_64", 0, "--no-fast-boot", "XZ", "XZ");
+	check_str(text.buf, "bzImage, XZ (--no-fast-boot)");
+	strbuf_reset(&text);
+	harness_boot_text(&text, "x86_64", 0, "the baseline .config names its compression", "zstd",
+			  "zstd");
+	check_str(text.buf, "bzImage, zstd (the baseline .config names its compression)");
+	strbuf_reset(&text);
+	harness_boot_text(&text, "arm64", 0, "arm64 boots an uncompressed image", NULL, NULL);
+	check_str(text.buf, "Image, uncompressed");
+	kconfig_free(kc);
+	kconfig_free(tiny);
+	strvec_clear(&profiles);
+	strbuf_release(&names);
+	strbuf_release(&text);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -147,5 +245,7 @@ int main(int argc, char **argv)
 	TEST(test_unknown_arch_and_profile_are_errors);
 	TEST(test_naming_the_base_or_a_profile_twice_takes_it_once);
 	TEST(test_the_workload_brings_its_profile);
+	TEST(test_fast_boot_applies_unless_the_user_chose);
+	TEST(test_fast_boot_profile_and_boot_text);
 	return test_done();
 }
