@@ -64,8 +64,10 @@ static char *variant_fact(const struct analyze_model *m, size_t i, enum variant_
 		return NULL;
 	switch (f) {
 	case VF_KERNEL:
-		if (m->nr_sources && m->sources[av->source].version &&
-		    *m->sources[av->source].version)
+		if (m->nr_sources > 1)	/* "6.1+fix (6.1.192 with fix.patch)" */
+			analyze_describe_source(&sb, &m->sources[av->source]);
+		else if (m->nr_sources && m->sources[av->source].version &&
+			 *m->sources[av->source].version)
 			strbuf_addstr(&sb, m->sources[av->source].version);
 		else if (analyze_fact(m, "kernel_version"))
 			strbuf_addstr(&sb, analyze_fact(m, "kernel_version"));

@@ -13,7 +13,9 @@ struct strbuf;
  * kernels' preempt modes when they differ: per fact, its value, and
  * whether the measured variants differ in it.  In this order:
  *
- *   kernel        the source's version, with CONFIG_LOCALVERSION (per variant)
+ *   kernel        the source's version, with CONFIG_LOCALVERSION (per variant); with
+ *                 several sources, its label, version and patch ("6.1+fix (6.1.192
+ *                 with fix.patch)")
  *   command line  the runs' kernel command line (meta kernel_cmdline)
  *   preempt       none, voluntary, full or rt, "(dynamic)" with PREEMPT_DYNAMIC (per variant)
  *   HZ            CONFIG_HZ, and the tick: periodic, tickless idle or full (per variant)
