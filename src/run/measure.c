@@ -593,7 +593,7 @@ static int record_environment(struct state *s, enum vm_accel accel)
 	if (!s->o->runner)
 		host_firmware(&firmware, s->arch->name, NULL);
 	ret = store_set_meta(s->st, "kernel_cmdline", cmdline.buf) ||
-	      store_set_meta(s->st, "kconfperf_version", KCONFPERF_VERSION) ||
+	      store_set_meta(s->st, "kconfperf", KCONFPERF_VERSION) ||
 	      (!s->o->runner &&
 	       (store_set_meta(s->st, "machine", vm_machine(s->arch->name)) ||
 		store_set_meta(s->st, "firmware", firmware.buf))) ? -1 : 0;

@@ -209,7 +209,7 @@ void analyze_env_build(struct analyze_model *m)
 	add(m, "firmware", fact_dup(m, "firmware"));
 	add(m, "boot", fact_dup(m, "boot"));
 	add_per_variant(m, "compiler", VF_COMPILER);
-	v = analyze_fact(m, "kconfperf_version");
+	v = analyze_fact(m, "kconfperf");
 	if (v && strcmp(v, KCONFPERF_VERSION))
 		add(m, "kconfperf", xstrfmt("%s (this report: %s)", v, KCONFPERF_VERSION));
 	else if (v)
