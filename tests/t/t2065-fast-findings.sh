@@ -113,6 +113,18 @@ test_expect_success 'plan: the help text claims a cost; every report sets it bes
 	test_grep "<section id=\"claims\">" html
 '
 
+test_expect_success 'vm: one run prints the reports it found' '
+	image=$(q exp "SELECT b.image FROM build b JOIN variant v ON v.config_hash = b.config_hash
+		WHERE v.name = \"CONFIG_DEBUG_A=y\"") &&
+	mkdir one &&
+	KCP_FAKE_WARN=DEBUG_A KCP_FAKE_FAIL_VARIANT=none kconfperf vm --kernel "$image" \
+		--initramfs exp/initramfs.gz \
+		--runner "$FAKE_RUNNER" --dir one >vm.out 2>vm.err &&
+	cat vm.out &&
+	test_grep "^finding: warning x1: WARNING at kernel/fake.c:12 fake_init$" vm.out &&
+	test_grep "^finding: lockdep x1: WARNING: possible circular locking dependency detected$" vm.out
+'
+
 test_expect_success 'report: an experiment without findings has no such section' '
 	fake_plan quiet DEBUG_B >/dev/null &&
 	kconfperf build --dir quiet -q &&
