@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # t2040: several sources and a patch on the fast tier's fake kernel, the
-# logic t6100 checks on real kernels, in seconds.  "6.1" is the fake tree;
-# "6.12" a copy where DEBUG_A selects DEBUG_B and DEBUG_NEW exists, so
+# logic tests/slow/t6110 checks on real kernels, in seconds.  "6.1" is the
+# fake tree; "6.12" a copy where DEBUG_A selects DEBUG_B and DEBUG_NEW exists, so
 # DEBUG_A costs 20% on 6.1 and 26% on 6.12 (the fake runner's costs
 # multiply): a change of +5%.  The patch makes the fake kbuild put
 # DEBUG_B into every bzImage, so the patched kernel costs 5% more than its

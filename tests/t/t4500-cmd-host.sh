@@ -3,7 +3,7 @@
 # t4500: cmd: workloads without a kernel: kcp-guest --host as the --runner
 # runs the program on this host, so what the host does with a program's run
 # (its time, --extract, a failure, no match, a hang) is checked in seconds.
-# t4600 does the same inside real guests.
+# tests/slow/t4600 does the same inside real guests.
 . "$(dirname "$0")/lib.sh"
 
 GUEST=$KCP_BUILD/kcp-guest
