@@ -86,7 +86,7 @@ cat >lock-inversion.patch <<'EOF'
  #endif
 +
 +/*
-+ * kconfperf's test of the kernel's own reports (tests/t/t6100-sources.sh):
++ * kconfperf's test of the kernel's own reports (tests/t/t6100-patch.sh):
 + * two locks taken in both orders, one after the other.  No deadlock can
 + * happen here, but lockdep (PROVE_LOCKING) reports the inversion; without
 + * it the kernel says nothing.
