@@ -53,6 +53,8 @@ PROGRAM := $(B)/kconfperf
 
 UNIT_SRC := $(wildcard tests/unit/test-*.c)
 UNIT_BIN := $(patsubst %.c,$(B)/%,$(filter-out tests/unit/test-lib.c,$(UNIT_SRC)))
+# Kept, not make intermediates: else a library edit recompiles every test program's object.
+.SECONDARY: $(patsubst %.c,$(B)/%.o,$(UNIT_SRC))
 INTEGRATION := $(sort $(wildcard tests/t/t[0-9]*.sh))
 FAST := $(sort $(wildcard tests/t/t2*-fast-*.sh))
 INTEGRATION_SLOW := $(sort $(wildcard tests/slow/t[0-9]*.sh))

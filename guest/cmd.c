@@ -485,7 +485,7 @@ int run_cmd(void)
 		argv[3] = NULL;
 	} else {
 		snprintf(line, sizeof(line), "%s", command);
-		if (split_words(line, (char **)argv, (int)(sizeof(argv) / sizeof(argv[0]))) <= 0)
+		if (split_words(line, (char **)argv, (int)(ARRAY_SIZE(argv))) <= 0)
 			return guest_error("cmd: no command (kcp.run= is blank)");
 	}
 	out = open_output(path, sizeof(path));

@@ -9,6 +9,8 @@
 #include "../src/run/workload-table.h"
 
 #define PRINTF(f, a) __attribute__((__format__(__printf__, f, a)))
+/* As src/util/wrapper.h has it (the guest links no part of src/ but the tables). */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * A workload is `int run_<id>(void)` (one per row of workloads.def).  It
@@ -18,7 +20,7 @@
  * must leave with _exit() and write nothing.  Any process it creates must
  * be reaped before it returns.
  */
-#define WORKLOAD(id, metric, unit, better, flags, summary) int run_##id(void);
+#define WORKLOAD(id, metric, unit, better, flags, profile, summary) int run_##id(void);
 #define PARAM(id, name, type, def, min, max, choices, help)
 #include "../src/run/workloads.def"
 #undef WORKLOAD

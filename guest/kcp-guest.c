@@ -299,7 +299,7 @@ static int parse_cmdline(char *buf)
 	int nr = 0, i, ret = 0;
 	char *s = buf;
 
-	while (*s && nr < (int)(sizeof(words) / sizeof(words[0]))) {
+	while (*s && nr < (int)(ARRAY_SIZE(words))) {
 		char *w, *o;
 		int quoted = 0;
 
@@ -473,7 +473,7 @@ static int mount_all(char *why, size_t size)
 	};
 	int ret = 0;
 
-	for (size_t i = 0; i < sizeof(mounts) / sizeof(mounts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(mounts); i++) {
 		mkdir(mounts[i].dir, 0755);
 		if (mount(mounts[i].type, mounts[i].dir, mounts[i].type,
 			  MS_NOSUID, NULL) && errno != EBUSY && !ret) {
@@ -585,7 +585,7 @@ static void __attribute__((__noreturn__)) panic_kernel(void)
 static int run_workload(void)
 {
 	static int (*const runners[NR_WORKLOADS])(void) = {
-#define WORKLOAD(id, metric, unit, better, flags, summary) [WORKLOAD_##id] = run_##id,
+#define WORKLOAD(id, metric, unit, better, flags, profile, summary) [WORKLOAD_##id] = run_##id,
 #define PARAM(id, name, type, def, min, max, choices, help)
 #include "../src/run/workloads.def"
 #undef WORKLOAD

@@ -126,6 +126,8 @@ size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 
 #define EXPORT __attribute__((visibility("default")))
+/* As src/util/wrapper.h has it (the plugin is built alone). */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define METER_API_VERSION 1
 
 /* qemu refuses a plugin without this symbol, or of a version it does not offer. */
@@ -259,7 +261,7 @@ static int is_idle_name(const char *name)
 {
 	size_t len = base_len(name), i;
 
-	for (i = 0; i < sizeof(kcp_idle_names) / sizeof(kcp_idle_names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(kcp_idle_names); i++)
 		if (strlen(kcp_idle_names[i]) == len && !strncmp(kcp_idle_names[i], name, len))
 			return 1;
 	return 0;

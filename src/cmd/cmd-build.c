@@ -10,7 +10,7 @@
 #include "kbuild/kbuild-variants.h"
 #include "kbuild/kbuild.h"
 #include "util/parse-options.h"
-#include "plan/plan-sources.h"
+#include "plan/plan-set.h"
 #include "store/store.h"
 #include "util/lockfile.h"
 #include "util/usage.h"

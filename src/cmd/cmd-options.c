@@ -58,6 +58,12 @@ static int int_in_range(int *out, const char *arg, long min, long max)
 	return 0;
 }
 
+void check_noise_option(double noise)
+{
+	if (!(noise >= 0) || noise >= 100)
+		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
+}
+
 int parse_jobs_option(const struct option *opt, const char *arg)
 {
 	if (int_in_range(opt->value, arg, 1, JOBS_MAX))
@@ -251,7 +257,7 @@ void run_args_harness(const struct run_args *a, struct plan_args *pa)
 	size_t i;
 
 	for (i = 0; i < a->nr_specs; i++)
-		workload_spec_harness(&a->specs[i], &need);
+		workload_spec_profiles(&a->specs[i], &need);
 	for (i = 0; i < need.nr; i++)
 		strvec_push(&pa->o.harness, need.v[i]);
 	strvec_clear(&need);
@@ -296,10 +302,6 @@ int experiment_inputs_open(struct experiment_inputs *e, struct plan_args *pa,
 	e->build.arch = plan_arch(&pa->o);
 	e->build.cross_compile = pa->o.cross_compile;
 	ra->o.dir = e->dir;
-	/* A workload that needs a harness profile gets it in every variant. */
-	for (size_t i = 0; i < ra->nr_specs; i++)
-		harness_for_workload(&pa->o.harness, plan_arch(&pa->o),
-				     workload_table[ra->specs[i].id].name);
 	return 0;
 }
 

@@ -10,8 +10,8 @@
 #include "stats/adaptive.h"
 #include "util/parse-options.h"
 #include "plan/plan.h"
-#include "plan/source.h"
-#include "plan/sources.h"
+#include "plan/kernel-source.h"
+#include "plan/source-set.h"
 #include "util/strvec.h"
 
 /*
@@ -158,6 +158,8 @@ int run_args_measure(struct run_args *a, struct store *st, double noise);
  */
 #define JOBS_MAX 1024
 int parse_jobs_option(const struct option *opt, const char *arg);
+/* --noise's bounds, for report, sweep and screen: a usage error unless 0 <= noise < 100. */
+void check_noise_option(double noise);
 #define OPT_JOBS(v, h) OPT_CALLBACK('j', "jobs", (v), "N", (h), parse_jobs_option)
 
 /*
@@ -242,7 +244,7 @@ void check_ram_disks(const struct workload_spec *spec, int mem_mb);
 void run_args_finish(struct run_args *a, int allow_none);
 
 /*
- * Adds the harness profiles the workloads need (workload_spec_harness())
+ * Adds the harness profiles the workloads need (workload_spec_profiles())
  * to the plan's, after run_args_finish(), so sweep and screen plan kernels
  * that can run them.
  */
@@ -262,7 +264,7 @@ struct experiment_inputs {
 #define EXPERIMENT_INPUTS_INIT { .sources = SOURCE_SET_INIT, .build = KBUILD_OPTIONS_INIT }
 
 /*
- * Opens the kernel sources (patches applied, sources.h) and points pa's
+ * Opens the kernel sources (patches applied, source-set.h) and points pa's
  * plan, ra's runs and e->build at dir_opt, the cache, the first source and
  * the plan's arch, with make -j jobs.  Returns 0, or -1 (with a message)
  * when a source cannot be opened or a patch does not apply.

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "stats/analyze.h"
+#include "cmd/cmd-options.h"
 #include "cmd/commands.h"
 #include "store/experiment.h"
 #include "util/parse-options.h"
@@ -64,8 +65,7 @@ int cmd_report(int argc, const char **argv)
 	if (!fmt)
 		usage_error("unknown --format '%s' (text, mmtests, markdown, csv, json, "
 			    "svg or html)", format);
-	if (!(ao.stats.noise >= 0) || ao.stats.noise >= 100)
-		usage_error("--noise must be a percentage from 0 to 100, not %g", ao.stats.noise);
+	check_noise_option(ao.stats.noise);
 	/* 0.95 or 95; 1.5 is neither a 1.5% interval nor a 150% one, but a slip */
 	if (confidence >= 50 && confidence < 100)
 		confidence /= 100;

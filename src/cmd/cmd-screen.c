@@ -13,7 +13,7 @@
 #include "report/report.h"
 #include "screen/screen-run.h"
 #include "screen/screen.h"
-#include "plan/source.h"
+#include "plan/kernel-source.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/lockfile.h"
@@ -133,8 +133,7 @@ static int screen_kernels(int argc, const char **argv)
 		usage_error("unknown --order '%s' (given or related)", order);
 	if (ra.nr_specs != 1)
 		usage_error("screen decides on one workload; give one --workload");
-	if (!(noise >= 0) || noise >= 100)
-		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
+	check_noise_option(noise);
 	if (!(ro.screen.threshold > 0) || ro.screen.threshold >= 100)
 		usage_error("--threshold must be a percentage above 0 and below 100");
 	if (ra.o.runs < 3 || runs_max < ra.o.runs || runs_confirm < 3)
@@ -175,7 +174,7 @@ static int screen_kernels(int argc, const char **argv)
 	rc = screen_run(st, &ro, &s);
 	if (rc < 0)
 		goto out;
-	/* The report starts with the screen's own (stored as meta screen_report). */
+	/* The report starts with the screen's own (store_set_screen_report()). */
 	if (report_experiment(st, dir_opt, noise))
 		goto out;
 	note("screen took %.0f s", now_seconds() - start);

@@ -13,10 +13,10 @@
 #include "kbuild/kbuild-variants.h"
 #include "kbuild/kbuild.h"
 #include "run/measure.h"
-#include "plan/plan-sources.h"
+#include "plan/plan-set.h"
 #include "plan/plan.h"
 #include "report/report.h"
-#include "plan/source.h"
+#include "plan/kernel-source.h"
 #include "store/status.h"
 #include "store/store.h"
 #include "util/lockfile.h"
@@ -129,8 +129,7 @@ int cmd_sweep(int argc, const char **argv)
 		usage_error("unexpected argument '%s'", argv[0]);
 	run_args_finish(&ra, 0);
 	run_args_harness(&ra, &pa);
-	if (!(noise >= 0) || noise >= 100)
-		usage_error("--noise must be a percentage from 0 to 100, not %g", noise);
+	check_noise_option(noise);
 
 	/* The whole sweep holds the experiment: a second one is refused, not mixed in. */
 	if (experiment_check_dir(dir_opt))

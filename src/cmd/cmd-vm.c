@@ -37,27 +37,22 @@ static const char *const vm_usage[] = {
 	NULL
 };
 
-static enum vm_accel accel_opt = VM_ACCEL_AUTO;
-static enum vm_clock clock_opt = VM_CLOCK_AUTO;
-static int shift_opt = -1;
-static uint64_t layout_seed_opt;
-
-static int parse_accel(const struct option *opt UNUSED, const char *arg)
+/* --clock into the struct vm_config opt->value points at (run's is parse_clock_option()). */
+static int parse_clock(const struct option *opt, const char *arg)
 {
-	return vm_accel_parse(&accel_opt, arg);
+	struct vm_config *cfg = opt->value;
+
+	return vm_clock_parse(&cfg->clock, &cfg->icount_shift, arg);
 }
 
-static int parse_clock(const struct option *opt UNUSED, const char *arg)
+/* --layout-seed into the uint64_t opt->value points at. */
+static int parse_layout_seed(const struct option *opt, const char *arg)
 {
-	return vm_clock_parse(&clock_opt, &shift_opt, arg);
-}
-
-static int parse_layout_seed(const struct option *opt UNUSED, const char *arg)
-{
+	uint64_t *seed = opt->value;
 	char *end;
 
 	errno = 0;
-	layout_seed_opt = strtoull(arg, &end, 10);
+	*seed = strtoull(arg, &end, 10);
 	if (errno || end == arg || *end || *arg == '-')
 		return error("'%s' is not a layout seed (a decimal number)", arg);
 	return 0;
@@ -148,14 +143,15 @@ int cmd_vm(int argc, const char **argv)
 				"a scratch disk: ram, lvm, crypt, ext4 (repeatable; see 'kconfperf help sweep')"),
 		OPT_STRING_LIST(0, "extract", &extract, "NAME,UNIT,higher|lower,SOURCE",
 				"a number of the cmd: program's output, re:, csv: or json: (repeatable)"),
-		OPT_CALLBACK(0, "accel", NULL, "auto|kvm|tcg", "accelerator (default auto)", parse_accel),
+		OPT_CALLBACK(0, "accel", &cfg.accel, "auto|kvm|tcg", "accelerator (default auto)",
+			     parse_accel_option),
 		OPT_STRING(0, "cpu", &cfg.cpu, "MODEL", "qemu -cpu under tcg (default " VM_DEFAULT_TCG_CPU
 			   ", arm64 " VM_DEFAULT_TCG_CPU_ARM64 ")"),
-		OPT_CALLBACK(0, "clock", NULL, "icount[:SHIFT]|icount-idle|host",
+		OPT_CALLBACK(0, "clock", &cfg, "icount[:SHIFT]|icount-idle|host",
 			     "guest time counts instructions (default under tcg; icount-idle for cmd: and"
 			     " scratch disks) or is host time",
 			     parse_clock),
-		OPT_CALLBACK(0, "layout-seed", NULL, "N",
+		OPT_CALLBACK(0, "layout-seed", &cfg.layout_seed, "N",
 			     "under icount, the seed of the guest's RTC and so of its layout (default 0)",
 			     parse_layout_seed),
 		OPT_CALLBACK(0, "smp", &cfg.smp, "N", "guest CPUs (default 1)", parse_smp_option),
@@ -198,10 +194,6 @@ int cmd_vm(int argc, const char **argv)
 			goto out;
 	check_ram_disks(&spec, cfg.mem_mb > 0 ? cfg.mem_mb : VM_DEFAULT_MEM_MB);
 	cfg.workload = &spec;
-	cfg.accel = accel_opt;
-	cfg.clock = clock_opt;
-	cfg.icount_shift = shift_opt;
-	cfg.layout_seed = layout_seed_opt;
 	if (!no_meter && !cfg.runner) {
 		const struct arch *a = arch_find(cfg.arch ? cfg.arch : VM_DEFAULT_ARCH);
 

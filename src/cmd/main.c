@@ -15,6 +15,7 @@
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/version.h"
+#include "util/wrapper.h"
 
 static const char *const version_usage[] = {
 	"kconfperf version",
@@ -62,7 +63,7 @@ static const struct command *find_command(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
@@ -73,13 +74,13 @@ static void print_help(FILE *fp)
 	size_t i;
 	int width = 0;
 
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if ((int)strlen(commands[i].name) > width)
 			width = (int)strlen(commands[i].name);
 	fprintf(fp, "usage: kconfperf [--version] [--help] <command> [<args>]\n\n"
 		"Measure what Linux kernel configuration options cost.\n\n"
 		"commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(fp, "    %-*s  %s\n", width, commands[i].name, commands[i].help);
 	fprintf(fp, "\nSee 'kconfperf help <command>' for a command's page, 'man kconfperf' for\n"
 		"the concepts (docs/README.md in the source).\n");
@@ -91,7 +92,7 @@ static const char *closest_command(const char *name)
 	int best_d = 0;
 	size_t i;
 
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(commands); i++) {
 		int d = levenshtein(name, commands[i].name);
 
 		if (!strncmp(name, commands[i].name, strlen(name)))

@@ -80,28 +80,6 @@ static char *find_program(const char *name)
 	return ret;
 }
 
-/* The first line `prog arg` prints, malloc'd, or NULL when it fails. */
-static char *first_line(const char *prog, const char *arg)
-{
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct strbuf out = STRBUF_INIT;
-	char *ret = NULL;
-
-	strvec_push(&cp.args, prog);
-	strvec_push(&cp.args, arg);
-	cp.out.mode = CHILD_IO_CAPTURE;
-	cp.out.buf = &out;
-	cp.out.cap = 4096;
-	cp.err.mode = CHILD_IO_NULL;
-	cp.silent_exec_failure = 1;
-	cp.timeout = 30;
-	if (!run_command(&cp))
-		ret = xstrndup(out.buf, strcspn(out.buf, "\n"));
-	strbuf_release(&out);
-	child_process_release(&cp);
-	return ret;
-}
-
 /*
  * DIR/compiler -> program, made beside its name and renamed into place, so
  * a build that runs meanwhile never finds it missing.
@@ -276,16 +254,16 @@ out:
 
 static int distcc_slots(struct farm *f)
 {
-	char *line = first_line(f->program, "-j");
+	struct strbuf line = STRBUF_INIT;
 	int slots = 0;
 
-	if (!line || parse_int(line, &slots)) {
+	if (run_command_first_line(&line, f->program, "-j", NULL) || parse_int(line.buf, &slots)) {
 		f->slots_from = xstrdup("'distcc -j' names no slots (no DISTCC_HOSTS?)");
 		slots = 0;
 	} else {
 		f->slots_from = xstrdup("distcc -j");
 	}
-	free(line);
+	strbuf_release(&line);
 	return slots;
 }
 
@@ -316,7 +294,14 @@ int farm_open(struct farm **out, const char *wrapper, const char *compiler,
 		goto fail;
 	}
 	f->program = find_program(wrapper);
-	f->version = f->program ? first_line(f->program, "--version") : NULL;
+	f->version = NULL;
+	if (f->program) {
+		struct strbuf v = STRBUF_INIT;
+
+		if (!run_command_first_line(&v, f->program, "--version", NULL))
+			f->version = strbuf_detach(&v, NULL);
+		strbuf_release(&v);
+	}
 	if (!f->version) {
 		error("compiler wrapper '%s' cannot be run (is it installed?)", wrapper);
 		goto fail;

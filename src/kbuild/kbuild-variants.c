@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "kbuild/kbuild-variants.h"
-#include "plan/sources.h"
+#include "plan/source-set.h"
+#include "store/conditions.h"
 #include "store/store.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
@@ -105,6 +106,20 @@ static void show_build(struct progress *p, const char *name, double scratch_seco
 	free(what);
 }
 
+/* The compiler is a condition of the experiment (the reports name it). */
+static int save_compiler(const struct kbuild_options *o, struct store *st)
+{
+	struct conditions c = CONDITIONS_INIT;
+	int ret;
+
+	if (!o->compiler_version)
+		return 0;
+	c.compiler = xstrdup(o->compiler_version);
+	ret = conditions_save(&c, st);
+	conditions_release(&c);
+	return ret;
+}
+
 int kbuild_variants(const struct kbuild_options *o, struct store *st,
 		    const struct store_variant *v, size_t nr, FILE *table,
 		    struct kbuild_summary *sum)
@@ -118,6 +133,8 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 	size_t i;
 
 	memset(sum, 0, sizeof(*sum));
+	if (save_compiler(o, st))
+		return -1;
 	for (i = 0; i < nr; i++) {
 		if ((int)strlen(v[i].name) > width)
 			width = (int)strlen(v[i].name);

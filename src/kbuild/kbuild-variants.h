@@ -48,7 +48,7 @@ int kbuild_variants(const struct kbuild_options *o, struct store *st,
 
 struct source_set;
 /*
- * kbuild_variants() for each source of an experiment (plan/sources.h) in
+ * kbuild_variants() for each source of an experiment (plan/source-set.h) in
  * turn, with that source's variants and o->source set to it: each plain
  * source followed by the sources that patch it, so that their builds find
  * its object trees to start from while those are the most recently kept

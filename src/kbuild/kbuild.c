@@ -18,7 +18,7 @@
 #include "plan/arch.h"
 #include "plan/harness.h"
 #include "util/run-command.h"
-#include "plan/source.h"
+#include "plan/kernel-source.h"
 #include "util/escape.h"
 #include "util/lockfile.h"
 #include "util/own-dir.h"
@@ -70,26 +70,13 @@ static const char *image_name(const struct kbuild_options *o)
 /* First line of `prog --version`, or NULL when prog cannot run. */
 static char *version_line(const char *prog)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf out = STRBUF_INIT;
-	char *ret = NULL;
 
-	strvec_push(&cp.args, prog);
-	strvec_push(&cp.args, "--version");
-	cp.out.mode = CHILD_IO_CAPTURE;
-	cp.out.buf = &out;
-	cp.out.cap = 4096;
-	cp.err.mode = CHILD_IO_NULL;
-	cp.silent_exec_failure = 1;
-	cp.timeout = 30;
-	if (!run_command(&cp)) {
-		size_t n = strcspn(out.buf, "\n");
-
-		ret = xstrndup(out.buf, n);
+	if (run_command_first_line(&out, prog, "--version", NULL)) {
+		strbuf_release(&out);
+		return NULL;
 	}
-	strbuf_release(&out);
-	child_process_release(&cp);
-	return ret;
+	return strbuf_detach(&out, NULL);
 }
 
 int kbuild_prepare(struct kbuild_options *o)

@@ -9,7 +9,7 @@
  * line in a .cmd file says -ISRCTREE/include ..., every dependency list
  * names SRCTREE/... files, and include/config/auto.conf.cmd checks
  * $(srctree).  Built from a copy of that source tree elsewhere (a patched
- * source, source.h), such a tree rebuilds everything, since every command
+ * source, kernel-source.h), such a tree rebuilds everything, since every command
  * line differs.  With those records rewritten to the copy's path, kbuild
  * rebuilds only what differs between the two trees: files newer than
  * their objects (the patched ones, once touched) and commands that

@@ -98,19 +98,14 @@ char *arch_compiler(const char *cross_compile, const char *cc)
 
 int arch_check_compiler(const struct arch *a, const char *cross_compile)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
+	struct strbuf version = STRBUF_INIT;
 	char *cc;
 	int ret = 0;
 
 	if (!cross_compile)
 		return 0;
 	cc = arch_compiler(cross_compile, NULL);
-	strvec_pushv(&cp.args, (const char *[]){ cc, "--version", NULL });
-	cp.out.mode = CHILD_IO_NULL;
-	cp.err.mode = CHILD_IO_NULL;
-	cp.silent_exec_failure = 1;
-	cp.timeout = 30;
-	if (run_command(&cp)) {
+	if (run_command_first_line(&version, cc, "--version", NULL)) {
 		if (!strcmp(cross_compile, a->cross_compile))
 			ret = error("%s kernels are built with '%s', which cannot be run: install "
 				    "%s (scripts/deps does), or name another compiler prefix with "
@@ -119,7 +114,7 @@ int arch_check_compiler(const struct arch *a, const char *cross_compile)
 			ret = error("%s kernels are built with '%s' (--cross-compile %s), which "
 				    "cannot be run", a->name, cc, cross_compile);
 	}
-	child_process_release(&cp);
+	strbuf_release(&version);
 	free(cc);
 	return ret;
 }

@@ -70,7 +70,7 @@ static const struct harness_profile profiles[] = {
 		 * on tinyconfig plus the base profile, adding what its
 		 * console said was missing.
 		 */
-		.name = "libguestfs", .arch = "x86_64", .workload = "libguestfs",
+		.name = "libguestfs", .arch = "x86_64",
 		.summary = "boot libguestfs's appliance: virtio-scsi disks (sd), virtio-serial "
 			   "channel, virtio-rng, ext2/ext4, MS-DOS partitions, and the system "
 			   "calls udev and guestfsd use",
@@ -256,16 +256,6 @@ void harness_list(struct strbuf *sb, const char *arch)
 		if (serves(&profiles[i], arch))
 			strbuf_addf(sb, "%s%s (%s)\n", profiles[i].name,
 				    profiles[i].base ? ", always" : "", profiles[i].summary);
-}
-
-void harness_for_workload(struct strvec *out, const char *arch, const char *workload)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(profiles); i++)
-		if (profiles[i].workload && !strcmp(profiles[i].workload, workload) &&
-		    serves(&profiles[i], arch))
-			strvec_push_unique(out, profiles[i].name);
 }
 
 /* Whether a symbol's value (NULL: absent) is the wanted one, n and absent alike. */

@@ -24,7 +24,6 @@ struct harness_profile {
 	int base;		/* the arch's base profile, taken by every plan */
 	const char *summary;	/* one line, for help and errors */
 	const char *fragment;	/* "CONFIG_X=y\n" lines */
-	const char *workload;	/* the workload that needs it (sweep takes it then), or NULL */
 	int fast_boot;		/* the arch's fast boot: taken as harness_fast_boot() says */
 };
 
@@ -62,12 +61,7 @@ const struct harness_profile *harness_base(const char *arch);
 int harness_config(struct kconfig **out, struct strbuf *names, const char *arch,
 		   const struct strvec *profiles);
 
-/*
- * Adds to profiles (once) the name of every profile of arch that the
- * workload called `workload` needs: sweep and screen plan with the
- * profiles of the workloads they run.
- */
-void harness_for_workload(struct strvec *profiles, const char *arch, const char *workload);
+/* Which profiles a workload needs: workload_spec_profiles() (run/workload-spec.h). */
 
 /*
  * Checks that kc (a variant's effective config) holds every setting of

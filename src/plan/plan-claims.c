@@ -74,15 +74,3 @@ int plan_claims(struct store_claim **out, size_t *nr, size_t *alloc, const struc
 	strvec_clear(&claims);
 	return ret;
 }
-
-int plan_save_claims(const struct plan *p, struct store *st)
-{
-	struct store_claim *c = NULL;
-	size_t nr = 0, alloc = 0;
-	int ret = plan_claims(&c, &nr, &alloc, p, "");
-
-	if (!ret)
-		ret = store_put_claims(st, c, nr);
-	store_claims_free(c, nr);
-	return ret;
-}

@@ -6,7 +6,6 @@
 #include <stddef.h>
 
 struct plan;
-struct store;
 struct store_claim;
 
 /*
@@ -17,8 +16,5 @@ struct store_claim;
  */
 int plan_claims(struct store_claim **out, size_t *nr, size_t *alloc, const struct plan *p,
 		const char *label);
-
-/* plan_claims() of one plan, stored (store_put_claims()). */
-int plan_save_claims(const struct plan *p, struct store *st);
 
 #endif

@@ -10,11 +10,11 @@
 #include "kconfig/kconfig.h"
 #include "plan/arch.h"
 #include "plan/harness.h"
-#include "plan/plan-claims.h"
 #include "plan/plan.h"
 #include "plan/slim.h"
 #include "util/run-command.h"
-#include "plan/source.h"
+#include "plan/kernel-source.h"
+#include "store/conditions.h"
 #include "store/store.h"
 #include "util/escape.h"
 #include "util/own-dir.h"
@@ -1004,42 +1004,21 @@ static int save_slimmed(const struct plan *p, struct store *st)
 
 int plan_save_boot(const struct plan *p, struct store *st)
 {
+	struct conditions c = CONDITIONS_INIT;
+	int ret;
+
 	if (!p->harness.len)
 		return 0;	/* nothing resolved: plan_save_inputs()'s stays */
-	return store_set_meta(st, "harness", p->harness.buf) ||
-	       store_set_meta(st, "boot", p->boot.buf) ? -1 : 0;
+	c.harness = xstrdup(p->harness.buf);
+	c.boot = p->boot.len ? xstrdup(p->boot.buf) : NULL;
+	ret = conditions_save(&c, st);
+	conditions_release(&c);
+	return ret;
 }
 
 int plan_save_extras(const struct plan *p, struct store *st)
 {
 	return save_groups(p, st) || save_slimmed(p, st) || plan_save_boot(p, st) ? -1 : 0;
-}
-
-int plan_save(const struct plan *p, struct store *st)
-{
-	size_t i;
-	int ret = 0;
-
-	if (store_begin(st))
-		return -1;
-	if (store_clear_variants(st))
-		goto fail;
-	for (i = 0; i < p->nr_variants; i++) {
-		struct store_variant v = STORE_VARIANT_INIT;
-
-		plan_store_variant(&p->variants[i], (int)i, &v);
-		ret = store_put_variant(st, &v);
-		store_variant_release(&v);
-		if (ret)
-			goto fail;
-	}
-	if (store_set_meta(st, "plan_key", p->key) || plan_save_extras(p, st) ||
-	    plan_save_claims(p, st))
-		goto fail;
-	return store_commit(st);
-fail:
-	store_rollback(st);
-	return -1;
 }
 
 const char *plan_arch(const struct plan_options *o)
@@ -1087,6 +1066,7 @@ static int plan_save_cross_compile(struct store *st, const struct plan_options *
 int plan_save_inputs(struct store *st, const struct kernel_source *ks,
 		     const struct plan_options *o, const char *cache, const char *designs)
 {
+	struct conditions c = CONDITIONS_INIT;
 	struct strbuf names = STRBUF_INIT;
 	struct kconfig *kc = NULL;
 	int ret;
@@ -1094,15 +1074,17 @@ int plan_save_inputs(struct store *st, const struct kernel_source *ks,
 	if (harness_config(&kc, &names, plan_arch(o), &o->harness))
 		return -1;
 	kconfig_free(kc);
-	ret = store_set_meta(st, "arch", plan_arch(o)) ||
-	      store_set_meta(st, "harness", names.buf) ||
-	      plan_save_cross_compile(st, o);
-	strbuf_release(&names);
-	return ret ? -1 : store_set_meta(st, "source", ks->origin) ||
-	       store_set_meta(st, "source_id", ks->id) ||
-	       store_set_meta(st, "source_tree", ks->tree) ||
-	       store_set_meta(st, "kernel_version", ks->version) ||
-	       store_set_meta(st, "base", o->base) ||
-	       store_set_meta(st, "designs", designs) ||
-	       store_set_meta(st, "cache", cache) ? -1 : 0;
+	c.arch = xstrdup(plan_arch(o));
+	c.harness = strbuf_detach(&names, NULL);
+	c.kernel_version = ks->version ? xstrdup(ks->version) : NULL;
+	c.base = o->base ? xstrdup(o->base) : NULL;
+	ret = conditions_save(&c, st) ||
+	      plan_save_cross_compile(st, o) ||
+	      store_set_meta(st, "source", ks->origin) ||
+	      store_set_meta(st, "source_id", ks->id) ||
+	      store_set_meta(st, "source_tree", ks->tree) ||
+	      store_set_meta(st, "designs", designs) ||
+	      store_set_meta(st, "cache", cache) ? -1 : 0;
+	conditions_release(&c);
+	return ret;
 }

@@ -63,7 +63,7 @@ int plan_parse_designs(unsigned *out, const char *spec);
 struct plan_options {
 	const struct kernel_source *source;
 	/*
-	 * The source's label in an experiment of several (sources.h): its
+	 * The source's label in an experiment of several (source-set.h): its
 	 * variants are then named "LABEL:baseline", "LABEL:CONFIG_X=y" ...,
 	 * their hashes take the source's identity in (a kernel of one source
 	 * is never the same as another's), and without options the plan is
@@ -185,12 +185,10 @@ void plan_store_variant(const struct plan_variant *pv, int position, struct stor
  */
 void plan_groups_text(struct strbuf *out, const struct plan *p);
 
-/* Stores the plan's variants (replacing any earlier plan), its key and its groups. */
-int plan_save(const struct plan *p, struct store *st);
 /*
- * Stores what plan_save() keeps beside the variants: meta "groups", what
- * --slim removed (slim_removed, slim_stayed) and plan_save_boot()'s, in
- * an open transaction.
+ * Stores what a plan keeps beside its variants (plan-set.h stores
+ * those): meta "groups", what --slim removed (slim_removed, slim_stayed)
+ * and plan_save_boot()'s, in an open transaction.
  */
 int plan_save_extras(const struct plan *p, struct store *st);
 /*

@@ -6,7 +6,7 @@
 
 #include "stats/analyze.h"
 #include "util/escape.h"
-#include "report/report-sections.h"
+#include "report/report-doc.h"
 #include "report/report-util.h"
 #include "report/report-writers.h"
 #include "util/strbuf.h"
@@ -15,17 +15,11 @@
 
 /*
  * One file that opens anywhere, offline: inline CSS, inline SVG charts, no
- * scripts, no fonts or images fetched.  Per workload and metric a summary
- * table (a same-as variant's row with a badge naming the twin whose runs
- * it shares, a group's with a badge naming its members; with cumulative
- * steps two more columns, each step against the step before it and its
- * marker) and its chart (report_svg_chart()), the multiplicativity check
- * and notes; then the named groups and what they hold, every variant's
- * effective config diff in a collapsible <details> with its image size
- * against the baseline's (and the groups among its options), the
- * variants not measured and why, the environment (every experiment fact)
- * and the raw data, one row per run.  All data goes through
- * strbuf_add_xml().
+ * scripts, no fonts or images fetched.  The report's document (report-doc.h)
+ * rendered as sections, cards and charts, then what only a page shows:
+ * every variant's effective config diff in a collapsible <details> with its
+ * image size against the baseline's (and the groups among its options), and
+ * the raw data, one row per run.  All data goes through strbuf_add_xml().
  */
 
 static const char css[] =
@@ -83,324 +77,203 @@ static void esc_buf(struct strbuf *out, struct strbuf *sb)
 	strbuf_reset(sb);
 }
 
-static void td_num(struct strbuf *out, struct strbuf *sb, const char *class)
-{
-	strbuf_addf(out, "<td class=\"n%s%s\">", *class ? " " : "", class);
-	esc_buf(out, sb);
-	strbuf_addstr(out, "</td>");
-}
+static const char *const tone_class[] = {
+	[DOC_PLAIN] = "", [DOC_COST] = "cost", [DOC_GAIN] = "gain", [DOC_NOISE] = "noise",
+};
 
-static const char *effect_class(const struct analyze_row *r)
-{
-	if (!r->compared)
-		return "";
-	if (r->cmp.marker == '*')
-		return r->cmp.cost > 0 ? "cost" : "gain";
-	if (r->cmp.marker == '~')
-		return "noise";
-	return "";
-}
+static const char *const style_class[] = {
+	[DOC_BODY] = "", [DOC_LEGEND] = "legend", [DOC_NOTES] = "notes", [DOC_AA] = "aa",
+	[DOC_WARN] = "aa warn",
+};
 
-static const char *step_class(const struct analyze_row *r)
+static void heading(struct strbuf *out, const char *tag, const char *title, int word)
 {
-	if (r->step_cmp.marker == '*')
-		return r->step_cmp.cost > 0 ? "cost" : "gain";
-	if (r->step_cmp.marker == '~')
-		return "noise";
-	return "";
-}
-
-/* A group's variant: a badge with the group's members. */
-static void group_badge(struct strbuf *out, const struct analyze_model *m,
-			const struct analyze_variant *av)
-{
-	const struct analyze_group *g = strcmp(av->v.kind, "oat") ? NULL :
-		analyze_group(m, av->v.name);
 	struct strbuf sb = STRBUF_INIT;
 
-	if (!g)
-		return;
-	strbuf_addstr(&sb, "group: ");
-	report_add_members(&sb, g);
-	strbuf_addstr(out, "<span class=\"badge group\">");
+	doc_add_heading(&sb, title, word);
+	strbuf_addf(out, "<%s>", tag);
 	esc_buf(out, &sb);
-	strbuf_addstr(out, "</span>");
+	strbuf_addf(out, "</%s>\n", tag);
 	strbuf_release(&sb);
 }
 
-static void header(struct strbuf *out, const struct analyze_model *m)
+static void cell(struct strbuf *out, const struct doc_col *col, const struct doc_cell *c)
 {
-	static const char *const keys[][2] = {
-		{ "kernel_version", "kernel" }, { "arch", "arch" }, { "base", "baseline" },
-		{ "host", "host" }, { "accel", "accel" }, { "boot", "boot" },
+	static const char *const kind_class[] = {
+		[DOC_COL_TEXT] = "", [DOC_COL_NAME] = "name", [DOC_COL_NUM] = "n",
+		[DOC_COL_MARK] = "mark",
 	};
+	const char *kc = kind_class[col->kind], *tc = c->shade > 0 ? "" : tone_class[c->tone];
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
-	strbuf_addstr(out, "<header><h1>kconfperf report</h1><p class=\"lead\">");
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		const char *v = analyze_fact(m, keys[i][0]);
-
-		if (!v)
-			continue;
-		strbuf_addf(&sb, "%s%s ", sb.len ? " \xC2\xB7 " : "", keys[i][1]);
-		strbuf_addstr(&sb, v);
-	}
-	strbuf_addf(&sb, "%s%zu variants", sb.len ? " \xC2\xB7 " : "", m->nr_variants);
+	strbuf_addstr(out, "<td");
+	if (*kc || *tc)
+		strbuf_addf(out, " class=\"%s%s%s\"", kc, *kc && *tc ? " " : "", tc);
+	if (c->shade > 0)
+		strbuf_addf(out, " style=\"background:rgba(%s,%.2f)\"",
+			    c->tone == DOC_COST ? "200,55,75" : "35,148,106", c->shade);
+	strbuf_addch(out, '>');
+	doc_cell_add(&sb, c);
 	esc_buf(out, &sb);
-	strbuf_addstr(out, "</p>");
-	if (m->nr_tables > 1) {
+	for (i = 0; i < c->nr_notes; i++) {
+		if (!(c->notes[i].formats & DOC_HTML))
+			continue;
+		strbuf_addf(out, "<span class=\"badge %s\">", c->notes[i].class);
+		esc(out, c->notes[i].text);
+		strbuf_addstr(out, "</span>");
+	}
+	strbuf_addstr(out, "</td>");
+	strbuf_release(&sb);
+}
+
+static void table(struct strbuf *out, const struct doc_table *t)
+{
+	size_t i, k;
+
+	strbuf_addstr(out, "<div class=\"card\"><table");
+	if (t->class)
+		strbuf_addf(out, " class=\"%s\"", t->class);
+	strbuf_addstr(out, ">\n<thead><tr>");
+	for (k = 0; k < t->nr_cols; k++) {
+		if (!doc_col_shown(t, k, DOC_HTML))
+			continue;
+		strbuf_addstr(out, t->cols[k].kind == DOC_COL_NUM ? "<th class=\"n\">" : "<th>");
+		esc(out, t->cols[k].head);
+		strbuf_addstr(out, "</th>");
+	}
+	strbuf_addstr(out, "</tr></thead>\n<tbody>\n");
+	for (i = 0; i < t->nr_rows; i++) {
+		strbuf_addstr(out, t->rows[i].emph ? "<tr class=\"base\">" : "<tr>");
+		for (k = 0; k < t->nr_cols; k++)
+			if (doc_col_shown(t, k, DOC_HTML))
+				cell(out, &t->cols[k], &t->rows[i].cells[k]);
+		strbuf_addstr(out, "</tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table></div>\n");
+}
+
+static void open_tag(struct strbuf *out, const char *tag, enum doc_style style)
+{
+	if (*style_class[style])
+		strbuf_addf(out, "<%s class=\"%s\">", tag, style_class[style]);
+	else
+		strbuf_addf(out, "<%s>", tag);
+}
+
+static void block(struct strbuf *out, const struct doc *d, const struct doc_block *b)
+{
+	size_t i;
+
+	if (b->title)
+		heading(out, "h3", b->title, b->title_word);
+	switch (b->kind) {
+	case DOC_PARA:
+		open_tag(out, "p", b->style);
+		for (i = 0; i < b->lines.nr; i++) {
+			const char *l = b->lines.v[i];
+
+			if (i)
+				while (*l == ' ')
+					l++;
+			strbuf_addstr(out, i ? " " : "");
+			esc(out, l);
+		}
+		strbuf_addstr(out, "</p>\n");
+		break;
+	case DOC_LIST:
+		open_tag(out, "ul", b->style);
+		strbuf_addch(out, '\n');
+		for (i = 0; i < b->lines.nr; i++) {
+			strbuf_addstr(out, "<li>");
+			esc(out, b->lines.v[i]);
+			strbuf_addstr(out, "</li>\n");
+		}
+		strbuf_addstr(out, "</ul>\n");
+		break;
+	case DOC_PRE:
+		open_tag(out, "pre", b->style);
+		for (i = 0; i < b->lines.nr; i++) {
+			esc(out, b->lines.v[i]);
+			strbuf_addch(out, '\n');
+		}
+		strbuf_addstr(out, "</pre>\n");
+		break;
+	case DOC_TABLE:
+		table(out, &b->table);
+		break;
+	case DOC_CHART:
+		strbuf_addstr(out, "<figure>\n");
+		report_svg_chart(out, d->m, &d->m->tables[b->chart]);
+		strbuf_addstr(out, "</figure>\n");
+		break;
+	}
+}
+
+static void facts(struct strbuf *out, const struct doc_fact *f, size_t nr)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!nr)
+		return;
+	doc_add_facts(&sb, f, nr, " ", " \xC2\xB7 ");
+	strbuf_addstr(out, "<p class=\"lead\">");
+	esc_buf(out, &sb);
+	strbuf_addstr(out, "</p>\n");
+	strbuf_release(&sb);
+}
+
+static void header(struct strbuf *out, const struct doc *d)
+{
+	size_t i, navs = 0;
+
+	strbuf_addstr(out, "<header><h1>kconfperf report</h1>");
+	facts(out, d->facts, d->nr_facts);
+	for (i = 0; i < d->nr_sections; i++)
+		navs += d->sections[i].nav && (d->sections[i].formats & DOC_HTML);
+	if (navs > 1) {
 		strbuf_addstr(out, "<nav>");
-		for (i = 0; i < m->nr_tables; i++) {
-			strbuf_addf(out, "<a href=\"#t%zu\">", i + 1);
-			esc(out, m->tables[i].workload);
-			strbuf_addstr(out, ": ");
-			esc(out, m->tables[i].metric);
-			if (*m->sources[m->tables[i].source].label) {
-				strbuf_addch(out, ' ');
-				esc(out, m->sources[m->tables[i].source].label);
-			}
+		for (i = 0; i < d->nr_sections; i++) {
+			const struct doc_section *s = &d->sections[i];
+
+			if (!s->nav || !(s->formats & DOC_HTML))
+				continue;
+			strbuf_addstr(out, "<a href=\"#");
+			esc(out, s->id);
+			strbuf_addstr(out, "\">");
+			esc(out, s->nav);
 			strbuf_addstr(out, "</a>");
 		}
 		strbuf_addstr(out, "</nav>");
 	}
 	strbuf_addstr(out, "</header>\n");
-	strbuf_release(&sb);
 }
 
-static void summary_row(struct strbuf *out, const struct analyze_model *m,
-			const struct analyze_table *t, size_t i, int decimals)
+static void section(struct strbuf *out, const struct doc *d, const struct doc_section *s)
 {
-	const struct analyze_row *r = &t->rows[i];
-	const struct analyze_variant *av = analyze_row_variant(m, r);
-	const char *cls = effect_class(r);
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(out, "<tr%s><td class=\"name\">", r->is_baseline ? " class=\"base\"" : "");
-	esc(out, av->v.name);
-	group_badge(out, m, av);
-	report_add_same_as(&sb, m, r);
-	if (sb.len) {
-		strbuf_addstr(out, "<span class=\"badge same-as\">");
-		esc_buf(out, &sb);
-		strbuf_addstr(out, "</span>");
-	}
-	strbuf_addstr(out, "</td>");
-	strbuf_addf(&sb, "%zu", r->n);
-	if (r->too_few)
-		strbuf_addstr(&sb, " (few)");
-	td_num(out, &sb, "");
-	report_add_value(&sb, r->summary.mean, decimals);
-	td_num(out, &sb, "");
-	report_add_value(&sb, r->summary.sd, decimals);
-	td_num(out, &sb, "");
-	report_add_value(&sb, r->summary.median, decimals);
-	td_num(out, &sb, "");
-	if (r->compared) {
-		stats_format_change(&sb, r->cmp.change, 1);
-		td_num(out, &sb, cls);
-		stats_format_ci(&sb, &r->cmp, 1);
-		td_num(out, &sb, "");
-		if (isnan(r->cmp.q))
-			strbuf_addstr(&sb, "n/a");
-		else
-			strbuf_addf(&sb, "%.2g", r->cmp.q);
-		td_num(out, &sb, "");
-		strbuf_addf(out, "<td class=\"mark %s\">", cls);
-		esc(out, report_marker(t, i));
-		strbuf_addstr(out, "</td>");
-	} else {
-		strbuf_addstr(out, "<td class=\"n\"></td><td class=\"n\"></td>"
-			      "<td class=\"n\"></td><td></td>");
-	}
-	if (t->nr_steps) {
-		const char *scls = r->step == ANALYZE_STEP_COMPARED ? step_class(r) : "";
-
-		report_add_step(&sb, r);
-		td_num(out, &sb, scls);
-		strbuf_addf(out, "<td class=\"mark %s\">", scls);
-		esc(out, report_step_marker(r));
-		strbuf_addstr(out, "</td>");
-	}
-	if (r->is_baseline && av->has_build && av->build.bzimage_size > 0)
-		report_add_bytes(&sb, (double)av->build.bzimage_size, 0);
-	else if (av->has_size_delta)
-		report_add_bytes(&sb, (double)av->size_delta, 1);
-	td_num(out, &sb, "");
-	strbuf_addstr(out, "</tr>\n");
-	strbuf_release(&sb);
-}
-
-static void interactions(struct strbuf *out, const struct analyze_model *m,
-			 const struct analyze_table *t)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const struct stats_interaction *p = &t->product;
 	size_t i;
 
-	if (t->has_product && p->marker == '?') {
-		strbuf_addf(out, "<h3>Do the costs multiply?</h3>\n<p class=\"notes\">Not yet "
-			    "(%zu options alone against all): too few runs of ", t->product_k);
-		report_add_product_blockers(&sb, m, t);
-		esc_buf(out, &sb);
-		strbuf_addstr(out, ".</p>\n");
-	} else if (t->has_product) {
-		strbuf_addstr(out, "<h3>Do the costs multiply?</h3>\n<div class=\"card\"><table>"
-			      "<thead><tr><th></th><th class=\"n\">change</th><th></th></tr></thead><tbody>\n");
-		strbuf_addf(&sb, "predicted: product of %zu options alone", t->product_k);
-		strbuf_addstr(out, "<tr><td>");
-		esc_buf(out, &sb);
-		report_add_ratio_interval(&sb, p->predicted, p->predicted_lo, p->predicted_hi);
-		strbuf_addstr(out, "</td>");
-		td_num(out, &sb, "");
-		strbuf_addstr(out, "<td></td></tr>\n<tr><td>measured: all</td>");
-		report_add_ratio_interval(&sb, p->measured, p->measured_lo, p->measured_hi);
-		td_num(out, &sb, "");
-		strbuf_addstr(out, "<td></td></tr>\n<tr><td>measured / predicted</td>");
-		report_add_ratio_interval(&sb, p->ratio, p->ratio_lo, p->ratio_hi);
-		td_num(out, &sb, "");
-		strbuf_addstr(out, "<td>");
-		esc(out, analyze_interaction_verdict(p));
-		strbuf_addstr(out, "</td></tr>\n</tbody></table></div>\n");
-		if (t->product_left_out)
-			strbuf_addf(out, "<p class=\"notes\">%zu no-op or duplicate options "
-				    "left out of the product.</p>\n", t->product_left_out);
+	strbuf_addstr(out, "<section");
+	if (s->id) {
+		strbuf_addstr(out, " id=\"");
+		esc(out, s->id);
+		strbuf_addch(out, '"');
 	}
-	if (!t->nr_added_last)
-		goto out;
-	strbuf_addstr(out, "<h3>Added last</h3>\n<div class=\"card\"><table><thead><tr>"
-		      "<th>option</th><th class=\"n\">alone</th>"
-		      "<th class=\"n\">added last (all vs all without it)</th>"
-		      "<th></th></tr></thead><tbody>\n");
-	for (i = 0; i < t->nr_added_last; i++) {
-		const struct analyze_added_last *al = &t->added_last[i];
-
-		strbuf_addstr(out, "<tr><td class=\"name\">");
-		esc(out, al->option);
-		strbuf_addstr(out, "</td>");
-		switch (al->kind) {
-		case ANALYZE_AL_MODEL:
-			report_add_ratio_interval(&sb, al->ia.predicted, al->ia.predicted_lo,
-						  al->ia.predicted_hi);
-			td_num(out, &sb, "");
-			report_add_ratio_interval(&sb, al->ia.measured, al->ia.measured_lo,
-						  al->ia.measured_hi);
-			td_num(out, &sb, "");
-			strbuf_addstr(&sb, analyze_interaction_verdict(&al->ia));
-			break;
-		case ANALYZE_AL_ALONE_NOOP:
-			strbuf_addstr(out, "<td class=\"n\">no-op</td>");
-			stats_format_change(&sb, al->cmp.change, 1);
-			strbuf_addch(&sb, ' ');
-			stats_format_ci(&sb, &al->cmp, 1);
-			td_num(out, &sb, "");
-			strbuf_addstr(&sb, "interaction: it only acts with the others");
-			break;
-		case ANALYZE_AL_SAME_AS_ALL:
-			strbuf_addstr(out, "<td class=\"n\"></td><td class=\"n\">+0.0%</td>");
-			strbuf_addstr(&sb, "all without it is the same kernel");
-			break;
-		}
-		strbuf_addstr(out, "<td>");
-		esc_buf(out, &sb);
-		strbuf_addstr(out, "</td></tr>\n");
-	}
-	strbuf_addstr(out, "</tbody></table></div>\n");
-out:
-	strbuf_release(&sb);
-}
-
-static void notes(struct strbuf *out, const struct analyze_model *m,
-		  const struct analyze_table *t)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-
-	for (i = 0; i < t->nr_notes; i++) {
-		const struct analyze_note *n = &t->notes[i];
-		struct strbuf what = STRBUF_INIT;
-
-		strbuf_addstr(&sb, "<li><code>");
-		esc(&sb, analyze_row_variant(m, &t->rows[n->row])->v.name);
-		strbuf_addstr(&sb, "</code>: ");
-		report_add_note(&what, t, n);
-		esc_buf(&sb, &what);
-		strbuf_addstr(&sb, "</li>\n");
-		strbuf_release(&what);
-	}
-	if (sb.len)
-		strbuf_addf(out, "<ul class=\"notes\">\n%s</ul>\n", sb.buf);
-	strbuf_reset(&sb);
-	report_add_bimodal(&sb, m, t);
-	if (sb.len) {
-		strbuf_addstr(out, "<pre class=\"notes\">");
-		esc_buf(out, &sb);
-		strbuf_addstr(out, "</pre>\n");
-	}
-	strbuf_release(&sb);
-}
-
-static void table_section(struct strbuf *out, const struct analyze_model *m,
-			  const struct analyze_table *t, size_t nr)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int decimals = analyze_decimals(t);
-	size_t i;
-
-	strbuf_addf(out, "<section id=\"t%zu\">\n<h2>", nr);
-	esc(out, t->workload);
-	strbuf_addstr(out, " \xE2\x80\x94 ");
-	esc(out, t->metric);
-	if (*m->sources[t->source].label) {
-		strbuf_addstr(out, ", ");
-		analyze_describe_source(&sb, &m->sources[t->source]);
-		esc_buf(out, &sb);
-	}
-	strbuf_addstr(out, "</h2>\n<p class=\"lead\">");
-	if (*t->unit)
-		strbuf_addf(&sb, "in %s, ", t->unit);
-	strbuf_addf(&sb, "%s is better: %s. Runs: ", t->higher_is_better ? "higher" : "lower",
-		    report_metric_about(t));
-	report_add_runs(&sb, t);
-	strbuf_addf(&sb, "; %zu warm-ups and %zu failed runs excluded; accel: %s. Clock: %s.",
-		    t->warmups, t->failed, *t->accel ? t->accel : "unknown", t->clock_text);
-	esc_buf(out, &sb);
-	strbuf_addstr(out, "</p>\n<div class=\"card\"><table class=\"summary\">\n<thead><tr>"
-		      "<th>variant</th><th class=\"n\">runs</th>");
-	strbuf_addf(&sb, "mean%s%s", *t->unit ? " " : "", t->unit);
-	strbuf_addstr(out, "<th class=\"n\">");
-	esc_buf(out, &sb);
-	strbuf_addstr(out, "</th><th class=\"n\">sd</th><th class=\"n\">median</th>"
-		      "<th class=\"n\">change</th>");
-	strbuf_addf(out, "<th class=\"n\">%g%% CI</th><th class=\"n\">q (BH)</th><th></th>",
-		    m->opts.stats.confidence * 100);
-	if (t->nr_steps)
-		strbuf_addstr(out, "<th class=\"n\">against the step before</th><th></th>");
-	strbuf_addstr(out, "<th class=\"n\">bzImage</th></tr></thead>\n<tbody>\n");
-	for (i = 0; i < t->nr_order; i++)
-		summary_row(out, m, t, t->order[i], decimals);
-	strbuf_addstr(out, "</tbody></table></div>\n");
-	strbuf_addf(out, "<p class=\"legend\">* significant (Benjamini\xE2\x80\x93Hochberg q &lt; "
-		    "%g) and the interval lies outside \xC2\xB1%g%%; ~ significant but the "
-		    "interval reaches into that noise band; none if not significant or the "
-		    "interval lies wholly inside it; ? too few runs or the tests disagree. "
-		    "%sbzImage: size "
-		    "against the baseline&#39;s.</p>\n", m->opts.stats.alpha, m->opts.stats.noise,
-		    t->nr_steps ? "A +step of the cumulative design adds its option to the step "
-		    "before it; its increment is against that step (the first step&#39;s against "
-		    "the baseline), with its own marker. " : "");
-	if (t->aa_text) {
-		strbuf_addstr(out, t->aa_marked ? "<p class=\"aa warn\">" : "<p class=\"aa\">");
-		esc(out, t->aa_text);
-		strbuf_addstr(out, ".</p>\n");
-	}
-	strbuf_addstr(out, "<figure>\n");
-	report_svg_chart(out, m, t);
-	strbuf_addstr(out, "</figure>\n");
-	interactions(out, m, t);
-	notes(out, m, t);
+	strbuf_addstr(out, ">\n");
+	if (s->title && (s->title_formats & DOC_HTML))
+		heading(out, "h2", s->title, s->title_word);
+	facts(out, s->facts, s->nr_facts);
+	for (i = 0; i < s->nr_blocks; i++)
+		if (s->blocks[i].formats & DOC_HTML)
+			block(out, d, &s->blocks[i]);
 	strbuf_addstr(out, "</section>\n");
-	strbuf_release(&sb);
+}
+
+static void td_num(struct strbuf *out, struct strbuf *sb, const char *class)
+{
+	strbuf_addf(out, "<td class=\"n%s%s\">", *class ? " " : "", class);
+	esc_buf(out, sb);
+	strbuf_addstr(out, "</td>");
 }
 
 static void diff_pre(struct strbuf *out, const char *diff)
@@ -464,31 +337,6 @@ static void group_members(struct strbuf *out, const struct analyze_model *m,
 	strbuf_release(&sb);
 }
 
-static void groups(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i, k;
-
-	if (!m->nr_groups)
-		return;
-	strbuf_addstr(out, "<section id=\"groups\">\n<h2>Groups</h2>\n<p class=\"lead\">"
-		      "Options measured together, as one variant.</p>\n<div class=\"card\">"
-		      "<table><thead><tr><th>group</th><th>options</th></tr></thead><tbody>\n");
-	for (i = 0; i < m->nr_groups; i++) {
-		strbuf_addstr(out, "<tr><td class=\"name\">");
-		esc(out, m->groups[i].name);
-		strbuf_addstr(out, "</td><td class=\"name\">");
-		for (k = 0; k < m->groups[i].members.nr; k++) {
-			strbuf_addstr(&sb, m->groups[i].members.v[k]);
-			strbuf_addstr(out, k ? "<br>" : "");
-			esc_buf(out, &sb);
-		}
-		strbuf_addstr(out, "</td></tr>\n");
-	}
-	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
-	strbuf_release(&sb);
-}
-
 static void variants(struct strbuf *out, const struct analyze_model *m)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -537,52 +385,6 @@ static void variants(struct strbuf *out, const struct analyze_model *m)
 	}
 	strbuf_addstr(out, "</section>\n");
 	strbuf_release(&sb);
-}
-
-static void not_measured(struct strbuf *out, const struct analyze_model *m)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < m->nr_variants; i++) {
-		const struct analyze_variant *av = &m->variants[i];
-
-		if (!analyze_not_measured(m, av))
-			continue;
-		if (!n++)
-			strbuf_addstr(out, "<section id=\"not-measured\">\n<h2>Not measured</h2>\n"
-				      "<div class=\"card\"><table><thead><tr><th>variant</th>"
-				      "<th>status</th><th>why</th></tr></thead><tbody>\n");
-		strbuf_addstr(out, "<tr><td class=\"name\">");
-		esc(out, av->v.name);
-		strbuf_addstr(out, "</td><td>");
-		esc(out, analyze_state_name(av->state));
-		strbuf_addstr(out, "</td><td>");
-		esc(out, av->why);
-		strbuf_addstr(out, "</td></tr>\n");
-	}
-	if (n)
-		strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
-}
-
-static void environment(struct strbuf *out, const struct analyze_model *m)
-{
-	size_t i;
-
-	strbuf_addstr(out, "<section id=\"environment\">\n<h2>Environment</h2>\n"
-		      "<div class=\"card\"><table class=\"facts\"><tbody>\n");
-	for (i = 0; i + 1 < m->facts.nr; i += 2) {
-		if (!strcmp(m->facts.v[i], "screen_report"))
-			continue;	/* a section of its own */
-		strbuf_addstr(out, "<tr><th>");
-		esc(out, m->facts.v[i]);
-		strbuf_addstr(out, "</th><td>");
-		esc(out, m->facts.v[i + 1]);
-		strbuf_addstr(out, "</td></tr>\n");
-	}
-	strbuf_addf(out, "<tr><th>confidence</th><td>%g</td></tr>\n"
-		    "<tr><th>noise band</th><td>\xC2\xB1%g%%</td></tr>\n",
-		    m->opts.stats.confidence, m->opts.stats.noise);
-	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
 }
 
 static void raw_data(struct strbuf *out, const struct analyze_model *m)
@@ -634,216 +436,8 @@ static void raw_data(struct strbuf *out, const struct analyze_model *m)
 	strbuf_release(&sb);
 }
 
-/* A parameter series: a row per value, a column per variant (analyze.h). */
-static void series_section(struct strbuf *out, const struct analyze_model *m,
-			   const struct analyze_series *s, size_t nr)
-{
-	const struct analyze_table *first = &m->tables[s->first_table];
-	struct strbuf sb = STRBUF_INIT;
-	size_t i, v;
 
-	strbuf_addf(out, "<section id=\"s%zu\">\n<h2>", nr);
-	esc(out, s->label);
-	strbuf_addstr(out, " \xE2\x80\x94 ");
-	esc(out, s->metric);
-	strbuf_addstr(out, "</h2>\n<p class=\"lead\">");
-	if (*s->unit)
-		strbuf_addf(&sb, "in %s, ", s->unit);
-	strbuf_addf(&sb, "%s is better: %s; a row per %s, each member's own section below. Runs: ",
-		    s->higher_is_better ? "higher" : "lower", report_metric_about(first), s->param);
-	report_add_series_runs(&sb, s);
-	strbuf_addf(&sb, "; %zu warm-ups and %zu failed runs excluded. Clock: %s.", s->warmups,
-		    s->failed, first->clock_text);
-	esc_buf(out, &sb);
-	strbuf_addstr(out, "</p>\n<div class=\"card\"><table class=\"summary series\">\n"
-		      "<thead><tr><th>");
-	esc(out, s->param);
-	strbuf_addstr(out, "</th>");
-	for (v = 0; v < s->nr_variants; v++) {
-		strbuf_addstr(out, "<th class=\"n\">");
-		esc(out, m->variants[s->variants[v]].v.name);
-		strbuf_addstr(out, "</th>");
-	}
-	strbuf_addstr(out, "</tr></thead>\n<tbody>\n");
-	for (i = 0; i < s->nr_values; i++) {
-		strbuf_addstr(out, "<tr><td class=\"name\">");
-		esc(out, s->values[i]);
-		strbuf_addstr(out, "</td>");
-		for (v = 0; v < s->nr_variants; v++) {
-			const struct analyze_row *r = analyze_series_cell(m, s, i, s->variants[v],
-									  NULL);
-
-			report_add_series_cell(&sb, m, s, i, s->variants[v]);
-			td_num(out, &sb, r ? effect_class(r) : "");
-		}
-		strbuf_addstr(out, "</tr>\n");
-	}
-	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
-	strbuf_release(&sb);
-}
-
-/*
- * A cell shaded by an effect: red for a cost, green for a gain, as deep as
- * the effect against full (a cost of full percent or more is the deepest),
- * so an option x kernel grid reads at a glance.  Not significant: no shade.
- */
-static void td_shaded(struct strbuf *out, struct strbuf *sb, double change, int cost,
-		      char marker, double full)
-{
-	double a = fabs(change) / full;
-
-	if (isfinite(change) && (marker == '*' || marker == '~') && cost) {
-		if (a > 1)
-			a = 1;
-		strbuf_addf(out, "<td class=\"n\" style=\"background:rgba(%s,%.2f)\">",
-			    cost > 0 ? "200,55,75" : "35,148,106", 0.12 + 0.6 * a);
-	} else {
-		strbuf_addstr(out, "<td class=\"n\">");
-	}
-	esc_buf(out, sb);
-	strbuf_addstr(out, "</td>");
-}
-
-/* Several sources: an option x kernel grid of costs, and each kernel against the first. */
-static void across_section(struct strbuf *out, const struct analyze_model *m,
-			   const struct analyze_across *a, size_t nr)
-{
-	int decimals = a->tables[0] == SIZE_MAX ? 3 : analyze_decimals(&m->tables[a->tables[0]]);
-	struct strbuf sb = STRBUF_INIT, notes = STRBUF_INIT;
-	size_t c, s;
-
-	strbuf_addf(out, "<section id=\"k%zu\">\n<h2>", nr);
-	esc(out, a->workload);
-	strbuf_addstr(out, " \xE2\x80\x94 ");
-	esc(out, a->metric);
-	strbuf_addstr(out, ", kernel by kernel</h2>\n<p class=\"lead\">");
-	for (s = 0; s < m->nr_sources; s++) {
-		analyze_describe_source(&sb, &m->sources[s]);
-		strbuf_addstr(&sb, s + 1 < m->nr_sources ? "; " : ". ");
-	}
-	strbuf_addstr(&sb, "Each option's cost against its kernel's own baseline (the baseline row: "
-		      "the mean), shaded by cost; then, for each kernel after the first, the same "
-		      "config against the first kernel's and the change of the option's cost "
-		      "(the ratio of the two costs).");
-	esc_buf(out, &sb);
-	strbuf_addstr(out, "</p>\n<div class=\"card\"><table class=\"grid\">\n<thead><tr>"
-		      "<th>variant</th>");
-	for (s = 0; s < m->nr_sources; s++) {
-		strbuf_addstr(out, "<th class=\"n\">");
-		esc(out, m->sources[s].label);
-		strbuf_addstr(out, "</th>");
-	}
-	for (s = 1; s < m->nr_sources; s++) {
-		strbuf_addf(&sb, "%s against %s", m->sources[s].label, m->sources[0].label);
-		strbuf_addstr(out, "<th class=\"n\">");
-		esc_buf(out, &sb);
-		strbuf_addstr(out, "</th><th class=\"n\">");
-		strbuf_addf(&sb, "change of cost, %s", m->sources[s].label);
-		esc_buf(out, &sb);
-		strbuf_addstr(out, "</th>");
-	}
-	strbuf_addstr(out, "</tr></thead>\n<tbody>\n");
-	for (c = 0; c < m->nr_counterparts; c++) {
-		const struct analyze_counterpart *cp = &m->counterparts[c];
-		int is_base = !strcmp(cp->name, "baseline");
-
-		strbuf_addstr(out, is_base ? "<tr class=\"base\"><td class=\"name\">" :
-			      "<tr><td class=\"name\">");
-		esc(out, cp->name);
-		strbuf_addstr(out, "</td>");
-		for (s = 0; s < m->nr_sources; s++) {
-			const struct analyze_row *r = report_across_row(m, a, c, s);
-
-			report_add_across_cost(&sb, m, a, c, s, decimals);
-			if (r && r->n && r->compared)
-				td_shaded(out, &sb, r->cmp.change, r->cmp.cost, r->cmp.marker, 100);
-			else
-				td_num(out, &sb, "");
-		}
-		for (s = 1; s < m->nr_sources; s++) {
-			const struct analyze_across_cell *cell = analyze_across_cell(m, a, c, s);
-
-			report_add_across_same(&sb, cell);
-			td_shaded(out, &sb, cell->has_same ? cell->same.change : NAN, cell->same.cost,
-				  cell->same.marker, 25);
-			report_add_cost_change(&sb, cell);
-			td_shaded(out, &sb, cell->has_change ? cell->change.change : NAN,
-				  cell->change.cost, cell->change.marker, 25);
-		}
-		strbuf_addstr(out, "</tr>\n");
-		for (s = 0; s < m->nr_sources; s++) {
-			size_t v = cp->variant[s];
-
-			if (v != SIZE_MAX && analyze_not_measured(m, &m->variants[v]))
-				strbuf_addf(&notes, "%s on %s: %s: %s\n", cp->name, m->sources[s].label,
-					    analyze_state_name(m->variants[v].state),
-					    m->variants[v].why);
-			if (cp->differs && cp->differs[s])
-				strbuf_addf(&notes, "%s: %s\n", cp->name, cp->differs[s]);
-		}
-		for (s = 1; s < m->nr_sources; s++) {
-			strbuf_reset(&sb);
-			if (report_add_patch_verdict(&sb, m, a, c, s))
-				strbuf_addf(&notes, "%s\n", sb.buf);
-			strbuf_reset(&sb);
-			if (report_add_cost_verdict(&sb, m, a, c, s))
-				strbuf_addf(&notes, "%s\n", sb.buf);
-			strbuf_reset(&sb);
-		}
-	}
-	strbuf_addstr(out, "</tbody></table></div>\n");
-	if (notes.len) {
-		const char *p = notes.buf, *nl;
-
-		strbuf_addstr(out, "<ul class=\"notes\">\n");
-		for (; (nl = strchr(p, '\n')); p = nl + 1) {
-			strbuf_add(&sb, p, (size_t)(nl - p));
-			strbuf_addstr(out, "<li>");
-			esc_buf(out, &sb);
-			strbuf_addstr(out, "</li>\n");
-		}
-		strbuf_addstr(out, "</ul>\n");
-	}
-	strbuf_addstr(out, "</section>\n");
-	strbuf_release(&sb);
-	strbuf_release(&notes);
-}
-
-/* Each patched source's builds beside the unpatched ones. */
-static void patch_builds(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t s, c;
-
-	for (s = 1; s < m->nr_sources; s++) {
-		int any = 0;
-
-		if (!m->sources[s].patch)
-			continue;
-		for (c = 0; c < m->nr_counterparts; c++) {
-			strbuf_reset(&sb);
-			if (!report_add_patch_build(&sb, m, c, s))
-				continue;
-			if (!any++) {
-				strbuf_addstr(out, "<section>\n<h2>Builds of ");
-				esc(out, m->sources[s].label);
-				strbuf_addstr(out, ", beside the unpatched ones</h2>\n<div class=\"card\">"
-					      "<table><thead><tr><th>variant</th><th>build</th></tr>"
-					      "</thead>\n<tbody>\n");
-			}
-			strbuf_addstr(out, "<tr><td class=\"name\">");
-			esc(out, m->counterparts[c].name);
-			strbuf_addstr(out, "</td><td>");
-			esc_buf(out, &sb);
-			strbuf_addstr(out, "</td></tr>\n");
-		}
-		if (any)
-			strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
-	}
-	strbuf_release(&sb);
-}
-
-void report_html(struct strbuf *out, const struct analyze_model *m)
+void doc_render_html(struct strbuf *out, const struct doc *d)
 {
 	size_t i;
 
@@ -852,35 +446,21 @@ void report_html(struct strbuf *out, const struct analyze_model *m)
 		    "<meta name=\"generator\" content=\"kconfperf %s\">\n"
 		    "<title>kconfperf report</title>\n<style>%s</style>\n</head>\n<body>\n<main>\n",
 		    KCONFPERF_VERSION, css);
-	header(out, m);
-	if (analyze_fact(m, "screen_report")) {
-		strbuf_addstr(out, "<section id=\"screen\">\n<h2>Screen</h2>\n"
-			      "<div class=\"card\"><pre>");
-		esc(out, analyze_fact(m, "screen_report"));
-		strbuf_addstr(out, "</pre></div>\n</section>\n");
-	}
-	if (!m->nr_tables)
-		strbuf_addstr(out, "<p>No measured runs yet.</p>\n");
-	for (i = 0; i < m->nr_tables; i++) {
-		const struct analyze_table *t = &m->tables[i];
-
-		/* a series before its members' own sections */
-		if (t->series != SIZE_MAX && m->series[t->series].first_table == i)
-			series_section(out, m, &m->series[t->series], t->series + 1);
-		table_section(out, m, t, i + 1);
-		if (analyze_across_after(m, i))
-			across_section(out, m, analyze_across_after(m, i), i + 1);
-	}
-	groups(out, m);
-	variants(out, m);
-	not_measured(out, m);
-	patch_builds(out, m);
-	report_claims_html(out, m);
-	report_sizes_html(out, m);
-	report_findings_html(out, m);
-	report_env_html(out, m);
-	environment(out, m);
-	raw_data(out, m);
+	header(out, d);
+	for (i = 0; i < d->nr_sections; i++)
+		if (d->sections[i].formats & DOC_HTML)
+			section(out, d, &d->sections[i]);
+	variants(out, d->m);
+	raw_data(out, d->m);
 	strbuf_addf(out, "<footer>Written by kconfperf %s.</footer>\n</main>\n</body>\n</html>\n",
 		    KCONFPERF_VERSION);
+}
+
+void report_html(struct strbuf *out, const struct analyze_model *m)
+{
+	struct doc d = DOC_INIT;
+
+	report_doc_build(&d, m);
+	doc_render_html(out, &d);
+	doc_release(&d);
 }

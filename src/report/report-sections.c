@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "report/report-doc.h"
 #include "report/report-sections.h"
 #include "report/report-util.h"
 #include "stats/analyze-claims.h"
@@ -16,91 +17,8 @@
 #define NONE SIZE_MAX
 
 static const char findings_intro[] =
-	"what the kernels reported about themselves on their consoles "
+	"What the kernels reported about themselves on their consoles "
 	"(a fact about the kernel, not a failed run)";
-
-void report_findings_text(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-
-	if (!m->nr_findings)
-		return;
-	strbuf_addf(out, "\nkernel reports: %s:\n", findings_intro);
-	for (i = 0; i < m->nr_findings; i++) {
-		const struct analyze_finding *f = &m->findings[i];
-
-		strbuf_reset(&sb);
-		analyze_finding_describe(&sb, f);
-		strbuf_addstr(out, "  ");
-		strbuf_add_text(out, m->variants[f->variant].v.name);
-		strbuf_addstr(out, ": ");
-		strbuf_add_text(out, sb.buf);
-		strbuf_addch(out, '\n');
-	}
-	strbuf_release(&sb);
-}
-
-void report_findings_markdown(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-
-	if (!m->nr_findings)
-		return;
-	strbuf_addf(out, "\n## Kernel reports\n\nWhat the kernels reported about themselves on "
-		    "their consoles (a fact about the kernel, not a failed run).\n\n");
-	for (i = 0; i < m->nr_findings; i++) {
-		const struct analyze_finding *f = &m->findings[i];
-
-		strbuf_reset(&sb);
-		analyze_finding_describe(&sb, f);
-		strbuf_addstr(out, "- **");
-		strbuf_add_markdown(out, m->variants[f->variant].v.name);
-		strbuf_addstr(out, "**: ");
-		strbuf_add_markdown(out, sb.buf);
-		strbuf_addch(out, '\n');
-	}
-	strbuf_release(&sb);
-}
-
-void report_findings_html(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-
-	if (!m->nr_findings)
-		return;
-	strbuf_addstr(out, "<section id=\"findings\">\n<h2>Kernel reports</h2>\n<p>");
-	strbuf_add_xml(out, findings_intro);
-	strbuf_addstr(out, ".</p>\n<div class=\"card\"><table><thead><tr><th>variant</th>"
-		      "<th>kind</th><th>report</th><th>runs</th><th>baseline</th>"
-		      "<th>workloads</th></tr></thead><tbody>\n");
-	for (i = 0; i < m->nr_findings; i++) {
-		const struct analyze_finding *f = &m->findings[i];
-
-		strbuf_addstr(out, "<tr><td class=\"name\">");
-		strbuf_add_xml(out, m->variants[f->variant].v.name);
-		strbuf_addstr(out, "</td><td>");
-		strbuf_add_xml(out, finding_kind_name(f->kind));
-		strbuf_addstr(out, "</td><td><details><summary>");
-		strbuf_add_xml(out, f->line);
-		strbuf_addstr(out, "</summary><pre>");
-		strbuf_add_xml(out, f->text);
-		strbuf_addf(out, "</pre></details></td><td class=\"n\">%zu of %zu</td><td>", f->runs,
-			    f->of);
-		if (f->baseline == NONE)
-			strbuf_addstr(out, "\xE2\x80\x94");
-		else
-			strbuf_addf(out, "%s: %zu of %zu", f->baseline_runs ? "too" : "no",
-				    f->baseline_runs, f->baseline_of);
-		strbuf_addstr(out, "</td><td>");
-		strbuf_add_xml(out, f->workloads ? f->workloads : "");
-		strbuf_addstr(out, "</td></tr>\n");
-	}
-	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
-	strbuf_release(&sb);
-}
 
 void report_findings_json(struct json_writer *jw, const struct analyze_model *m)
 {
@@ -198,189 +116,8 @@ static void size_cells(struct strbuf cells[SIZE_COLUMNS], const struct analyze_v
 }
 
 static const char sizes_intro[] =
-	"vmlinux by section beside bzImage (compressed and page-granular: a leaf option "
+	"The vmlinux by section beside bzImage (compressed and page-granular: a leaf option "
 	"often leaves it the same): the baseline's sizes, every other variant's change against it";
-
-void report_sizes_text(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf cells[SIZE_COLUMNS], name = STRBUF_INIT;
-	size_t i, width = strlen("variant");
-	int c;
-
-	if (!has_sections(m))
-		return;
-	for (c = 0; c < SIZE_COLUMNS; c++)
-		strbuf_init(&cells[c], 0);
-	for (i = 0; i < m->nr_variants; i++)
-		if (has_size_row(&m->variants[i]) && strlen(m->variants[i].v.name) > width)
-			width = strlen(m->variants[i].v.name);
-	strbuf_addf(out, "\nimage size: %s:\n  %-*s", sizes_intro, (int)width, "variant");
-	for (c = 0; c < SIZE_COLUMNS; c++)
-		strbuf_addf(out, " %12s", size_heads[c]);
-	strbuf_addch(out, '\n');
-	for (i = 0; i < m->nr_variants; i++) {
-		const struct analyze_variant *av = &m->variants[i];
-
-		if (!has_size_row(av))
-			continue;
-		size_cells(cells, av);
-		strbuf_reset(&name);
-		strbuf_add_text(&name, av->v.name);
-		strbuf_addf(out, "  %-*s", (int)width, name.buf);
-		for (c = 0; c < SIZE_COLUMNS; c++)
-			strbuf_addf(out, " %12s", cells[c].buf);
-		strbuf_addch(out, '\n');
-	}
-	for (c = 0; c < SIZE_COLUMNS; c++)
-		strbuf_release(&cells[c]);
-	strbuf_release(&name);
-}
-
-void report_sizes_markdown(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf cells[SIZE_COLUMNS];
-	size_t i;
-	int c;
-
-	if (!has_sections(m))
-		return;
-	for (c = 0; c < SIZE_COLUMNS; c++)
-		strbuf_init(&cells[c], 0);
-	strbuf_addstr(out, "\n## Image size\n\n");
-	strbuf_add_markdown(out, sizes_intro);
-	strbuf_addstr(out, ".\n\n| variant | bzImage | text | data | bss |\n|:--|--:|--:|--:|--:|\n");
-	for (i = 0; i < m->nr_variants; i++) {
-		const struct analyze_variant *av = &m->variants[i];
-
-		if (!has_size_row(av))
-			continue;
-		size_cells(cells, av);
-		strbuf_addstr(out, "| ");
-		strbuf_add_markdown(out, av->v.name);
-		for (c = 0; c < SIZE_COLUMNS; c++)
-			strbuf_addf(out, " | %s", cells[c].buf);
-		strbuf_addstr(out, " |\n");
-	}
-	for (c = 0; c < SIZE_COLUMNS; c++)
-		strbuf_release(&cells[c]);
-}
-
-void report_sizes_html(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf cells[SIZE_COLUMNS];
-	size_t i;
-	int c;
-
-	if (!has_sections(m))
-		return;
-	for (c = 0; c < SIZE_COLUMNS; c++)
-		strbuf_init(&cells[c], 0);
-	strbuf_addstr(out, "<section id=\"sizes\">\n<h2>Image size</h2>\n<p>");
-	strbuf_add_xml(out, sizes_intro);
-	strbuf_addstr(out, ".</p>\n<div class=\"card\"><table><thead><tr><th>variant</th>");
-	for (c = 0; c < SIZE_COLUMNS; c++)
-		strbuf_addf(out, "<th>%s</th>", size_heads[c]);
-	strbuf_addstr(out, "</tr></thead><tbody>\n");
-	for (i = 0; i < m->nr_variants; i++) {
-		const struct analyze_variant *av = &m->variants[i];
-
-		if (!has_size_row(av))
-			continue;
-		size_cells(cells, av);
-		strbuf_addstr(out, "<tr><td class=\"name\">");
-		strbuf_add_xml(out, av->v.name);
-		strbuf_addstr(out, "</td>");
-		for (c = 0; c < SIZE_COLUMNS; c++) {
-			strbuf_addstr(out, "<td class=\"n\">");
-			strbuf_add_xml(out, cells[c].buf);
-			strbuf_addstr(out, "</td>");
-		}
-		strbuf_addstr(out, "</tr>\n");
-	}
-	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
-	for (c = 0; c < SIZE_COLUMNS; c++)
-		strbuf_release(&cells[c]);
-}
-
-void report_env_text(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-
-	if (!m->nr_env)
-		return;
-	strbuf_addstr(out, "\nenvironment:\n");
-	for (i = 0; i < m->nr_env; i++) {
-		const struct analyze_env_fact *f = &m->env[i];
-
-		strbuf_reset(&sb);
-		strbuf_add_text(&sb, f->value);
-		strbuf_addf(out, "  %-14s%s\n", f->name, sb.buf);
-		if (!f->differs)
-			continue;
-		strbuf_reset(&sb);
-		analyze_env_describe_differs(&sb, m, f);
-		strbuf_addf(out, "  %-14s", "");
-		strbuf_addstr(out, "differs: ");
-		strbuf_add_text(out, sb.buf);
-		strbuf_addch(out, '\n');
-	}
-	strbuf_release(&sb);
-}
-
-void report_env_markdown(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-
-	if (!m->nr_env)
-		return;
-	strbuf_addstr(out, "\n## Environment\n\n| | |\n|:--|:--|\n");
-	for (i = 0; i < m->nr_env; i++) {
-		const struct analyze_env_fact *f = &m->env[i];
-
-		strbuf_addstr(out, "| ");
-		strbuf_add_markdown(out, f->name);
-		strbuf_addstr(out, " | ");
-		strbuf_add_markdown(out, f->value);
-		if (f->differs) {
-			strbuf_reset(&sb);
-			analyze_env_describe_differs(&sb, m, f);
-			strbuf_addstr(out, "; **differs**: ");
-			strbuf_add_markdown(out, sb.buf);
-		}
-		strbuf_addstr(out, " |\n");
-	}
-	strbuf_release(&sb);
-}
-
-void report_env_html(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-
-	if (!m->nr_env)
-		return;
-	strbuf_addstr(out, "<section id=\"conditions\">\n<h2>Measured under</h2>\n"
-		      "<div class=\"card\"><table class=\"facts\"><tbody>\n");
-	for (i = 0; i < m->nr_env; i++) {
-		const struct analyze_env_fact *f = &m->env[i];
-
-		strbuf_addstr(out, "<tr><th>");
-		strbuf_add_xml(out, f->name);
-		strbuf_addstr(out, "</th><td>");
-		strbuf_add_xml(out, f->value);
-		if (f->differs) {
-			strbuf_reset(&sb);
-			analyze_env_describe_differs(&sb, m, f);
-			strbuf_addstr(out, "<br><strong>differs:</strong> ");
-			strbuf_add_xml(out, sb.buf);
-		}
-		strbuf_addstr(out, "</td></tr>\n");
-	}
-	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
-	strbuf_release(&sb);
-}
 
 void report_env_json(struct json_writer *jw, const struct analyze_model *m)
 {
@@ -407,138 +144,12 @@ void report_env_json(struct json_writer *jw, const struct analyze_model *m)
 }
 
 static const char claims_intro[] =
-	"what the options' Kconfig help texts claim they cost, beside what was measured";
+	"What the options' Kconfig help texts claim they cost, beside what was measured";
 
 /* "boot: time" */
 static void add_table_name(struct strbuf *sb, const struct analyze_table *t)
 {
 	strbuf_addf(sb, "%s: %s", t->workload, t->metric);
-}
-
-void report_claims_text(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i, t;
-
-	if (!m->nr_claims)
-		return;
-	strbuf_addf(out, "\nhelp texts: %s:\n", claims_intro);
-	for (i = 0; i < m->nr_claims; i++) {
-		const struct analyze_claim *c = &m->claims[i];
-		int any = 0;
-
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s: ", m->variants[c->variant].v.name);
-		analyze_claim_describe(&sb, c);
-		strbuf_addstr(out, "  ");
-		strbuf_add_text(out, sb.buf);
-		strbuf_addch(out, '\n');
-		for (t = 0; t < m->nr_tables; t++) {
-			strbuf_reset(&sb);
-			add_table_name(&sb, &m->tables[t]);
-			strbuf_addch(&sb, ' ');
-			if (!analyze_claim_measured(&sb, m, c, t))
-				continue;
-			strbuf_addstr(out, "    measured ");
-			strbuf_add_text(out, sb.buf);
-			strbuf_addch(out, '\n');
-			any = 1;
-		}
-		if (!any) {
-			strbuf_reset(&sb);
-			analyze_claim_unmeasured(&sb, m, c);
-			strbuf_addstr(out, "    ");
-			strbuf_add_text(out, sb.buf);
-			strbuf_addch(out, '\n');
-		}
-	}
-	strbuf_release(&sb);
-}
-
-void report_claims_markdown(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i, t;
-
-	if (!m->nr_claims)
-		return;
-	strbuf_addstr(out, "\n## Kconfig's claims\n\n");
-	strbuf_add_markdown(out, claims_intro);
-	strbuf_addstr(out, ".\n\n| variant | help text | measured |\n|:--|:--|:--|\n");
-	for (i = 0; i < m->nr_claims; i++) {
-		const struct analyze_claim *c = &m->claims[i];
-		int any = 0;
-
-		strbuf_addstr(out, "| ");
-		strbuf_add_markdown(out, m->variants[c->variant].v.name);
-		strbuf_addstr(out, " | ");
-		strbuf_reset(&sb);
-		analyze_claim_describe(&sb, c);
-		strbuf_add_markdown(out, sb.buf);
-		strbuf_addstr(out, " | ");
-		for (t = 0; t < m->nr_tables; t++) {
-			strbuf_reset(&sb);
-			add_table_name(&sb, &m->tables[t]);
-			strbuf_addch(&sb, ' ');
-			if (!analyze_claim_measured(&sb, m, c, t))
-				continue;
-			if (any++)
-				strbuf_addstr(out, "; ");
-			strbuf_add_markdown(out, sb.buf);
-		}
-		if (!any) {
-			strbuf_reset(&sb);
-			analyze_claim_unmeasured(&sb, m, c);
-			strbuf_add_markdown(out, sb.buf);
-		}
-		strbuf_addstr(out, " |\n");
-	}
-	strbuf_release(&sb);
-}
-
-void report_claims_html(struct strbuf *out, const struct analyze_model *m)
-{
-	struct strbuf sb = STRBUF_INIT;
-	size_t i, t;
-
-	if (!m->nr_claims)
-		return;
-	strbuf_addstr(out, "<section id=\"claims\">\n<h2>Kconfig's claims</h2>\n<p>");
-	strbuf_add_xml(out, claims_intro);
-	strbuf_addstr(out, ".</p>\n<div class=\"card\"><table><thead><tr><th>variant</th>"
-		      "<th>symbol</th><th>help text</th><th>measured</th></tr></thead><tbody>\n");
-	for (i = 0; i < m->nr_claims; i++) {
-		const struct analyze_claim *c = &m->claims[i];
-		int any = 0;
-
-		strbuf_addstr(out, "<tr><td class=\"name\">");
-		strbuf_add_xml(out, m->variants[c->variant].v.name);
-		strbuf_addstr(out, "</td><td>");
-		strbuf_add_xml(out, c->symbol);
-		strbuf_addstr(out, " <span class=\"legend\">");
-		strbuf_add_xml(out, c->location);
-		strbuf_addstr(out, "</span></td><td>");
-		strbuf_add_xml(out, c->sentence);
-		strbuf_addstr(out, "</td><td>");
-		for (t = 0; t < m->nr_tables; t++) {
-			strbuf_reset(&sb);
-			add_table_name(&sb, &m->tables[t]);
-			strbuf_addch(&sb, ' ');
-			if (!analyze_claim_measured(&sb, m, c, t))
-				continue;
-			if (any++)
-				strbuf_addstr(out, "<br>");
-			strbuf_add_xml(out, sb.buf);
-		}
-		if (!any) {
-			strbuf_reset(&sb);
-			analyze_claim_unmeasured(&sb, m, c);
-			strbuf_add_xml(out, sb.buf);
-		}
-		strbuf_addstr(out, "</td></tr>\n");
-	}
-	strbuf_addstr(out, "</tbody></table></div>\n</section>\n");
-	strbuf_release(&sb);
 }
 
 void report_claims_json(struct json_writer *jw, const struct analyze_model *m)
@@ -577,4 +188,163 @@ void report_claims_json(struct json_writer *jw, const struct analyze_model *m)
 		jw_end(jw);
 	}
 	jw_end(jw);
+}
+
+/*
+ * The sections of issue 26 on the document model (report-doc.h): added to
+ * report_sections[] in report-build.c.  JSON and mmtests keep their own
+ * shapes (report_*_json(), report_findings_mmtests()).
+ */
+
+/* Kconfig's claims: one item per claim, its measurements after it. */
+void report_claims_section(struct doc *d, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct doc_section *s;
+	struct doc_block *b;
+	size_t i, t;
+
+	if (!m->nr_claims)
+		return;
+	s = doc_add_section(d, "claims", DOC_ALL);
+	doc_title(s, 0, "Kconfig's claims:");
+	doc_add_para(s, DOC_BODY, "%s.", claims_intro);
+	b = doc_add_block(s, DOC_LIST, DOC_BODY);
+	b->indent_text = 2;
+	for (i = 0; i < m->nr_claims; i++) {
+		const struct analyze_claim *c = &m->claims[i];
+		int any = 0;
+
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s: ", m->variants[c->variant].v.name);
+		analyze_claim_describe(&sb, c);
+		strbuf_addstr(&sb, "; measured ");
+		for (t = 0; t < m->nr_tables; t++) {
+			size_t len = sb.len;
+
+			if (any)
+				strbuf_addstr(&sb, "; ");
+			add_table_name(&sb, &m->tables[t]);
+			strbuf_addch(&sb, ' ');
+			if (analyze_claim_measured(&sb, m, c, t))
+				any = 1;
+			else
+				strbuf_setlen(&sb, len);
+		}
+		if (!any) {
+			strbuf_setlen(&sb, sb.len - strlen("; measured "));
+			strbuf_addstr(&sb, "; ");
+			analyze_claim_unmeasured(&sb, m, c);
+		}
+		doc_line(b, "%s", sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+/* Image size: bzImage beside vmlinux's text, data and bss. */
+void report_sizes_section(struct doc *d, const struct analyze_model *m)
+{
+	struct strbuf cells[SIZE_COLUMNS];
+	struct doc_section *s;
+	struct doc_table *dt;
+	size_t i;
+	int c;
+
+	if (!has_sections(m))
+		return;
+	s = doc_add_section(d, "sizes", DOC_ALL);
+	doc_title(s, DOC_WORD, "image size:");
+	doc_add_para(s, DOC_BODY, "%s.", sizes_intro);
+	dt = doc_add_table(s, NULL);
+	dt->indent_text = 2;
+	dt->text_heads = 1;
+	doc_col(dt, "variant", DOC_COL_NAME);
+	for (c = 0; c < SIZE_COLUMNS; c++)
+		doc_col(dt, size_heads[c], DOC_COL_NUM)->gap = 3;
+	for (c = 0; c < SIZE_COLUMNS; c++)
+		strbuf_init(&cells[c], 0);
+	for (i = 0; i < m->nr_variants; i++) {
+		const struct analyze_variant *av = &m->variants[i];
+		struct doc_row *r;
+
+		if (!has_size_row(av))
+			continue;
+		size_cells(cells, av);
+		r = doc_row(dt);
+		r->emph = !strcmp(av->v.kind, "baseline");
+		doc_cell(r, 0, "%s", av->v.name);
+		for (c = 0; c < SIZE_COLUMNS; c++)
+			doc_cell(r, (size_t)c + 1, "%s", cells[c].buf);
+	}
+	for (c = 0; c < SIZE_COLUMNS; c++)
+		strbuf_release(&cells[c]);
+}
+
+/* Kernel reports: one item per variant and report; html adds each report's text. */
+void report_findings_section(struct doc *d, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct doc_section *s;
+	struct doc_block *b;
+	size_t i;
+
+	if (!m->nr_findings)
+		return;
+	s = doc_add_section(d, "findings", DOC_ALL);
+	doc_title(s, DOC_WORD, "kernel reports:");
+	doc_add_para(s, DOC_BODY, "%s.", findings_intro);
+	b = doc_add_block(s, DOC_LIST, DOC_BODY);
+	b->indent_text = 2;
+	for (i = 0; i < m->nr_findings; i++) {
+		const struct analyze_finding *f = &m->findings[i];
+
+		strbuf_reset(&sb);
+		analyze_finding_describe(&sb, f);
+		doc_line(b, "%s: %s", m->variants[f->variant].v.name, sb.buf);
+	}
+	for (i = 0; i < m->nr_findings; i++) {
+		const struct analyze_finding *f = &m->findings[i];
+		const char *p = f->text, *nl;
+
+		b = doc_add_block(s, DOC_PRE, DOC_BODY);
+		b->formats = DOC_HTML;
+		doc_block_title(b, 0, "%s: %s", m->variants[f->variant].v.name, f->line);
+		for (; p && *p; p = nl ? nl + 1 : NULL) {
+			nl = strchr(p, '\n');
+			doc_line(b, "%.*s", (int)(nl ? nl - p : (ptrdiff_t)strlen(p)), p);
+		}
+	}
+	strbuf_release(&sb);
+}
+
+/* The environment: a fact a line, and what differs under a fact variants differ in. */
+void report_env_section(struct doc *d, const struct analyze_model *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct doc_section *s;
+	struct doc_table *dt;
+	size_t i;
+
+	if (!m->nr_env)
+		return;
+	s = doc_add_section(d, "measured-under", DOC_ALL);
+	doc_title(s, DOC_WORD, "measured under:");
+	dt = doc_add_table(s, "facts");
+	dt->indent_text = 2;
+	doc_col(dt, "fact", DOC_COL_TEXT);
+	doc_col(dt, "value", DOC_COL_TEXT)->gap = 2;
+	for (i = 0; i < m->nr_env; i++) {
+		const struct analyze_env_fact *f = &m->env[i];
+		struct doc_row *r = doc_row(dt);
+
+		doc_cell(r, 0, "%s", f->name);
+		doc_cell(r, 1, "%s", f->value);
+		if (!f->differs)
+			continue;
+		strbuf_reset(&sb);
+		analyze_env_describe_differs(&sb, m, f);
+		r = doc_row(dt);
+		doc_cell(r, 1, "differs: %s", sb.buf);
+	}
+	strbuf_release(&sb);
 }

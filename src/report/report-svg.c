@@ -9,6 +9,7 @@
 #include "report/report-util.h"
 #include "report/report-writers.h"
 #include "util/strbuf.h"
+#include "util/wrapper.h"
 
 /*
  * One chart per workload and metric: a horizontal bar per compared variant
@@ -142,7 +143,7 @@ static double nice_step(double span)
 	if (!(raw > 0))
 		return 1;
 	mag = pow(10, floor(log10(raw)));
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(f); i++)
 		if (f[i] * mag >= raw)
 			return f[i] * mag;
 	return 10 * mag;
@@ -245,7 +246,7 @@ static void legend(struct strbuf *out, double x, double y, double noise)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(items) / sizeof(items[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(items); i++) {
 		strbuf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" "
 			    "rx=\"2\" fill=\"%s\"/>", x, y - 10, items[i][0]);
 		strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" class=\"legend\">%s</text>\n",

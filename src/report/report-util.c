@@ -6,6 +6,7 @@
 
 #include "stats/analyze.h"
 #include "report/report-util.h"
+#include "run/meter.h"
 #include "util/strbuf.h"
 
 void report_add_value(struct strbuf *sb, double v, int decimals)
@@ -22,6 +23,8 @@ const char *report_metric_about(const struct analyze_table *t)
 		return "host wall time of the whole run";
 	if (!strcmp(t->metric, "boot"))
 		return "guest boot to init";
+	if (!strcmp(t->metric, METER_METRIC))
+		return meter_metric_description(t->workload);
 	if (!strncmp(t->workload, "cmd:", 4))
 		return strcmp(t->metric, "time") ? "taken from the program's output (--extract)"
 						 : "the program's wall time in the guest";
@@ -314,16 +317,6 @@ void report_add_cost_change(struct strbuf *sb, const struct analyze_across_cell 
 				  cell->change.ratio_hi);
 	if (*marker_text(cell->change.marker))
 		strbuf_addf(sb, " %s", marker_text(cell->change.marker));
-}
-
-const char *report_change_marker(const struct analyze_across_cell *cell)
-{
-	return cell->has_change ? marker_text(cell->change.marker) : "";
-}
-
-const char *report_same_marker(const struct analyze_across_cell *cell)
-{
-	return cell->has_same ? marker_text(cell->same.marker) : "";
 }
 
 int report_add_cost_verdict(struct strbuf *sb, const struct analyze_model *m,

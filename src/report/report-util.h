@@ -119,9 +119,6 @@ void report_across_notes(struct strvec *notes, const struct analyze_model *m, si
 void report_add_across_same(struct strbuf *sb, const struct analyze_across_cell *cell);
 /* The change of cost: "+14.7% [+9.0% .. +21.0%] *", or nothing. */
 void report_add_cost_change(struct strbuf *sb, const struct analyze_across_cell *cell);
-/* Their markers alone: "*", "~", "?" or "". */
-const char *report_change_marker(const struct analyze_across_cell *cell);
-const char *report_same_marker(const struct analyze_across_cell *cell);
 /*
  * The sentence for a change of cost that is marked * or ~:
  * "CONFIG_PROVE_LOCKING=y cost +70.0% on 6.1 and +95.0% on 6.12: +14.7%

@@ -6,6 +6,7 @@
 
 #include "stats/analyze.h"
 #include "store/experiment.h"
+#include "report/report-doc.h"
 #include "report/report.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -32,17 +33,13 @@ const struct report_format *report_find(const char *name)
 	return NULL;
 }
 
-static int write_report(const struct analyze_model *m, const char *dir, const char *name,
-			report_fn *fn)
+static int write_file(struct strbuf *sb, const char *dir, const char *name)
 {
-	struct strbuf sb = STRBUF_INIT;
 	char *path = experiment_path(dir, name);
-	int ret;
+	int ret = strbuf_write_file(sb, path);
 
-	fn(&sb, m);
-	ret = strbuf_write_file(&sb, path);
 	free(path);
-	strbuf_release(&sb);
+	strbuf_reset(sb);
 	return ret;
 }
 
@@ -50,21 +47,29 @@ int report_experiment(struct store *st, const char *dir, double noise)
 {
 	struct analyze_options ao = ANALYZE_OPTIONS_INIT;
 	struct analyze_model m;
-	struct strbuf text = STRBUF_INIT;
+	struct doc d = DOC_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	int ret = 0;
 
 	ao.stats.noise = noise;
 	if (analyze_load(&m, st, &ao))
 		return -1;
-	report_text(&text, &m);
-	fputs(text.buf, stdout);
+	/* one document, shown as text and written as html */
+	report_doc_build(&d, &m);
+	doc_render_text(&sb, &d);
+	fputs(sb.buf, stdout);
 	fflush(stdout);
-	if (write_report(&m, dir, "report.html", report_html) ||
-	    write_report(&m, dir, "report.json", report_json))
+	strbuf_reset(&sb);
+	doc_render_html(&sb, &d);
+	if (write_file(&sb, dir, "report.html"))
 		ret = -1;
-	else
+	report_json(&sb, &m);
+	if (!ret && write_file(&sb, dir, "report.json"))
+		ret = -1;
+	if (!ret)
 		note("report: %s/report.html (and report.json)", dir);
+	doc_release(&d);
 	analyze_release(&m);
-	strbuf_release(&text);
+	strbuf_release(&sb);
 	return ret;
 }

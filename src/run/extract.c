@@ -173,12 +173,6 @@ out:
 	return ret;
 }
 
-void extract_copy(struct extract *out, const struct extract *src)
-{
-	if (extract_parse(out, src->spec))
-		BUG("--extract '%s' parsed once but not twice", src->spec);
-}
-
 /* The lines of the output, without their "\r\n" or "\n" (an empty last line is not one). */
 static void split_lines(struct strvec *out, const char *text, size_t len)
 {

@@ -68,8 +68,6 @@ struct extract {
  */
 int extract_parse(struct extract *out, const char *arg);
 void extract_release(struct extract *x);
-/* Copies src (parsed) into out (EXTRACT_INIT); the regex is compiled again. */
-void extract_copy(struct extract *out, const struct extract *src);
 
 /*
  * Finds x's number in output[0..len).  Returns 0 with *value set, or -1

@@ -293,31 +293,41 @@ static void tool_env(struct strvec *env, const struct vm_config *cfg, enum vm_ac
 }
 
 /*
- * The kernel must carry the libguestfs profile, or every run fails in the
+ * The kernel must carry the profiles the workload needs
+ * (workload_spec_profiles(): libguestfs's), or every run fails in the
  * appliance: 0, or -1 with why set.
  */
 static int check_kernel_config(const struct vm_config *cfg, struct strbuf *why)
 {
-	const struct harness_profile *p = harness_find("libguestfs", HARNESS_DEFAULT_ARCH);
+	struct workload_spec libguestfs = WORKLOAD_SPEC_INIT;
+	struct strvec need = STRVEC_INIT;
 	struct strbuf missing = STRBUF_INIT;
 	struct kconfig *kc = NULL;
+	size_t i;
 	int ret = 0;
 
-	if (!p)
-		BUG("no harness profile 'libguestfs'");
 	if (!cfg->config_path)
 		return 0;
 	if (kconfig_load(&kc, cfg->config_path, 0)) {
 		strbuf_addf(why, "cannot read '%s'", cfg->config_path);
 		return -1;
 	}
-	if (!harness_check(p, kc, &missing)) {
+	libguestfs.id = WORKLOAD_libguestfs;
+	workload_spec_profiles(cfg->workload ? cfg->workload : &libguestfs, &need);
+	for (i = 0; i < need.nr && !ret; i++) {
+		const struct harness_profile *p = harness_find(need.v[i], HARNESS_DEFAULT_ARCH);
+
+		if (!p)
+			BUG("no harness profile '%s'", need.v[i]);
+		if (harness_check(p, kc, &missing))
+			continue;
 		strbuf_addf(why, "%s lacks what libguestfs's appliance needs (harness profile "
-			    "libguestfs): %s; plan with --harness libguestfs",
-			    cfg->variant ? cfg->variant : cfg->kernel, missing.buf);
+			    "%s): %s; plan with --harness %s",
+			    cfg->variant ? cfg->variant : cfg->kernel, p->name, missing.buf, p->name);
 		ret = -1;
 	}
 	kconfig_free(kc);
+	strvec_clear(&need);
 	strbuf_release(&missing);
 	return ret;
 }

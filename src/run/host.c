@@ -14,32 +14,17 @@
 
 int host_qemu_version(struct strbuf *out, const char *qemu)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
-	int ret = 0;
+	struct strbuf why = STRBUF_INIT;
+	int ret;
 
-	strvec_push(&cp.args, qemu);
-	strvec_push(&cp.args, "--version");
-	cp.out.mode = CHILD_IO_CAPTURE;
-	cp.out.buf = out;
-	cp.out.cap = 4096;
-	cp.err.mode = CHILD_IO_TO_STDOUT;
-	cp.timeout = 30;
-	cp.silent_exec_failure = 1;
-	cp.kill_on_parent_death = 1;
-	if (start_command(&cp)) {
-		ret = error("cannot run '%s': %s (install %s, or name the program with --qemu)",
-			    qemu, strerror(cp.start_errno),
-			    strstr(qemu, "aarch64") ? "qemu-system-arm" : "qemu-system-x86");
-	} else if (finish_command(&cp)) {
-		struct strbuf why = STRBUF_INIT;
-
-		child_process_describe(&why, &cp);
-		ret = error("'%s --version' %s", qemu, why.buf);
-		strbuf_release(&why);
-	}
-	strbuf_setlen(out, strcspn(out->buf, "\n"));
-	child_process_release(&cp);
-	return ret;
+	ret = run_command_first_line(out, qemu, "--version", &why);
+	if (ret == -1)
+		error("cannot run '%s': %s (install %s, or name the program with --qemu)",
+		      qemu, why.buf, strstr(qemu, "aarch64") ? "qemu-system-arm" : "qemu-system-x86");
+	else if (ret)
+		error("'%s --version' %s", qemu, why.buf);
+	strbuf_release(&why);
+	return ret ? -1 : 0;
 }
 
 static void cpu_model(struct strbuf *out)

@@ -25,6 +25,7 @@
 #include "run/measure.h"
 #include "run/meter.h"
 #include "kbuild/kbuild.h"
+#include "store/conditions.h"
 #include "store/store-findings.h"
 #include "store/store-meter.h"
 #include "util/run-command.h"
@@ -377,20 +378,24 @@ static int parse_workloads(struct state *s)
 }
 
 /*
- * A condition stored by earlier runs must match: 0, or -1 naming both.
+ * A condition of earlier runs must match: 0, or -1 naming both values.
  * With no runs stored yet anything goes.
  */
-static int same_condition(struct state *s, int have_runs, const char *key,
-			  const char *value, const char *option)
+static int same_condition(struct state *s, int have_runs, const struct conditions *old,
+			  const struct conditions *now, const char *key, const char *option)
 {
-	char *old = store_get_meta(s->st, key);
+	struct strbuf was = STRBUF_INIT, is = STRBUF_INIT;
 	int ret = 0;
 
-	if (have_runs && old && strcmp(old, value))
+	if (have_runs && conditions_differ(old, now, key)) {
+		conditions_format(&was, old, key);
+		conditions_format(&is, now, key);
 		ret = error("'%s' holds runs made with %s %s; runs with %s %s would not "
-			    "compare with them: use another --dir", s->o->dir, option, old,
-			    option, value);
-	free(old);
+			    "compare with them: use another --dir", s->o->dir, option, was.buf,
+			    option, is.buf);
+	}
+	strbuf_release(&was);
+	strbuf_release(&is);
 	return ret;
 }
 
@@ -401,10 +406,9 @@ static int same_condition(struct state *s, int have_runs, const char *key,
  * costs qemu time.  0, or -1 with a message.
  */
 static int choose_meter(struct state *s, int have_runs, enum vm_clock clock,
-			struct strbuf *state)
+			const char *old, struct strbuf *state)
 {
 	const struct measure_options *o = s->o;
-	char *old = store_get_meta(s->st, "meter");
 	int ret = 0;
 
 	strbuf_reset(&s->meter);
@@ -431,7 +435,6 @@ static int choose_meter(struct state *s, int have_runs, enum vm_clock clock,
 out:
 	if (ret)
 		strbuf_reset(&s->meter);
-	free(old);
 	return ret;
 }
 
@@ -510,21 +513,25 @@ static int store_series(struct state *s)
  */
 static int check_workload_needs(struct state *s)
 {
-	char *have = store_get_meta(s->st, "harness");
+	struct conditions c = CONDITIONS_INIT;
+	const char *have;
 	struct strvec taken = STRVEC_INIT, need = STRVEC_INIT;
 	struct strbuf missing = STRBUF_INIT;
 	struct utsname host;
 	size_t i, k;
 	int ret = 0;
 
+	if (conditions_load(&c, s->st))
+		return -1;
+	have = c.harness;
 	if (!have)
-		return 0;	/* an imported experiment: no plan of ours */
+		goto out;	/* an imported experiment: no plan of ours */
 	strvec_split(&taken, have, ",");
 	for (i = 0; i < s->o->nr_workloads && !ret; i++) {
 		const struct workload_spec *w = &s->o->workloads[i];
 
 		strvec_clear(&need);
-		workload_spec_harness(w, &need);
+		workload_spec_profiles(w, &need);
 		strbuf_reset(&missing);
 		for (k = 0; k < need.nr; k++)
 			if (strvec_find(&taken, need.v[k]) < 0)
@@ -544,19 +551,20 @@ static int check_workload_needs(struct state *s)
 	strvec_clear(&taken);
 	strvec_clear(&need);
 	strbuf_release(&missing);
-	free(have);
+out:
+	conditions_release(&c);
 	return ret;
 }
 
 /*
  * The kernel command line of the experiment's runs, for reports: the first
  * workload's, with what differs per run (kcp.layout=, kcp.phase=) named
- * instead of given.
+ * instead of given; malloc'd.
  */
-static void run_cmdline(struct strbuf *out, const struct state *s, enum vm_accel accel)
+static char *run_cmdline(const struct state *s, enum vm_accel accel)
 {
 	struct vm_config cfg = s->cfg;
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, cmdline = STRBUF_INIT, *out = &cmdline;
 	const char *p;
 
 	cfg.workload = &s->o->workloads[0];
@@ -577,103 +585,84 @@ static void run_cmdline(struct strbuf *out, const struct state *s, enum vm_accel
 			strbuf_addch(out, *p++);
 	}
 	strbuf_release(&sb);
+	return strbuf_detach(&cmdline, NULL);
 }
 
 /*
- * What else the runs were made under, for the reports' environment
- * (stats/analyze-env.h): the kernel command line, the machine and its
- * firmware (a runner's are its own), and this kconfperf's version.
+ * The run's conditions (store/conditions.h), checked against those of the
+ * runs stored before, then stored with the run's other settings.
  */
-static int record_environment(struct state *s, enum vm_accel accel)
-{
-	struct strbuf cmdline = STRBUF_INIT, firmware = STRBUF_INIT;
-	int ret;
-
-	run_cmdline(&cmdline, s, accel);
-	if (!s->o->runner)
-		host_firmware(&firmware, s->arch->name, NULL);
-	ret = store_set_meta(s->st, "kernel_cmdline", cmdline.buf) ||
-	      store_set_meta(s->st, "kconfperf", KCONFPERF_VERSION) ||
-	      (!s->o->runner &&
-	       (store_set_meta(s->st, "machine", vm_machine(s->arch->name)) ||
-		store_set_meta(s->st, "firmware", firmware.buf))) ? -1 : 0;
-	strbuf_release(&cmdline);
-	strbuf_release(&firmware);
-	return ret;
-}
-
 static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed,
 			     const char *qemu_version_line)
 {
 	const struct measure_options *o = s->o;
 	struct host_facts host = HOST_FACTS_INIT;
+	struct conditions old = CONDITIONS_INIT, now = CONDITIONS_INIT;
 	struct strbuf meter = STRBUF_INIT;
-	const char *qemu = qemu_of(s);
-	const char *cpu = o->cpu ? o->cpu : vm_default_cpu(s->arch->name, accel);
-	char *old_hash = store_get_meta(s->st, "initramfs_sha256");
 	int64_t nr_runs = store_count_runs(s->st);
-	int have_runs = nr_runs > 0, ret = -1, shift;
-	char smp[32], mem[32], clockname[32];
-	enum vm_clock clock;
+	int have_runs = nr_runs > 0, ret = -1;
 
-	if (nr_runs < 0)
+	if (nr_runs < 0 || conditions_load(&old, s->st))
 		goto out;
 	s->seed = seed;
-	if (vm_effective_clock(&clock, &shift, &s->cfg, accel))
+	if (vm_effective_clock(&now.clock, &now.icount_shift, &s->cfg, accel))
 		goto out;
-	if (vm_clock_is_icount(clock))
-		snprintf(clockname, sizeof(clockname), "%s:%d", vm_clock_name(clock), shift);
-	else
-		snprintf(clockname, sizeof(clockname), "host");
-	snprintf(smp, sizeof(smp), "%d", o->smp > 0 ? o->smp : VM_DEFAULT_SMP);
-	snprintf(mem, sizeof(mem), "%d", o->mem_mb > 0 ? o->mem_mb : VM_DEFAULT_MEM_MB);
-	if (same_condition(s, have_runs, "accel", vm_accel_name(accel), "--accel") ||
-	    same_condition(s, have_runs, "clock", clockname, "--clock") ||
-	    same_condition(s, have_runs, "smp", smp, "--smp") ||
-	    same_condition(s, have_runs, "mem_mb", mem, "--mem") ||
-	    (!o->runner && same_condition(s, have_runs, "cpu", cpu, "--cpu")) ||
-	    (o->runner && same_condition(s, have_runs, "runner", o->runner, "--runner")))
+	if (!vm_clock_is_icount(now.clock))
+		now.icount_shift = -1;
+	now.accel = accel;
+	now.smp = o->smp > 0 ? o->smp : VM_DEFAULT_SMP;
+	now.mem_mb = o->mem_mb > 0 ? o->mem_mb : VM_DEFAULT_MEM_MB;
+	if (o->runner) {
+		now.runner = xstrdup(o->runner);
+	} else {
+		now.qemu = xstrdup(qemu_of(s));
+		now.qemu_version = xstrdup(qemu_version_line);
+		now.cpu = xstrdup(o->cpu ? o->cpu : vm_default_cpu(s->arch->name, accel));
+	}
+	if (same_condition(s, have_runs, &old, &now, "accel", "--accel") ||
+	    same_condition(s, have_runs, &old, &now, "clock", "--clock") ||
+	    same_condition(s, have_runs, &old, &now, "smp", "--smp") ||
+	    same_condition(s, have_runs, &old, &now, "mem_mb", "--mem") ||
+	    same_condition(s, have_runs, &old, &now, "cpu", "--cpu") ||
+	    same_condition(s, have_runs, &old, &now, "runner", "--runner"))
 		goto out;
-	if (choose_meter(s, have_runs, clock, &meter))
+	if (choose_meter(s, have_runs, now.clock, old.meter, &meter))
 		goto out;
 	strbuf_reset(&s->meter_state);
 	strbuf_addbuf(&s->meter_state, &meter);
-	if (have_runs && old_hash && strcmp(old_hash, s->initramfs_hash))
+	now.meter = strbuf_detach(&meter, NULL);
+	now.guest = xstrdup(s->initramfs_hash);
+	if (have_runs && old.guest && strcmp(old.guest, now.guest))
 		warning("the initramfs differs from the one earlier runs of '%s' booted "
 			"(kcp-guest or --workload-exec changed)", o->dir);
 	host_facts_read(&host);
-	if (set_metaf(s->st, "seed", "%llu", (unsigned long long)seed) ||
-	    store_set_meta(s->st, "accel", vm_accel_name(accel)) ||
-	    store_set_meta(s->st, "clock", clockname) ||
-	    store_set_meta(s->st, "smp", smp) ||
-	    store_set_meta(s->st, "mem_mb", mem) ||
+	now.kconfperf = xstrdup(KCONFPERF_VERSION);
+	now.host = xstrdup(host.name);
+	now.host_kernel = xstrdup(host.kernel);
+	now.cpu_model = xstrdup(host.cpu_model);
+	now.host_cpus = host.cpus;
+	now.kernel_cmdline = run_cmdline(s, accel);
+	if (!o->runner) {
+		struct strbuf firmware = STRBUF_INIT;
+
+		host_firmware(&firmware, s->arch->name, NULL);
+		now.firmware = strbuf_detach(&firmware, NULL);
+		now.machine = xstrdup(vm_machine(s->arch->name));
+	}
+	if (conditions_save(&now, s->st) ||
+	    set_metaf(s->st, "seed", "%llu", (unsigned long long)seed) ||
 	    set_metaf(s->st, "timeout", "%g", o->timeout > 0 ? o->timeout : VM_DEFAULT_TIMEOUT) ||
 	    set_metaf(s->st, "runs", "%d", o->runs) ||
 	    set_metaf(s->st, "warmup", "%d", o->warmup) ||
-	    store_set_meta(s->st, "meter", meter.buf) ||
 	    store_workloads(s) ||
-	    store_series(s) ||
-	    store_set_meta(s->st, "host", host.name) ||
-	    store_set_meta(s->st, "host_kernel", host.kernel) ||
-	    store_set_meta(s->st, "cpu_model", host.cpu_model) ||
-	    set_metaf(s->st, "host_cpus", "%d", host.cpus) ||
-	    store_set_meta(s->st, "initramfs_sha256", s->initramfs_hash))
-		goto out;
-	if (o->runner) {
-		if (store_set_meta(s->st, "runner", o->runner))
-			goto out;
-	} else if (store_set_meta(s->st, "qemu", qemu) ||
-		   store_set_meta(s->st, "qemu_version", qemu_version_line) ||
-		   store_set_meta(s->st, "cpu", cpu)) {
-		goto out;
-	}
-	if (record_environment(s, accel))
+	    store_series(s))
 		goto out;
 	ret = 0;
 out:
 	host_facts_release(&host);
 	strbuf_release(&meter);
-	free(old_hash);
+	conditions_release(&old);
+	conditions_release(&now);
 	return ret;
 }
 
@@ -882,7 +871,7 @@ static int store_result(struct state *s, const struct schedule_run *r,
 	run.wall_s = res->seconds;
 	run.boot_s = res->proto.ready ? res->proto.boot_seconds : NAN;
 	run.started = xstrdup(started);
-	run.clock = xstrdup(vm_clock_name(res->clock));
+	run.clock = res->clock;
 	if (vm_clock_is_icount(res->clock)) {
 		run.icount_shift = res->icount_shift;
 		run.layout_seed = (int64_t)layout_seed;
@@ -1182,7 +1171,7 @@ int measure_print_command(struct store *st, const struct measure_options *o,
 
 		/* the meter as a run would have it (no check against stored runs) */
 		if (vm_effective_clock(&clock, &shift, &cfg, vm_resolve_accel(&cfg)) ||
-		    choose_meter(&s, 0, clock, &state)) {
+		    choose_meter(&s, 0, clock, NULL, &state)) {
 			strbuf_release(&state);
 			goto out;
 		}

@@ -1,9 +1,9 @@
 /* vm.c: boot one kernel under qemu (or a --runner) for one run, bounded, and classify the result. */
 /*
- * Over 1,000 lines on purpose: the one place that builds a guest's qemu
- * command line (arch, clock, ports, disks, 9p) and the run that uses it,
- * so every way of booting a guest (run, vm, libguestfs's qemu wrapper)
- * gets the same clock; the protocol is protocol.c, workloads workload-spec.c.
+ * The one place that builds a guest's qemu command line (arch, clock,
+ * ports, disks, 9p) and the run that uses it, so every way of booting a
+ * guest (run, vm, libguestfs's qemu wrapper) gets the same clock; the
+ * protocol is protocol.c, workloads workload-spec.c.
  */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
@@ -31,20 +31,6 @@
 /* A cmd program's output as the guest sends it: 64 KiB and a line about what it left out. */
 #define OUTPUT_READ_MAX ((size_t)1 << 20)
 
-static const char *const accel_names[] = {
-	[VM_ACCEL_AUTO] = "auto",
-	[VM_ACCEL_KVM] = "kvm",
-	[VM_ACCEL_TCG] = "tcg",
-	[VM_ACCEL_RUNNER] = "runner",
-};
-
-const char *vm_accel_name(enum vm_accel accel)
-{
-	if ((size_t)accel >= ARRAY_SIZE(accel_names))
-		return "unknown";
-	return accel_names[accel];
-}
-
 int vm_accel_parse(enum vm_accel *out, const char *name)
 {
 	if (!strcmp(name, "auto"))
@@ -62,25 +48,6 @@ void vm_config_init(struct vm_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->icount_shift = -1;
-}
-
-static const char *const clock_names[] = {
-	[VM_CLOCK_AUTO] = "auto",
-	[VM_CLOCK_ICOUNT] = "icount",
-	[VM_CLOCK_ICOUNT_IDLE] = "icount-idle",
-	[VM_CLOCK_HOST] = "host",
-};
-
-const char *vm_clock_name(enum vm_clock clock)
-{
-	if ((size_t)clock >= ARRAY_SIZE(clock_names))
-		return "unknown";
-	return clock_names[clock];
-}
-
-int vm_clock_is_icount(enum vm_clock clock)
-{
-	return clock == VM_CLOCK_ICOUNT || clock == VM_CLOCK_ICOUNT_IDLE;
 }
 
 int vm_clock_parse(enum vm_clock *clock, int *shift, const char *spec)

@@ -7,6 +7,7 @@
 
 #include "run/findings.h"
 #include "run/protocol.h"
+#include "store/conditions.h"
 #include "store/status.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -50,15 +51,7 @@ struct workload_spec;
  * in it runs under "sh -c", otherwise it is executed directly.
  */
 
-enum vm_accel {
-	VM_ACCEL_AUTO = 0,	/* KVM if a bounded probe boot shows it works, else TCG */
-	VM_ACCEL_KVM,
-	VM_ACCEL_TCG,
-	VM_ACCEL_RUNNER,	/* a --runner ran it: not ours to say */
-};
-
-/* "auto", "kvm", "tcg", "runner". */
-const char *vm_accel_name(enum vm_accel accel);
+/* enum vm_accel, vm_accel_name(): store/conditions.h (a condition of the runs). */
 /* Parses "auto", "kvm" or "tcg"; returns 0, or -1 with an error printed. */
 int vm_accel_parse(enum vm_accel *out, const char *name);
 
@@ -92,15 +85,8 @@ int vm_accel_parse(enum vm_accel *out, const char *name);
  * 9p) and any with scratch disks.  The waits then move with host load;
  * the rest does not.
  */
-enum vm_clock {
-	VM_CLOCK_AUTO = 0,	/* icount (or icount-idle) under TCG, host under KVM and a runner */
-	VM_CLOCK_ICOUNT,
-	VM_CLOCK_HOST,
-	VM_CLOCK_ICOUNT_IDLE,
-};
+/* enum vm_clock, vm_clock_name(), vm_clock_is_icount(): store/conditions.h. */
 
-/* ICOUNT or ICOUNT_IDLE: guest time counts instructions (while it runs). */
-int vm_clock_is_icount(enum vm_clock clock);
 /*
  * Shift 0, 1 ns of guest time per instruction: chosen by bench/clock
  * (docs/guest-time.md, "Why shift 0"): every shift repeats a run to the
@@ -111,8 +97,6 @@ int vm_clock_is_icount(enum vm_clock clock);
 #define VM_DEFAULT_ICOUNT_SHIFT 0
 #define VM_ICOUNT_SHIFT_MAX 10
 
-/* "auto", "icount", "host", "icount-idle". */
-const char *vm_clock_name(enum vm_clock clock);
 /*
  * Parses --clock: "auto", "host", "icount" or "icount-idle" (the default
  * shift), or either with ":N", N in 0..VM_ICOUNT_SHIFT_MAX.  *shift gets

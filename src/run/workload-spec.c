@@ -551,12 +551,12 @@ int workload_spec_add_extract(struct workload_spec *spec, const char *arg)
 	return 0;
 }
 
-void workload_spec_harness(const struct workload_spec *spec, struct strvec *out)
+void workload_spec_profiles(const struct workload_spec *spec, struct strvec *out)
 {
 	size_t i;
 
-	if (workload_table[spec->id].flags & WL_COMMAND)
-		strvec_push_unique(out, "9p");
+	if (workload_table[spec->id].profile)
+		strvec_push_unique(out, workload_table[spec->id].profile);
 	for (i = 0; i < spec->nr_scratch; i++) {
 		const char *l = spec->scratch[i].layers;
 

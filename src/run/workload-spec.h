@@ -31,7 +31,7 @@ struct workload_spec_value {
  * without lazy init, mounted on /mnt/vdX; last).  The top block device is
  * linked as /dev/kcp/vdX, X by the disk's position among all scratch
  * disks.  Layers need the cmd workload (the host's tools do it) and
- * harness profiles (workload_spec_harness()).
+ * harness profiles (workload_spec_profiles()).
  */
 struct workload_scratch {
 	char *spec;		/* as given, "1G:lvm,crypt" */
@@ -99,11 +99,16 @@ int workload_spec_add_scratch(struct workload_spec *spec, const char *arg);
 int workload_spec_add_extract(struct workload_spec *spec, const char *arg);
 
 /*
- * Appends the harness profiles (plan/harness.h) a run of spec needs to
- * out, each once: "9p" for the host's programs, "ramdisk" for a disk in
- * the guest's memory, "disk" for ext4, "crypt" for lvm and dm-crypt.
+ * The one rule for which kernel profiles (plan/harness.h) a workload
+ * needs: appends to out, each once, the profile its row of workloads.def
+ * names ("9p" for the host's programs, "libguestfs" for the appliance),
+ * then those of its scratch disks: "ramdisk" for a disk in the guest's
+ * memory, "disk" for ext4, "crypt" for lvm and dm-crypt.  Plan (sweep
+ * and screen take them), run (a plan without them is refused) and the
+ * libguestfs runner (the kernel must hold them) all ask this.  A new
+ * workload's profile is its row's profile column in workloads.def.
  */
-void workload_spec_harness(const struct workload_spec *spec, struct strvec *out);
+void workload_spec_profiles(const struct workload_spec *spec, struct strvec *out);
 
 /* The value (given or default) of parameter name, or NULL if there is none. */
 const char *workload_spec_get(const struct workload_spec *spec, const char *name);

@@ -11,8 +11,8 @@
 #define BETTER_HIGHER 1
 
 const struct workload_info workload_table[NR_WORKLOADS] = {
-#define WORKLOAD(id, metric, unit, better, flags, summary) \
-	[WORKLOAD_##id] = { #id, metric, unit, BETTER_##better, flags, summary },
+#define WORKLOAD(id, metric, unit, better, flags, profile, summary) \
+	[WORKLOAD_##id] = { #id, metric, unit, BETTER_##better, flags, profile, summary },
 #define PARAM(id, name, type, def, min, max, choices, help)
 #include "run/workloads.def"
 #undef WORKLOAD
@@ -20,7 +20,7 @@ const struct workload_info workload_table[NR_WORKLOADS] = {
 };
 
 const struct workload_param workload_params[] = {
-#define WORKLOAD(id, metric, unit, better, flags, summary)
+#define WORKLOAD(id, metric, unit, better, flags, profile, summary)
 #define PARAM(id, name, type, def, min, max, choices, help) \
 	{ WORKLOAD_##id, name, WP_##type, def, min, max, choices, help },
 #include "run/workloads.def"

@@ -12,7 +12,7 @@
  */
 
 enum workload_id {
-#define WORKLOAD(id, metric, unit, better, flags, summary) WORKLOAD_##id,
+#define WORKLOAD(id, metric, unit, better, flags, profile, summary) WORKLOAD_##id,
 #define PARAM(id, name, type, def, min, max, choices, help)
 #include "run/workloads.def"
 #undef WORKLOAD
@@ -47,6 +47,7 @@ struct workload_info {
 	const char *unit;	/* "s", "ns", "us", "MB/s" */
 	int higher_is_better;
 	int flags;
+	const char *profile;	/* the harness profile its kernels need, or NULL */
 	const char *summary;
 };
 

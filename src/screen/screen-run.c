@@ -636,7 +636,7 @@ static int save_report(struct driver *d)
 	screen_report_json(&jw, d->s);
 	jw_end(&jw);
 	strbuf_addch(&json, '\n');
-	ret = store_set_meta(d->st, "screen_report", text.buf) ||
+	ret = store_set_screen_report(d->st, text.buf) ||
 	      strbuf_write_file(&json, path) ? -1 : 0;
 	free(path);
 	strbuf_release(&text);

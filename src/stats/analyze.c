@@ -407,9 +407,8 @@ static void add_clock(struct strvec *clocks, const struct store_run *r)
 {
 	char name[32];
 
-	if (r->clock && (!strcmp(r->clock, "icount") || !strcmp(r->clock, "icount-idle")) &&
-	    r->icount_shift >= 0)
-		snprintf(name, sizeof(name), "%s:%d", r->clock, r->icount_shift);
+	if (vm_clock_is_icount(r->clock) && r->icount_shift >= 0)
+		snprintf(name, sizeof(name), "%s:%d", vm_clock_name(r->clock), r->icount_shift);
 	else
 		snprintf(name, sizeof(name), "host");
 	add_distinct(clocks, name);
@@ -962,8 +961,10 @@ int analyze_load(struct analyze_model *out, struct store *st,
 	strvec_init(&out->facts);
 	out->opts = *opts;
 	out->baseline = NONE;
-	if (store_get_meta_all(st, &out->facts))
+	out->conditions = (struct conditions)CONDITIONS_INIT;
+	if (store_get_meta_all(st, &out->facts) || conditions_load(&out->conditions, st))
 		goto fail;
+	out->screen_report = store_get_screen_report(st);
 	load_groups(out);
 	if (load_variants(out, st) ||
 	    store_get_runs(st, &out->runs, &out->nr_runs) ||
@@ -1033,6 +1034,8 @@ void analyze_release(struct analyze_model *m)
 	analyze_findings_release(m);
 	analyze_env_release(m);
 	analyze_claims_release(m);
+	conditions_release(&m->conditions);
+	free(m->screen_report);
 	for (i = 0; i < m->nr_tables; i++)
 		table_release(&m->tables[i]);
 	free(m->tables);

@@ -90,7 +90,7 @@
  * Any other variant kind (an imported hyperfine command, say) is compared
  * with the baseline like an oat variant but takes no part in interactions.
  *
- * Sources.  An experiment of several kernel sources (plan/sources.h:
+ * Sources.  An experiment of several kernel sources (plan/source-set.h:
  * versions, and patched copies of the first) has the tables above once
  * per source, each of its source's variants only, against its source's
  * own baseline, with the interaction checks within the source; tables
@@ -388,6 +388,8 @@ struct analyze_model {
 	struct analyze_across *across;	/* one per workload and metric, with several sources */
 	size_t nr_across;
 	struct strvec facts;		/* key, value, key, value... (store meta, plus "accel") */
+	struct conditions conditions;	/* the runs' conditions, typed (store/conditions.h) */
+	char *screen_report;		/* a screen's (store_get_screen_report()), or NULL */
 	struct analyze_variant *variants;	/* plan order */
 	size_t nr_variants;
 	size_t baseline;		/* variant index, or SIZE_MAX */

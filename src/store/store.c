@@ -1,8 +1,8 @@
 /* store.c: the experiment database (SQLite): plan, builds, runs and samples. */
 /*
- * Over 1,000 lines on purpose: every statement of the database is here,
- * behind the one private struct store, so nothing else sees SQLite; the
- * schema and its migrations are store-schema.c, statuses status.c.
+ * Every statement of the database is here, behind the one private
+ * struct store, so nothing else sees SQLite; the schema and its
+ * migrations are store-schema.c, statuses status.c.
  */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <dirent.h>
@@ -982,9 +982,9 @@ void store_run_release(struct store_run *r)
 	free(r->error);
 	free(r->console_tail);
 	free(r->started);
-	free(r->clock);
 	free(r->clocksource);
 	memset(r, 0, sizeof(*r));
+	r->clock = VM_CLOCK_HOST;
 	r->icount_shift = -1;
 	r->layout_seed = -1;
 }
@@ -1020,7 +1020,7 @@ int store_add_run(struct store *st, struct store_run *r,
 	else
 		sqlite3_bind_double(s, 11, r->boot_s);
 	bind_text(s, 12, r->started ? r->started : now);
-	bind_text(s, 13, r->clock);
+	bind_text(s, 13, vm_clock_name(r->clock));
 	if (r->icount_shift < 0)
 		sqlite3_bind_null(s, 14);
 	else
@@ -1092,12 +1092,26 @@ int64_t store_count_runs(struct store *st)
 	return n;
 }
 
+/* Where store_set_screen_report() keeps it (a meta row since schema 1: older screens have it). */
+#define SCREEN_REPORT_KEY "screen_report"
+
+int store_set_screen_report(struct store *st, const char *text)
+{
+	return store_set_meta(st, SCREEN_REPORT_KEY, text);
+}
+
+char *store_get_screen_report(struct store *st)
+{
+	return store_get_meta(st, SCREEN_REPORT_KEY);
+}
+
 int store_get_meta_all(struct store *st, struct strvec *out)
 {
 	sqlite3_stmt *s;
 	int rc;
 
-	if (prepare(st, &s, "SELECT key, value FROM meta ORDER BY key"))
+	if (prepare(st, &s, "SELECT key, value FROM meta WHERE key <> '" SCREEN_REPORT_KEY "'"
+		    " ORDER BY key"))
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		const unsigned char *k = sqlite3_column_text(s, 0);
@@ -1154,7 +1168,9 @@ int store_get_runs(struct store *st, struct store_run **out, size_t *nr)
 		e->boot_s = sqlite3_column_type(s, 11) == SQLITE_NULL ?
 			NAN : sqlite3_column_double(s, 11);
 		e->started = column_text(s, 12);
-		e->clock = column_text(s, 13);
+		/* the clock's name parsed here, once: NULL in runs older than it, host time */
+		if (vm_clock_from_name(&e->clock, column_str(s, 13)))
+			e->clock = VM_CLOCK_HOST;
 		e->icount_shift = sqlite3_column_type(s, 14) == SQLITE_NULL ?
 			-1 : sqlite3_column_int(s, 14);
 		e->layout_seed = sqlite3_column_type(s, 15) == SQLITE_NULL ?

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store/conditions.h"
 #include "store/status.h"
 
 /*
@@ -85,7 +86,7 @@ int store_metric_kind(struct store *st, const char *workload, const char *metric
 		      char **unit, int *higher_is_better);
 
 /*
- * The kernel sources of the experiment (plan/sources.h), in order: the
+ * The kernel sources of the experiment (plan/source-set.h), in order: the
  * first is the one patches apply to and other versions are compared with.
  * An experiment of one source has one, labelled "".
  */
@@ -93,7 +94,7 @@ struct store_source {
 	char *label;		/* "6.1", "6.12", "6.1+fix"; "" for a lone source */
 	int position;
 	char *origin;		/* the tree or archive as the user named it */
-	char *id;		/* its content identity (source.h) */
+	char *id;		/* its content identity (kernel-source.h) */
 	char *tree;
 	char *version;		/* "6.1.192" */
 	char *patch;		/* a patched source's patch file, else NULL */
@@ -179,13 +180,13 @@ struct store_run {
 	double wall_s;
 	double boot_s;		/* guest boot-to-init, NAN when unknown */
 	char *started;		/* ISO 8601 UTC */
-	/* The guest's clock (schema 3; NULL / -1 in older runs: host time). */
-	char *clock;		/* "icount" or "host" */
+	/* The guest's clock (schema 3; older runs: host time), stored by its name. */
+	enum vm_clock clock;
 	int icount_shift;	/* -1 unless icount */
 	int64_t layout_seed;	/* -1 unless icount: the seed of the guest's layout */
 	char *clocksource;	/* the guest kernel's, or NULL */
 };
-#define STORE_RUN_INIT { .icount_shift = -1, .layout_seed = -1 }
+#define STORE_RUN_INIT { .clock = VM_CLOCK_HOST, .icount_shift = -1, .layout_seed = -1 }
 void store_run_release(struct store_run *r);
 
 struct store_sample {
@@ -219,6 +220,15 @@ struct strvec;
  * out (key order).  Returns 0 or -1 with a message.
  */
 int store_get_meta_all(struct store *st, struct strvec *out);
+
+/*
+ * The report a screen ends with, as the screen renders it (its structured
+ * form is the experiment's screen.json): kept beside the facts, not among
+ * them, so the reports show it as a section of its own and list the facts
+ * without it.  set: 0 or -1 with a message; get: a malloc'd copy, or NULL.
+ */
+int store_set_screen_report(struct store *st, const char *text);
+char *store_get_screen_report(struct store *st);
 
 /*
  * Every stored run (all variants, workloads, statuses, warm-ups included),

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 
 #include "util/keeper.h"
+#include "util/proc-stat.h"
 #include "util/usage.h"
 
 /* The keeper's cleanup gives up on a process tree that will not die after this. */
@@ -100,34 +101,12 @@ static pid_t parse_pid(const char *s)
 	return (pid_t)v;
 }
 
-/* The parent of process `name` from /proc/<name>/stat, or -1 when it is gone. */
-static pid_t parent_of(const char *name)
+/* The parent of process pid (proc-stat.h), or -1 when it is gone. */
+static pid_t parent_of(pid_t pid)
 {
-	char path[64] = "/proc/", buf[512], *p, *end;
-	size_t len = strlen(name);
-	ssize_t n;
-	long v = 0;
-	int fd;
+	struct proc_stat ps;
 
-	if (len > 20)
-		return -1;
-	memcpy(path + 6, name, len);
-	memcpy(path + 6 + len, "/stat", 6);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* "pid (comm) state ppid ...": comm may hold spaces and ')' */
-	p = memrchr(buf, ')', (size_t)n);
-	if (!p || p + 4 >= buf + n)
-		return -1;
-	for (p += 4, end = p; *end >= '0' && *end <= '9'; end++)
-		v = v * 10 + (*end - '0');
-	return end > p ? (pid_t)v : -1;
+	return proc_stat_read((long)pid, &ps) ? -1 : (pid_t)ps.ppid;
 }
 
 /* SIGKILLs every child of self (its own and the orphans it adopted); how many. */
@@ -147,7 +126,7 @@ static int kill_children(pid_t self)
 			pid_t pid = parse_pid(d->d_name);
 
 			off += d->d_reclen;
-			if (pid > 0 && pid != self && parent_of(d->d_name) == self &&
+			if (pid > 0 && pid != self && parent_of(pid) == self &&
 			    !kill(pid, SIGKILL))
 				killed++;
 		}

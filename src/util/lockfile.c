@@ -13,53 +13,10 @@
 #include <unistd.h>
 
 #include "util/lockfile.h"
+#include "util/proc-stat.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
-
-/* What /proc/PID/stat says about a process. */
-struct proc_stat {
-	char state;
-	long pgrp;
-	unsigned long long start;	/* field 22, clock ticks after boot */
-};
-
-static int read_proc_stat(long pid, struct proc_stat *out)
-{
-	char path[64], buf[1024];
-	const char *p;
-	char *end;
-	int fd, field;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* "PID (COMM) STATE PPID PGRP ...": COMM may hold spaces and parentheses. */
-	p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || !p[2])
-		return -1;
-	out->state = p[2];
-	p += 3;
-	for (field = 4; field <= 22; field++) {
-		unsigned long long v = strtoull(p, &end, 10);
-
-		if (end == p)
-			return -1;
-		if (field == 5)
-			out->pgrp = (long)v;
-		else if (field == 22)
-			out->start = v;
-		p = end;
-	}
-	return 0;
-}
 
 /* This boot's id, or "-" when /proc does not say. */
 static const char *boot_id(void)
@@ -101,9 +58,9 @@ void lockfile_record(struct lockfile *lk, pid_t pgid)
 	char buf[200];
 	int n;
 
-	read_proc_stat((long)getpid(), &self);
+	proc_stat_read((long)getpid(), &self);
 	if (pgid > 0)
-		read_proc_stat((long)pgid, &leader);
+		proc_stat_read((long)pgid, &leader);
 	n = snprintf(buf, sizeof(buf), "%ld %ld %s:%llu:%llu%s%.20s\n", (long)getpid(),
 		     (long)pgid, boot_id(), self.start, leader.start, lk->doing ? " " : "",
 		     lk->doing ? lk->doing : "");
@@ -171,7 +128,7 @@ int lockfile_owner_alive(const struct lockfile_owner *o)
 
 	if (o->pid <= 0)
 		return 0;
-	if (read_proc_stat(o->pid, &ps))
+	if (proc_stat_read(o->pid, &ps))
 		return kill((pid_t)o->pid, 0) == 0 || errno == EPERM;
 	if (ps.state == 'Z' || ps.state == 'X')
 		return 0;	/* it has exited: it holds nothing */
@@ -225,7 +182,7 @@ static int for_each_holder(const struct lockfile *lk, long pgid,
 
 		if (pid <= 0 || *end || pid == (long)getpid())
 			continue;
-		if (pgid && (read_proc_stat(pid, &ps) || ps.pgrp != pgid))
+		if (pgid && (proc_stat_read(pid, &ps) || ps.pgrp != pgid))
 			continue;
 		if (has_file_open(e->d_name, lock.st_dev, lock.st_ino))
 			ret = fn(e->d_name, data);

@@ -817,3 +817,33 @@ void child_process_describe(struct strbuf *out, const struct child_process *cp)
 	else
 		strbuf_addf(out, "exited with status %d", cp->exit_code);
 }
+
+int run_command_first_line(struct strbuf *out, const char *prog, const char *arg,
+			   struct strbuf *why)
+{
+	struct child_process cp = CHILD_PROCESS_INIT;
+	int ret = 0;
+
+	strbuf_reset(out);
+	strvec_push(&cp.args, prog);
+	strvec_push(&cp.args, arg);
+	cp.out.mode = CHILD_IO_CAPTURE;
+	cp.out.buf = out;
+	cp.out.cap = 4096;
+	cp.err.mode = CHILD_IO_NULL;
+	cp.silent_exec_failure = 1;
+	cp.kill_on_parent_death = 1;
+	cp.timeout = 30;
+	if (start_command(&cp)) {
+		if (why)
+			strbuf_addstr(why, strerror(cp.start_errno));
+		ret = -1;
+	} else if (finish_command(&cp)) {
+		if (why)
+			child_process_describe(why, &cp);
+		ret = -2;
+	}
+	strbuf_setlen(out, strcspn(out->buf, "\n"));
+	child_process_release(&cp);
+	return ret;
+}

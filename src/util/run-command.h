@@ -243,6 +243,16 @@ int run_commands_parallel(struct child_process *cmds, size_t nr, int max_paralle
  */
 void child_process_describe(struct strbuf *out, const struct child_process *cp);
 
+/*
+ * The first line `prog arg` prints on stdout, into out (reset first): what
+ * "the first line of PROG --version" is everywhere (compilers, wrappers,
+ * qemu).  stderr is discarded; it may take 30 s.  Returns 0; -1 when prog
+ * could not be started (cp.start_errno's message in why, when not NULL);
+ * -2 when it ran and failed (child_process_describe() in why).
+ */
+int run_command_first_line(struct strbuf *out, const char *prog, const char *arg,
+			   struct strbuf *why);
+
 /* For tests: when set, wait without pidfd_open(), as on kernels before 5.3. */
 extern int run_command_no_pidfd;
 

@@ -36,6 +36,16 @@ test_expect_success 'report: the planted costs are found, significant, within th
 	done
 '
 
+test_expect_success 'the conditions are stored by the stages that know them, and reported' '
+	# build stores the compiler, run the kconfperf that measured; the
+	# markdown report names the compiler (it never did: nothing wrote it)
+	test "$(q exp "SELECT value FROM meta WHERE key = \"compiler\"")" = "$(gcc --version | head -n 1)" &&
+	test -n "$(q exp "SELECT value FROM meta WHERE key = \"kconfperf\"")" &&
+	test "$(q exp "SELECT value FROM meta WHERE key = \"accel\"")" = runner &&
+	kconfperf report --dir exp --format markdown >md &&
+	test_grep "compiler: $(gcc --version | head -n 1)" md
+'
+
 test_expect_success 'report: the three costs multiply, and analyze says so' '
 	sed -n "/^multiplicativity/,/^$/p" report | head -n 5 >mult &&
 	cat mult &&

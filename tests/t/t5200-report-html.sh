@@ -90,7 +90,7 @@ test_expect_success 'the DOM has the summary table, the chart and the diffs' '
 	test "$(grep -c "<g class=\"row\">" dom.html)" = 5 &&
 	test_grep "<details><summary><code>CONFIG_PROVE_LOCKING=y</code>" dom.html &&
 	test_grep "+TRACE_IRQFLAGS y" dom.html &&
-	test_grep "Do the costs multiply?" dom.html &&
+	test_grep "<h3>Multiplicativity: " dom.html &&
 	test_grep "Added last" dom.html &&
 	test_grep "hidden symbol: selected by PROVE_LOCKING" dom.html &&
 	test_grep "+48.8 KiB" dom.html &&

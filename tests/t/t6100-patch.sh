@@ -130,7 +130,7 @@ test_expect_success 'kernel reports: lockdep finds the patch'"'"'s lock inversio
 '
 
 test_expect_success 'the environment names what differs: the patched kernels' '
-	sed -n "/^environment:/,\$p" lockdep.txt >env && cat env &&
+	sed -n "/^measured under:/,\$p" lockdep.txt >env && cat env &&
 	test_grep "^  kernel        6.1 (6.1.192)$" env &&
 	test_grep "^                differs: 6.1+lock-inversion:baseline: 6.1+lock-inversion (6.1.192 with lock-inversion.patch); " env &&
 	test_grep "^  command line  console=ttyS0 quiet panic=-1 .*kcp.layout=<per run>" env &&

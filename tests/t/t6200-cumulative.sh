@@ -96,7 +96,7 @@ test_expect_success 'markdown, mmtests, csv, svg and html show them too' '
 	kconfperf report --dir exp --format svg >report.svg &&
 	test_grep "+steps stack, coloured by their increment" report.svg &&
 	test_grep "<section id=\"groups\">" exp/report.html &&
-	test_grep "<th class=\"n\">against the step before</th>" exp/report.html &&
+	test_grep "<th>Step against the step before</th>" exp/report.html &&
 	test_grep "badge group\">group: CONFIG_PROVE_LOCKING=y CONFIG_LOCKDEP=y<" exp/report.html
 '
 

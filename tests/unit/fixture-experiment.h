@@ -34,6 +34,7 @@
 #include "store/store-findings.h"
 #include "store/store.h"
 #include "util/strbuf.h"
+#include "util/wrapper.h"
 
 #define FIXTURE_WORKLOAD "hackbench:groups=2"
 #define FIXTURE_SCRIPT "CONFIG_CMDLINE=\"<script>alert('x')</script> & \\\"q\\\"\""
@@ -151,7 +152,7 @@ static int fixture_experiment(const char *path)
 	    store_set_meta(st, "kernel_cmdline", "console=ttyS0 quiet panic=-1 "
 			   "kcp.layout=<per run> kcp.workload=hackbench"))
 		goto out;
-	for (i = 0; i < sizeof(fixture_variants) / sizeof(fixture_variants[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(fixture_variants); i++) {
 		const struct fixture_variant *f = &fixture_variants[i];
 		struct store_variant v = STORE_VARIANT_INIT;
 		struct store_build b = STORE_BUILD_INIT;
@@ -212,7 +213,7 @@ static int fixture_experiment(const char *path)
 			goto out;
 	}
 	for (round = -1; round < 5; round++) {
-		for (i = 0; i < sizeof(fixture_variants) / sizeof(fixture_variants[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(fixture_variants); i++) {
 			const struct fixture_variant *f = &fixture_variants[i];
 			struct store_run r = STORE_RUN_INIT;
 			struct store_sample s[3];

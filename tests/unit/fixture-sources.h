@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "store/store.h"
+#include "util/wrapper.h"
 
 struct fixture_source_variant {
 	const char *source, *name, *kind;
@@ -55,7 +56,7 @@ static const struct fixture_source_variant fixture_source_variants[] = {
 	{ "6.1+fix", "CONFIG_NEW=y", "oat", VARIANT_NO_OP, "CONFIG_NEW: unknown symbol",
 	  "CONFIG_A=y\n", 1.00 },
 };
-#define FIXTURE_SOURCE_VARIANTS (sizeof(fixture_source_variants) / sizeof(fixture_source_variants[0]))
+#define FIXTURE_SOURCE_VARIANTS (ARRAY_SIZE(fixture_source_variants))
 #define FIXTURE_SOURCE_RUNS 6
 
 /* The baseline factor of a source against 6.1's. */

@@ -59,7 +59,7 @@ static const char *fixture_steps_options(const char *name, const char *kind)
 
 static int fixture_steps_experiment(const char *path)
 {
-	const size_t nr_variants = sizeof(fixture_steps_variants) / sizeof(fixture_steps_variants[0]);
+	const size_t nr_variants = ARRAY_SIZE(fixture_steps_variants);
 	struct store *st;
 	unsigned seed = 7;
 	size_t i;

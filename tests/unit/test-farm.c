@@ -8,7 +8,7 @@
 
 #include "kbuild/farm.h"
 #include "kbuild/kbuild.h"
-#include "plan/source.h"
+#include "plan/kernel-source.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "test-lib.h"

@@ -370,7 +370,7 @@ static void test_numbers_round_trip(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
 		struct strbuf sb = STRBUF_INIT;
 
 		json_add_number(&sb, v[i]);
@@ -394,11 +394,11 @@ static void test_round_trip(void)
 
 	jw_init(&jw, &sb, 1);
 	jw_array_begin(&jw);
-	for (i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(strings); i++)
 		jw_array_string(&jw, strings[i]);
 	jw_end(&jw);
 	j = parse(sb.buf);
-	if (check(j != NULL) && check_int(j->nr, ==, sizeof(strings) / sizeof(strings[0])))
+	if (check(j != NULL) && check_int(j->nr, ==, ARRAY_SIZE(strings)))
 		for (i = 0; i < j->nr; i++)
 			check_str(j->items[i].string, strings[i]);
 	json_free(j);

@@ -11,7 +11,7 @@
 
 #include "kbuild/kbuild.h"
 #include "kbuild/objtree-move.h"
-#include "plan/source.h"
+#include "plan/kernel-source.h"
 #include "util/strbuf.h"
 #include "test-lib.h"
 #include "util/wrapper.h"

@@ -148,6 +148,30 @@ int check_int_impl(long long a, const char *op, long long b, const char *expr,
 	return ok;
 }
 
+/* A compared string as C would write it, on one line of the TAP output: "a\nb", or NULL. */
+static void print_quoted(const char *label, const char *s)
+{
+	fprintf(stderr, "# %6s: ", label);
+	if (!s) {
+		fputs("NULL\n", stderr);
+		return;
+	}
+	fputc('"', stderr);
+	for (; *s; s++) {
+		if (*s == '\n')
+			fputs("\\n", stderr);
+		else if (*s == '\t')
+			fputs("\\t", stderr);
+		else if (*s == '"' || *s == '\\')
+			fprintf(stderr, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			fprintf(stderr, "\\x%02x", (unsigned char)*s);
+		else
+			fputc(*s, stderr);
+	}
+	fputs("\"\n", stderr);
+}
+
 int check_str_impl(const char *a, const char *b, const char *expr,
 		   const char *file, int line)
 {
@@ -155,9 +179,8 @@ int check_str_impl(const char *a, const char *b, const char *expr,
 
 	if (!ok) {
 		check_impl(0, expr, file, line);
-		fprintf(stderr, "#   left: %s%s%s\n#  right: %s%s%s\n",
-			a ? "\"" : "", a ? a : "NULL", a ? "\"" : "",
-			b ? "\"" : "", b ? b : "NULL", b ? "\"" : "");
+		print_quoted("left", a);
+		print_quoted("right", b);
 	}
 	return ok;
 }

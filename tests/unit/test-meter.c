@@ -100,7 +100,7 @@ static void test_parse_refuses(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct meter_result m;
 		struct strbuf why = STRBUF_INIT;
 

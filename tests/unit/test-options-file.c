@@ -121,7 +121,7 @@ static void test_mistakes(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct plan_option *o = (struct plan_option *)1;
 		size_t nr = 9;
 

@@ -10,6 +10,7 @@
 #include "fixture-steps.h"
 #include "fixture-sources.h"
 #include "util/json.h"
+#include "report/report-doc.h"
 #include "report/report.h"
 #include "util/strbuf.h"
 #include "test-lib.h"
@@ -138,6 +139,7 @@ static void test_golden_sources(void)
 	golden("markdown", "sources.md");
 	golden("mmtests", "sources.mmtests");
 	golden("json", "sources.json");
+	golden("html", "sources.html");
 	current_db = NULL;
 }
 
@@ -161,6 +163,12 @@ static void test_golden_json(void)
 	golden("json", "fixture.json");
 }
 
+/* The page as a whole: tables, charts, diffs, environment and raw data. */
+static void test_golden_html(void)
+{
+	golden("html", "fixture.html");
+}
+
 /* A named group and cumulative steps, in each format with a golden file. */
 static void test_golden_steps(void)
 {
@@ -169,6 +177,7 @@ static void test_golden_steps(void)
 	golden_from(db_steps(), "mmtests", "steps.mmtests");
 	golden_from(db_steps(), "json", "steps.json");
 	golden_from(db_steps(), "csv", "steps.csv");
+	golden_from(db_steps(), "html", "steps.html");
 }
 
 /* The chart and the page show the steps and the group too. */
@@ -184,11 +193,11 @@ static void test_steps_in_svg_and_html(void)
 	check(strstr(out.buf, "group of CONFIG_PROVE_LOCKING=y CONFIG_DEBUG_ATOMIC_SLEEP=y") != NULL);
 	strbuf_reset(&out);
 	check_int(render_from(&out, db_steps(), "html", NULL), ==, 0);
-	check(strstr(out.buf, "<th class=\"n\">against the step before</th>") != NULL);
+	check(strstr(out.buf, "<th>Step against the step before</th>") != NULL);
 	check(strstr(out.buf, "<span class=\"badge group\">group: CONFIG_PROVE_LOCKING=y "
 		     "CONFIG_DEBUG_ATOMIC_SLEEP=y</span>") != NULL);
 	check(strstr(out.buf, "<section id=\"groups\">") != NULL);
-	check(strstr(out.buf, "<td class=\"name\">CONFIG_PROVE_LOCKING=y<br>"
+	check(strstr(out.buf, "<td class=\"name\">CONFIG_PROVE_LOCKING=y "
 		     "CONFIG_DEBUG_ATOMIC_SLEEP=y</td>") != NULL);
 	check(strstr(out.buf, "same kernel as the step before") != NULL);
 	/* the groups are the model's, not a raw fact in the environment */
@@ -203,7 +212,7 @@ static void test_formats_table(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		check(report_find(names[i]) != NULL);
 	check(report_find("xml") == NULL);
 }
@@ -349,7 +358,7 @@ static void test_markup_formats_escape(void)
 	static const char *const names[] = { "html", "svg", "markdown", "json" };
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		struct strbuf out = STRBUF_INIT;
 
 		check_int(render(&out, names[i], NULL), ==, 0);
@@ -414,21 +423,23 @@ static void test_html_page(void)
 	check(ends_with(out.buf, "</html>\n"));
 	check_int(count(out.buf, "<table class=\"summary\">"), ==, 3);
 	check_int(count(out.buf, "<svg "), ==, 3);
-	/* one <details> per variant, plus the raw data and one per kernel report */
-	check_int(count(out.buf, "<details>"), ==, 12 + 1 + 3);
-	/* the first report's text, escaped */
+	/* one <details> per variant, plus the raw data */
+	check_int(count(out.buf, "<details>"), ==, 12 + 1);
+	/* each kernel report's first text, escaped */
 	check(strstr(out.buf, "<section id=\"findings\">") != NULL);
-	check(strstr(out.buf, "<summary>WARNING at kernel/fake.c:12 fake_&lt;init&gt;</summary>"
+	check(strstr(out.buf, "<h3>baseline: WARNING at kernel/fake.c:12 fake_&lt;init&gt;</h3>\n"
 		     "<pre>[    0.912455] WARNING: CPU: 0 PID: 1 at kernel/fake.c:12 "
 		     "fake_&lt;init&gt;+0x8a/0x1f0 &amp; more\n</pre>") != NULL);
-	check(strstr(out.buf, "<td class=\"n\">2 of 6</td><td>no: 0 of 6</td>") != NULL);
+	check(strstr(out.buf, "<li>CONFIG_PROVE_LOCKING=y: 2 of 6 runs: WARNING: possible circular "
+		     "locking dependency detected (lockdep; not in the baseline: 0 of 6 runs)</li>")
+	      != NULL);
 	/* the environment, and what differs */
-	check(strstr(out.buf, "<section id=\"conditions\">") != NULL);
-	check(strstr(out.buf, "<tr><th>preempt</th><td>none<br><strong>differs:</strong> "
+	check(strstr(out.buf, "<section id=\"measured-under\">") != NULL);
+	check(strstr(out.buf, "<tr><td>preempt</td><td>none</td></tr>\n<tr><td></td><td>differs: "
 		     "CONFIG_KASAN=y: full (dynamic)</td></tr>") != NULL);
 	/* Kconfig's claims beside the measurement, escaped */
-	check(strstr(out.buf, "<td>Makes &lt;locking&gt; about 50% slower &amp; more.</td>"
-		     "<td>hackbench:groups=2: time +46.0%") != NULL);
+	check(strstr(out.buf, "&quot;Makes &lt;locking&gt; about 50% slower &amp; more.&quot;; "
+		     "measured hackbench:groups=2: time +46.0%") != NULL);
 	check(strstr(out.buf, "NOT_IN_ANY_VARIANT") == NULL);
 	/* image size by section */
 	check(strstr(out.buf, "<section id=\"sizes\">") != NULL);
@@ -452,19 +463,20 @@ static void test_html_sources(void)
 	check_int(render(&out, "html", NULL), ==, 0);
 	current_db = NULL;
 	check_int(count(out.buf, "<table class=\"summary\">"), ==, 6);
-	check_int(count(out.buf, "<table class=\"grid\">"), ==, 2);
+	check_int(count(out.buf, "<table class=\"grid\">"), ==, 4);
 	check(strstr(out.buf, "time, 6.12 (6.12.117)</h2>") != NULL);
-	check(strstr(out.buf, "<th class=\"n\">change of cost, 6.12</th>") != NULL);
+	check(strstr(out.buf, "<h3>6.12 against 6.1: ") != NULL);
+	check(strstr(out.buf, "<th>change of cost</th>") != NULL);
 	/* PROVE_LOCKING: +70% on 6.1, deep red; +14% more on 6.12, red too. */
 	check(strstr(out.buf, "style=\"background:rgba(200,55,75,0.54)\">+70.4% *</td>") != NULL);
 	check(strstr(out.buf, "style=\"background:rgba(200,55,75,0.46)\">+14.3% [+12.1% .. +16.7%] *") != NULL);
 	/* The patch's gain is green; an unknown symbol says so, unshaded. */
 	check(strstr(out.buf, "style=\"background:rgba(35,148,106,") != NULL);
-	check(strstr(out.buf, "<td class=\"n\">no-op</td>") != NULL);
+	check(strstr(out.buf, "<td>no-op</td>") != NULL);
 	check(strstr(out.buf, "<li>CONFIG_NEW=y on 6.1: no-op: CONFIG_NEW: unknown symbol</li>") != NULL);
 	check(strstr(out.buf, "<li>CONFIG_PROVE_LOCKING=y cost +70.4% on 6.1 and +94.8% on 6.12: "
 		     "+14.3% [+12.1% .. +16.7%] more, *</li>") != NULL);
-	check(strstr(out.buf, "<h2>Builds of 6.1+fix, beside the unpatched ones</h2>") != NULL);
+	check(strstr(out.buf, "<h2>Builds of 6.1+fix (fix.patch), beside the unpatched ones</h2>") != NULL);
 	check(strstr(out.buf, "28.0 s (seeded from the unpatched tree), unpatched 200.0 s") != NULL);
 	strbuf_release(&out);
 }
@@ -615,6 +627,71 @@ static void test_no_runs(void)
 	free(path);
 }
 
+/* The legend is one: the noise band and alpha in every format (markdown had neither). */
+static void test_legend_in_every_format(void)
+{
+	static const char *const formats[][2] = {
+		{ "text", "q < 0.05" }, { "markdown", "q \\< 0.05" }, { "html", "q &lt; 0.05" },
+	};
+	struct strbuf out = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		strbuf_reset(&out);
+		check_int(render(&out, formats[i][0], NULL), ==, 0);
+		check(strstr(out.buf, "±1% noise band") != NULL);
+		check(strstr(out.buf, formats[i][1]) != NULL);
+		check(strstr(out.buf, "[95% confidence interval]") != NULL ||
+		      strstr(out.buf, "\\[95% confidence interval\\]") != NULL);
+	}
+	/* and the markdown report names the compiler the fixture stored */
+	strbuf_reset(&out);
+	check_int(render(&out, "markdown", NULL), ==, 0);
+	check(strstr(out.buf, "compiler: gcc") != NULL);
+	strbuf_release(&out);
+}
+
+/* A section built by hand, as report-doc.h says one is added, in the three formats. */
+static void test_doc_section(void)
+{
+	struct analyze_model m;
+	struct doc d = DOC_INIT;
+	struct doc_section *s;
+	struct doc_table *t;
+	struct doc_row *r;
+	struct strbuf out = STRBUF_INIT;
+
+	memset(&m, 0, sizeof(m));
+	s = doc_add_section(&d, "cost", DOC_ALL);
+	doc_title(s, DOC_WORD, "where the cost goes:");
+	t = doc_add_table(s, NULL);
+	t->indent_text = 2;
+	doc_col(t, "function", DOC_COL_NAME);
+	doc_col(t, "change", DOC_COL_NUM)->gap = 3;
+	r = doc_row(t);
+	doc_cell(r, 0, "%s", "do_syscall_64");
+	doc_cell(r, 1, "%+.1f%%", 12.5)->mark = '*';
+	r = doc_row(t);
+	doc_cell(r, 0, "%s", "<script>");
+	doc_cell_interval(doc_cell(r, 1, "%+.1f%%", -1.0), "[-2.0% .. +0.1%]");
+	d.m = &m;
+	doc_render_text(&out, &d);
+	check_str(out.buf, "where the cost goes:\n"
+		  "  do_syscall_64                 +12.5% *\n"
+		  "  <script>        -1.0% [-2.0% .. +0.1%]\n");
+	strbuf_reset(&out);
+	doc_render_markdown(&out, &d);
+	if (!check(strstr(out.buf, "## Where the cost goes\n\n| function | change |\n|:--|--:|\n"
+			  "| do_syscall_64 | +12.5% \\* |\n") != NULL))
+		fputs(out.buf, stderr);
+	strbuf_reset(&out);
+	doc_render_html(&out, &d);
+	check(strstr(out.buf, "<section id=\"cost\">\n<h2>Where the cost goes</h2>\n") != NULL);
+	check(strstr(out.buf, "<td class=\"name\">&lt;script&gt;</td>") != NULL);
+	strbuf_release(&out);
+	doc_release(&d);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -624,6 +701,7 @@ int main(int argc, char **argv)
 	TEST(test_golden_markdown);
 	TEST(test_golden_csv);
 	TEST(test_golden_json);
+	TEST(test_golden_html);
 	TEST(test_golden_steps);
 	TEST(test_steps_in_svg_and_html);
 	TEST(test_golden_sources);
@@ -641,6 +719,8 @@ int main(int argc, char **argv)
 	TEST(test_escape_text_into_a_buffer);
 	TEST(test_utf8_decode);
 	TEST(test_no_runs);
+	TEST(test_legend_in_every_format);
+	TEST(test_doc_section);
 	free(fixture_db);
 	free(steps_db);
 	return test_done();

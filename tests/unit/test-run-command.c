@@ -807,6 +807,24 @@ static void test_contain_parent_death(void)
 	free(file);
 }
 
+/* "The first line of PROG --version", the one way every caller reads it. */
+static void test_first_line(void)
+{
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT;
+
+	check_int(run_command_first_line(&out, "printf", "one two\\nthree\\n", &why), ==, 0);
+	check_str(out.buf, "one two");
+	check_str(why.buf, "");
+	check_int(run_command_first_line(&out, "false", "--version", &why), ==, -2);
+	check_str(why.buf, "exited with status 1");
+	strbuf_reset(&why);
+	check_int(run_command_first_line(&out, "/nonexistent/kcp-prog", "--version", &why), ==, -1);
+	check(strstr(why.buf, "No such file") != NULL);
+	check_int(run_command_first_line(&out, "/nonexistent/kcp-prog", "--version", NULL), ==, -1);
+	strbuf_release(&out);
+	strbuf_release(&why);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -831,6 +849,7 @@ int main(int argc, char **argv)
 	TEST(test_kill_on_parent_death);
 	TEST(test_contain);
 	TEST(test_contain_parent_death);
+	TEST(test_first_line);
 	strbuf_release(&test_messages);
 	return test_done();
 }

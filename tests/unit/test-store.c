@@ -11,6 +11,7 @@
 #include "store/store.h"
 #include "test-lib.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
 #include "util/write-file.h"
@@ -44,6 +45,29 @@ static void quiet_sink(const char *kind, const char *msg, void *data)
 	struct strbuf_like { char buf[512]; } *out = data;
 
 	snprintf(out->buf, sizeof(out->buf), "%s: %s", kind, msg);
+}
+
+/* A screen's report is kept beside the facts, not listed among them. */
+static void test_screen_report_beside_the_facts(void)
+{
+	char *path = db_path("screen.db");
+	struct strvec facts = STRVEC_INIT;
+	struct store *st;
+	char *v;
+
+	check_int(store_open(&st, path, 1), ==, 0);
+	check(store_get_screen_report(st) == NULL);
+	check_int(store_set_meta(st, "host", "h"), ==, 0);
+	check_int(store_set_screen_report(st, "screened 2 of 2 options\nbifurcation tree\n"), ==, 0);
+	v = store_get_screen_report(st);
+	check_str(v, "screened 2 of 2 options\nbifurcation tree\n");
+	free(v);
+	check_int(store_get_meta_all(st, &facts), ==, 0);
+	check_int(facts.nr, ==, 2);
+	check_str(facts.v[0], "host");
+	strvec_clear(&facts);
+	store_close(st);
+	free(path);
 }
 
 static void test_missing_without_create(void)
@@ -792,6 +816,7 @@ out:
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
+	TEST(test_screen_report_beside_the_facts);
 	TEST(test_create_and_reopen);
 	TEST(test_missing_without_create);
 	TEST(test_newer_schema_refused);

@@ -7,6 +7,7 @@
 #include "test-lib.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
+#include "util/wrapper.h"
 
 static void check_spec_fails(const char *text, const char *what)
 {
@@ -47,7 +48,7 @@ static void test_text_encoding_round_trips(void)
 	const char *texts[] = { "plain", "a b\tc", "q\"uote's %41 100%", "x=y,z:/._-+@", "" };
 	size_t i;
 
-	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
 		char enc[256] = "", *dup;
 		size_t n = workload_text_encode(enc, sizeof(enc), texts[i]);
 
@@ -98,7 +99,7 @@ static void test_scratch_disks(void)
 	check_str(workload_spec_get(&spec, "scratch"), "1G:lvm,crypt 64M:ext4 16M");
 	workload_spec_format(&spec, &sb);
 	check_str(sb.buf, "cmd:true --scratch 1G:lvm,crypt --scratch 64M:ext4 --scratch 16M");
-	workload_spec_harness(&spec, &profiles);
+	workload_spec_profiles(&spec, &profiles);
 	check_int(profiles.nr, ==, 3);
 	check_str(profiles.v[0], "9p");
 	check_str(profiles.v[1], "crypt");
@@ -132,7 +133,7 @@ static void test_scratch_disks(void)
 	check(strstr(sb.buf, " kcp.scratch=64M:ram,lvm,crypt%2016M%20128M:ram brd.rd_nr=2 "
 		     "brd.rd_size=131072") != NULL);
 	strvec_clear(&profiles);
-	workload_spec_harness(&spec, &profiles);
+	workload_spec_profiles(&spec, &profiles);
 	check_int(profiles.nr, ==, 3);
 	check_str(profiles.v[1], "ramdisk");
 	check_str(profiles.v[2], "crypt");
@@ -158,11 +159,41 @@ static void test_scratch_disks(void)
 	workload_spec_format(&spec, &sb);
 	check_str(sb.buf, "dd --scratch 256M");
 	strvec_clear(&profiles);
-	workload_spec_harness(&spec, &profiles);
+	workload_spec_profiles(&spec, &profiles);
 	check_int(profiles.nr, ==, 0);
 	workload_spec_release(&spec);
 	strvec_clear(&profiles);
 	strbuf_release(&sb);
+}
+
+/* The one rule: the profile of the workload's row, then its disks', each once. */
+static void test_profiles_of_a_workload(void)
+{
+	static const char *const cases[][2] = {
+		{ "libguestfs", "libguestfs" },
+		{ "cmd:true", "9p" },
+		{ "hackbench", "" },
+		{ "boot", "" },
+	};
+	struct strvec profiles = STRVEC_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct workload_spec spec = WORKLOAD_SPEC_INIT;
+		struct strbuf joined = STRBUF_INIT;
+		size_t k;
+
+		check_int(workload_spec_parse(&spec, cases[i][0]), ==, 0);
+		strvec_clear(&profiles);
+		workload_spec_profiles(&spec, &profiles);
+		workload_spec_profiles(&spec, &profiles);
+		for (k = 0; k < profiles.nr; k++)
+			strbuf_addf(&joined, "%s%s", k ? "," : "", profiles.v[k]);
+		check_str(joined.buf, cases[i][1]);
+		strbuf_release(&joined);
+		workload_spec_release(&spec);
+	}
+	strvec_clear(&profiles);
 }
 
 static void test_extract_on_a_spec(void)
@@ -260,6 +291,7 @@ int main(int argc, char **argv)
 	TEST(test_text_encoding_round_trips);
 	TEST(test_shell_syntax);
 	TEST(test_scratch_disks);
+	TEST(test_profiles_of_a_workload);
 	TEST(test_extract_on_a_spec);
 	TEST(test_series_expand);
 	TEST(test_series_label);

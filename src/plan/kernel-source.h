@@ -1,4 +1,4 @@
-/* source.h: a kernel source tree to build from, and its content identity. */
+/* kernel-source.h: a kernel source tree to build from, and its content identity. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef SOURCE_H
 #define SOURCE_H

@@ -1,10 +1,10 @@
-/* sources.c: the kernel sources of one experiment: every --source and --patch, labelled. */
+/* source-set.c: the kernel sources of one experiment: every --source and --patch, labelled. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "plan/sources.h"
+#include "plan/source-set.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"

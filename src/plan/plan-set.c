@@ -1,10 +1,10 @@
-/* plan-sources.c: the plans of an experiment's sources, made, keyed and stored together. */
+/* plan-set.c: the plans of an experiment's sources, made, keyed and stored together. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdlib.h>
 #include <string.h>
 
 #include "plan/plan-claims.h"
-#include "plan/plan-sources.h"
+#include "plan/plan-set.h"
 #include "store/store-claims.h"
 #include "store/store.h"
 #include "util/usage.h"

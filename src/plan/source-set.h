@@ -1,17 +1,17 @@
-/* sources.h: the kernel sources of one experiment: every --source and --patch, labelled. */
+/* source-set.h: the kernel sources of one experiment: every --source and --patch, labelled. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef SOURCES_H
 #define SOURCES_H
 
 #include <stddef.h>
 
-#include "plan/source.h"
+#include "plan/kernel-source.h"
 #include "util/strvec.h"
 
 /*
  * An experiment measures one source, or several: kernel versions
  * (--source given more than once) and patched sources (--patch FILE: the
- * first --source with FILE applied, source.h).  Each is planned with its
+ * first --source with FILE applied, kernel-source.h).  Each is planned with its
  * own Kconfig, built and measured against its own baseline; every variant
  * belongs to one and is named "LABEL:NAME" ("6.12:CONFIG_X=y").  A lone
  * source without patches has the label "" and its variants keep their
@@ -50,7 +50,7 @@ int source_label_valid(const char *label);
 void source_arg_split(const char *arg, char **label, const char **path);
 
 /*
- * Opens every source of sources[] ("[LABEL=]SRC", source.h) and then every
+ * Opens every source of sources[] ("[LABEL=]SRC", kernel-source.h) and then every
  * patch of patches[] ("[LABEL=]FILE") on the first, and labels them.
  * Returns 0, or -1 with a message: a source that cannot be opened, a patch
  * that does not apply (its file and hunk), two sources with one identity

@@ -1,9 +1,9 @@
-/* test-plan-sources.c: unit tests for the key of a plan over several sources. */
+/* test-plan-set.c: unit tests for the key of a plan over several sources. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan/plan-sources.h"
+#include "plan/plan-set.h"
 #include "util/wrapper.h"
 #include "test-lib.h"
 

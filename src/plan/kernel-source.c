@@ -1,4 +1,4 @@
-/* source.c: a kernel source tree to build from, and its content identity. */
+/* kernel-source.c: a kernel source tree to build from, and its content identity. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "plan/patch.h"
-#include "plan/source.h"
+#include "plan/kernel-source.h"
 #include "util/own-dir.h"
 #include "util/run-command.h"
 #include "util/sha256.h"

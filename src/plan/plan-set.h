@@ -1,4 +1,4 @@
-/* plan-sources.h: the plans of an experiment's sources, made, keyed and stored together. */
+/* plan-set.h: the plans of an experiment's sources, made, keyed and stored together. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef PLAN_SOURCES_H
 #define PLAN_SOURCES_H
@@ -6,12 +6,12 @@
 #include <stdio.h>
 
 #include "plan/plan.h"
-#include "plan/sources.h"
+#include "plan/source-set.h"
 
 struct store;
 
 /*
- * One plan per source (sources.h), each made by plan_make() with that
+ * One plan per source (source-set.h), each made by plan_make() with that
  * source's own Kconfig and the same inputs (o: base, options, designs),
  * its variants labelled by the source.  They are stored as one plan: every
  * variant in the variant table (source by source, in plan order), the

@@ -1,4 +1,4 @@
-/* test-sources.c: unit tests for an experiment's sources: labels, and patched sources on fake trees. */
+/* test-source-set.c: unit tests for an experiment's sources: labels, and patched sources on fake trees. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plan/sources.h"
+#include "plan/source-set.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"

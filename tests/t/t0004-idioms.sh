@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# t0004: what a module does once is not written again, and what a header
+# exports is called (scripts/check-idioms); the check itself catches each.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'the tree uses its one way of each, and calls what it exports' '
+	"$SRC_DIR/scripts/check-idioms"
+'
+
+copy_tree() {
+	rm -rf copy && mkdir -p copy &&
+	cp -r "$SRC_DIR/src" "$SRC_DIR/scripts" "$SRC_DIR/guest" "$SRC_DIR/plugin" copy/ &&
+	mkdir -p copy/tests && cp -r "$SRC_DIR/tests/unit" copy/tests/
+}
+
+test_expect_success 'an exported function nothing calls is found' '
+	copy_tree &&
+	echo "int strbuf_dead_end(void);" >>copy/src/util/strbuf.h &&
+	printf "int strbuf_dead_end(void)\n{\n\treturn 0;\n}\n" >>copy/src/util/strbuf.c &&
+	! copy/scripts/check-idioms >out &&
+	test_grep "^strbuf_dead_end: declared in a header, called and named nowhere$" out
+'
+
+test_expect_success 'an open-coded ARRAY_SIZE, a hand-read --version and /proc/PID/stat are found' '
+	copy_tree &&
+	sed -i "1a static const int n = sizeof(xs) / sizeof(xs[0]);" copy/src/store/store.c &&
+	sed -i "1a static const char *v[] = { \"gcc\", \"--version\" };" copy/src/kbuild/farm.c &&
+	sed -i "1a static const char *p = \"/proc/self/stat\";" copy/src/run/host.c &&
+	! copy/scripts/check-idioms >out &&
+	test_grep "^src/store/store.c:2: sizeof(a) / sizeof(a\[0\]): use ARRAY_SIZE()$" out &&
+	test_grep "^src/kbuild/farm.c:2: a program.s --version read by hand" out &&
+	test_grep "^src/run/host.c: /proc/PID/stat read by hand" out
+'
+
+test_done
