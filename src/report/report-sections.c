@@ -1,4 +1,4 @@
-/* report-sections.c: what else an option changes, laid out for each format. */
+/* report-sections.c: what else an option changes (claims, image size, kernel reports, environment): sections of the document, and JSON and mmtests. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdint.h>
 #include <string.h>
