@@ -65,6 +65,12 @@ INTEGRATION_SLOW := $(sort $(wildcard tests/slow/t[0-9]*.sh))
 # time measured (PROVE_LOCKING's system call samples moved by up to 0.5%
 # between a developer's checkout and CI's clone), and CI measured another guest.
 GUEST_SRC := $(wildcard guest/*.c)
+# The host's sources the guest shares, compiled with the guest's flags.
+GUEST_SHARED := src/run/workload-table.c
+GUEST_OBJ := $(patsubst guest/%.c,$(B)/guest/%.o,$(GUEST_SRC)) \
+	$(patsubst src/%.c,$(B)/guest/src/%.o,$(GUEST_SHARED))
+GUEST_ARM64_OBJ := $(patsubst guest/%.c,$(B)/guest-arm64/%.o,$(GUEST_SRC)) \
+	$(patsubst src/%.c,$(B)/guest-arm64/src/%.o,$(GUEST_SHARED))
 GUEST := $(if $(GUEST_SRC),$(B)/kcp-guest)
 GUEST_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g -ffile-prefix-map=$(CURDIR)=. $(WARNINGS) \
 	-Iguest -Isrc $(BANNED) -MMD -MP
@@ -141,7 +147,11 @@ $(B)/guest/%.o: guest/%.c $(B)/GUEST_FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(GUEST_CFLAGS) -c -o $@ $<
 
-$(B)/kcp-guest: $(patsubst %.c,$(B)/%.o,$(GUEST_SRC))
+$(B)/guest/src/%.o: src/%.c $(B)/GUEST_FLAGS
+	@mkdir -p $(dir $@)
+	$(CC) $(GUEST_CFLAGS) -c -o $@ $<
+
+$(B)/kcp-guest: $(GUEST_OBJ)
 	$(CC) -static -o $@ $^ -lpthread
 
 $(METER): plugin/kcp-meter.c src/store/idle-functions.h $(B)/GUEST_FLAGS
@@ -152,7 +162,11 @@ $(B)/guest-arm64/%.o: guest/%.c $(B)/GUEST_FLAGS
 	@mkdir -p $(dir $@)
 	$(ARM64_CC) $(GUEST_CFLAGS) -c -o $@ $<
 
-$(B)/kcp-guest-arm64: $(patsubst guest/%.c,$(B)/guest-arm64/%.o,$(GUEST_SRC))
+$(B)/guest-arm64/src/%.o: src/%.c $(B)/GUEST_FLAGS
+	@mkdir -p $(dir $@)
+	$(ARM64_CC) $(GUEST_CFLAGS) -c -o $@ $<
+
+$(B)/kcp-guest-arm64: $(GUEST_ARM64_OBJ)
 	$(ARM64_CC) -static -o $@ $^ -lpthread
 
 unit: $(UNIT_BIN)

@@ -33,4 +33,11 @@ test_expect_success 'an open-coded ARRAY_SIZE, a hand-read --version and /proc/P
 	test_grep "^src/run/host.c: /proc/PID/stat read by hand" out
 '
 
+test_expect_success 'a .c file included by another is found' '
+	copy_tree &&
+	echo "#include \"../src/run/workload-table.c\"" >copy/guest/table.c &&
+	! copy/scripts/check-idioms >out &&
+	test_grep "^guest/table.c:1: a .c file included: compile it as its own object$" out
+'
+
 test_done
