@@ -26,8 +26,9 @@ static const char *const vm_usage[] = {
 	"kconfperf vm --kernel BZIMAGE --initramfs INITRAMFS.gz [--arch x86_64|arm64] [options]",
 	"",
 	"Boot a kernel once under qemu (or --runner), run one guest workload and",
-	"print the result: status, accel, host seconds, boot time, samples, and",
-	"on failure the reason and the end of the console.  The per-run files",
+	"print the result: status, accel, host seconds, boot time, samples, the",
+	"kernel's own reports on its console (finding: lockdep, WARN, KASAN ...),",
+	"and on failure the reason and the end of the console.  The per-run files",
 	"(console.txt, results.txt, qemu.txt) go to --dir.  Exit status 0 only",
 	"for an ok run.  --arch arm64 boots an arm64 Image under qemu-system-aarch64",
 	"-M virt (the initramfs must hold kcp-guest-arm64).  Under icount the",
@@ -98,6 +99,13 @@ static void print_result(const struct vm_result *res)
 			    res->meter->total.kernel_other, res->meter->total.user);
 	else if (res->meter_loaded)
 		strbuf_addstr(&sb, "meter: no counts\n");
+	for (i = 0; i < res->findings.nr; i++) {
+		const struct finding *f = &res->findings.v[i];
+
+		strbuf_addf(&sb, "finding: %s x%d: ", finding_kind_name(f->kind), f->count);
+		strbuf_add_text(&sb, f->line);
+		strbuf_addch(&sb, '\n');
+	}
 	if (res->reason.len) {
 		strbuf_addstr(&sb, "reason: ");
 		strbuf_add_text(&sb, res->reason.buf);

@@ -158,6 +158,7 @@ void kbuild_result_release(struct kbuild_result *r)
 	free(r->seeded_from);
 	free(r->wrapper);
 	memset(r, 0, sizeof(*r));
+	r->sections = (struct elf_sizes)ELF_SIZES_UNKNOWN;
 }
 
 static char *cache_path(const struct kbuild_options *o, const char *what, const char *key)
@@ -412,6 +413,12 @@ static int read_meta(const char *dir, struct kbuild_result *out)
 			out->bzimage_size = strtoll(v, NULL, 10);
 		else if (!strcmp(line, "vmlinux_size"))
 			out->vmlinux_size = strtoll(v, NULL, 10);
+		else if (!strcmp(line, "text_size"))
+			out->sections.text = strtoll(v, NULL, 10);
+		else if (!strcmp(line, "data_size"))
+			out->sections.data = strtoll(v, NULL, 10);
+		else if (!strcmp(line, "bss_size"))
+			out->sections.bss = strtoll(v, NULL, 10);
 		else if (!strcmp(line, "seeded_from") && *v)
 			out->seeded_from = xstrdup(v);
 		else if (!strcmp(line, "jobs"))
@@ -471,13 +478,24 @@ static int log_says_no_space(const char *log_path)
 	return ret;
 }
 
-/* Fills out from the finished cache entry in dir. */
-static void take_cached(struct kbuild_result *out, const char *dir)
+/*
+ * Fills out from the finished cache entry in dir.  An entry from before
+ * section sizes were measured gets them from its kept tree's vmlinux, when
+ * there is one (tree: CACHE/trees/<key>).
+ */
+static void take_cached(struct kbuild_result *out, const char *dir, const char *tree)
 {
 	out->cached = 1;
 	out->ok = 1;
 	out->log_path = xstrfmt("%s/build.log", dir);
 	read_meta(dir, out);
+	if (out->sections.text < 0) {
+		char *vmlinux = xstrfmt("%s/vmlinux", tree);
+
+		if (!access(vmlinux, R_OK))
+			elf_sizes_read(&out->sections, vmlinux);
+		free(vmlinux);
+	}
 }
 
 /*
@@ -967,6 +985,10 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 			strbuf_addf(&sb, "arch_var=%s\n", arch.v[i]);
 		strvec_clear(&arch);
 	}
+	if (out->sections.text >= 0)
+		strbuf_addf(&sb, "text_size=%lld\ndata_size=%lld\nbss_size=%lld\n",
+			    (long long)out->sections.text, (long long)out->sections.data,
+			    (long long)out->sections.bss);
 	if (out->wrapper)
 		strbuf_addf(&sb, "wrapper=%s\nwrapper_version=%s\n", out->wrapper,
 			    o->farm && o->farm->version ? o->farm->version : "");
@@ -1071,11 +1093,12 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 	int made, ret = -1;
 
 	memset(out, 0, sizeof(*out));
+	out->sections = (struct elf_sizes)ELF_SIZES_UNKNOWN;
 	kbuild_key(o, config_text, out->key);
 	build_paths_init(&bp, o, out->key);
 	out->image = xstrfmt("%s/%s", bp.final, image_name(o));
 	if (kbuild_is_cached(o, out->key)) {
-		take_cached(out, bp.final);
+		take_cached(out, bp.final, bp.tree);
 		/*
 		 * A kernel this experiment uses again is the likeliest seed
 		 * of its next builds (a patched twin's, a group's): its tree,
@@ -1089,7 +1112,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 		goto out;
 	/* Another kconfperf may have built it while we waited for the lock. */
 	if (kbuild_is_cached(o, out->key)) {
-		take_cached(out, bp.final);
+		take_cached(out, bp.final, bp.tree);
 		ret = 0;
 		goto out;
 	}
@@ -1105,6 +1128,9 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 	}
 	out->bzimage_size = file_size(bp.bzimage);
 	out->vmlinux_size = file_size(bp.vmlinux);
+	/* not an ELF file (a fake kernel's), or unreadable: the sizes stay unknown */
+	if (elf_sizes_read(&out->sections, bp.vmlinux) < 0)
+		warning("%s: no section sizes", name);
 	if (out->bzimage_size < 0) {
 		error("make succeeded for %s but left no '%s'", name, bp.bzimage);
 		goto fail;

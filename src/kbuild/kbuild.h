@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "kbuild/farm.h"
+#include "kbuild/elf-sizes.h"
 #include "util/sha256.h"
 #include "util/strvec.h"
 
@@ -98,6 +99,11 @@ struct kbuild_result {
 	double seconds;		/* the build's make time (the original's when cached) */
 	int64_t bzimage_size;	/* of the image, whatever the arch calls it */
 	int64_t vmlinux_size;
+	/*
+	 * vmlinux's text, data and bss (elf-sizes.h), -1 each when unknown (a
+	 * cached build from before they were measured whose tree is gone).
+	 */
+	struct elf_sizes sections;
 	char *image;		/* CACHE/builds/<key>/bzImage (arm64: Image) */
 	char *log_path;
 	char *log_tail;		/* last lines of the log when the build failed */

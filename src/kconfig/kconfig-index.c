@@ -949,3 +949,8 @@ int kindex_entry_deps(const struct kindex_eval *ev, const struct kentry *e)
 	}
 	return v;
 }
+
+const char *kconfig_index_srctree(const struct kconfig_index *idx)
+{
+	return idx->srctree;
+}

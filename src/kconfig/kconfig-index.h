@@ -44,6 +44,8 @@ int kconfig_index_load(struct kconfig_index **out, const char *srctree, const ch
 /* NULL is fine. */
 void kconfig_index_free(struct kconfig_index *idx);
 
+/* The tree the index was read from (its files' places are relative to it). */
+const char *kconfig_index_srctree(const struct kconfig_index *idx);
 /* The srcarch the index was loaded for. */
 const char *kconfig_index_arch(const struct kconfig_index *idx);
 /* Number of Kconfig files read, and of symbols with at least one definition. */

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan/plan-claims.h"
 #include "plan/plan-set.h"
+#include "store/store-claims.h"
 #include "store/store.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -117,6 +119,21 @@ static int save_sources(const struct source_set *ss, struct store *st)
 	return ret;
 }
 
+/* The help texts' claims of every source's plan, each with its source's label. */
+static int save_claims(const struct plan_set *ps, const struct source_set *ss, struct store *st)
+{
+	struct store_claim *c = NULL;
+	size_t nr = 0, alloc = 0, i;
+	int ret = 0;
+
+	for (i = 0; i < ps->nr && !ret; i++)
+		ret = plan_claims(&c, &nr, &alloc, &ps->plans[i], ss->v[i].label);
+	if (!ret)
+		ret = store_put_claims(st, c, nr);
+	store_claims_free(c, nr);
+	return ret;
+}
+
 int plan_set_save(const struct plan_set *ps, const struct source_set *ss,
 		  const struct plan_options *o, struct store *st, const char *cache,
 		  const char *designs)
@@ -145,7 +162,8 @@ int plan_set_save(const struct plan_set *ps, const struct source_set *ss,
 		}
 	}
 	/* the groups are the same in every source's plan; --slim is the first's */
-	if (store_set_meta(st, "plan_key", key) || (ps->nr && plan_save_extras(&ps->plans[0], st)))
+	if (store_set_meta(st, "plan_key", key) || (ps->nr && plan_save_extras(&ps->plans[0], st)) ||
+	    save_claims(ps, ss, st))
 		goto fail;
 	return store_commit(st);
 fail:

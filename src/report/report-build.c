@@ -8,6 +8,7 @@
 
 #include "stats/analyze.h"
 #include "report/report-doc.h"
+#include "report/report-sections.h"
 #include "report/report-util.h"
 #include "report/report-where.h"
 #include "run/meter.h"
@@ -936,6 +937,10 @@ static void (*const report_sections[])(struct doc *, const struct analyze_model 
 	groups,
 	not_measured,
 	patch_builds,
+	report_claims_section,	/* what else the options change (report-sections.h) */
+	report_sizes_section,
+	report_findings_section,
+	report_env_section,
 	environment,
 };
 

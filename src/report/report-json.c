@@ -7,6 +7,7 @@
 #include "stats/analyze.h"
 #include "util/json.h"
 #include "plan/plan.h"
+#include "report/report-sections.h"
 #include "report/report-util.h"
 #include "report/report-writers.h"
 #include "report/report-where.h"
@@ -72,6 +73,12 @@ static void build_fields(struct json_writer *jw, const struct analyze_variant *a
 	int_or_null(jw, "bzimage_size", av->has_build && b->bzimage_size > 0, b->bzimage_size);
 	int_or_null(jw, "bzimage_size_delta", av->has_size_delta, av->size_delta);
 	int_or_null(jw, "vmlinux_size", av->has_build && b->vmlinux_size > 0, b->vmlinux_size);
+	int_or_null(jw, "text_size", av->has_build && b->text_size >= 0, b->text_size);
+	int_or_null(jw, "data_size", av->has_build && b->data_size >= 0, b->data_size);
+	int_or_null(jw, "bss_size", av->has_build && b->bss_size >= 0, b->bss_size);
+	int_or_null(jw, "text_size_delta", av->has_sections_delta, av->text_delta);
+	int_or_null(jw, "data_size_delta", av->has_sections_delta, av->data_delta);
+	int_or_null(jw, "bss_size_delta", av->has_sections_delta, av->bss_delta);
 	jw_object_double(jw, "build_seconds", av->has_build ? b->seconds : NAN);
 }
 
@@ -527,6 +534,9 @@ void report_json(struct strbuf *out, const struct analyze_model *m)
 		jw_end(&jw);
 	}
 	jw_end(&jw);
+	report_claims_json(&jw, m);
+	report_findings_json(&jw, m);
+	report_env_json(&jw, m);
 	jw_end(&jw);
 	jw_end(&jw);
 }

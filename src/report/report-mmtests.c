@@ -7,6 +7,7 @@
 
 #include "stats/analyze.h"
 #include "util/escape.h"
+#include "report/report-sections.h"
 #include "report/report-util.h"
 #include "report/report-writers.h"
 #include "util/strbuf.h"
@@ -422,4 +423,5 @@ void report_mmtests(struct strbuf *out, const struct analyze_model *m)
 			kernels_block(out, m, analyze_across_after(m, i));
 		}
 	}
+	report_findings_mmtests(out, m);
 }

@@ -382,6 +382,8 @@ static void run_tool(struct vm_result *out, const struct vm_config *cfg, enum vm
 	}
 	out->accel = accel;
 	vm_classify(out, &cp, console.buf, console.len, results.buf, results.len, NULL);
+	/* the appliance's kernel prints its console into the tool's output */
+	findings_scan(&out->findings, console.buf, console.len);
 	out->meter_loaded = vm_meter_loaded(cfg, accel);
 	if (out->meter_loaded && !cp.start_errno) {
 		metered.meter_out = meter_out;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "run/host.h"
 #include "util/run-command.h"
@@ -66,4 +67,72 @@ void host_facts_release(struct host_facts *f)
 	free(f->kernel);
 	free(f->cpu_model);
 	memset(f, 0, sizeof(*f));
+}
+
+/* Where qemu's x86 firmware lives on Debian (the seabios package) and upstream. */
+#define FIRMWARE_DIRS "/usr/share/seabios:/usr/share/qemu"
+
+/*
+ * SeaBIOS keeps its version as a string of its own ("1.16.2-debian-1.16.2-1",
+ * "rel-1.16.3-0-ga6ed6b70"): the first printable run that starts with
+ * digits, a dot, digits, a dot, or with "rel-".
+ */
+static int seabios_version(struct strbuf *out, const struct strbuf *image)
+{
+	const char *p = image->buf, *end = image->buf + image->len;
+
+	while (p < end) {
+		const char *q = p;
+
+		while (q < end && *q >= 0x20 && *q < 0x7f)
+			q++;
+		if (q - p >= 5 && q - p < 64) {
+			const char *r = p;
+			int dots = 0;
+
+			if (!strncmp(p, "rel-", 4))
+				r += 4;
+			while (r < q && ((*r >= '0' && *r <= '9') || *r == '.'))
+				dots += *r++ == '.';
+			if (dots >= 2 && r > p && r[-1] != '.' && (r == q || *r == '-')) {
+				strbuf_add(out, p, (size_t)(q - p));
+				return 1;
+			}
+		}
+		p = q + 1;
+	}
+	return 0;
+}
+
+void host_firmware(struct strbuf *out, const char *arch, const char *firmware_dirs)
+{
+	struct strbuf image = STRBUF_INIT, dirs = STRBUF_INIT;
+	char *p, *dir;
+
+	if (arch && strcmp(arch, "x86_64")) {
+		strbuf_addstr(out, "none: qemu loads the kernel itself");
+		return;
+	}
+	strbuf_addstr(out, "SeaBIOS");
+	strbuf_addstr(&dirs, firmware_dirs ? firmware_dirs : FIRMWARE_DIRS);
+	for (p = dirs.buf; p; p = dir ? dir + 1 : NULL) {
+		char *path;
+
+		dir = strchr(p, ':');
+		if (dir)
+			*dir = '\0';
+		path = xstrfmt("%s/bios-256k.bin", p);
+		strbuf_reset(&image);
+		if (!access(path, R_OK) && strbuf_read_file_max(&image, path, 4 << 20) > 0) {
+			strbuf_addch(out, ' ');
+			if (!seabios_version(out, &image))
+				strbuf_addstr(out, "of unknown version");
+			strbuf_addf(out, " (%s)", path);
+			free(path);
+			break;
+		}
+		free(path);
+	}
+	strbuf_release(&image);
+	strbuf_release(&dirs);
 }

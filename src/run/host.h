@@ -30,4 +30,13 @@ void host_facts_release(struct host_facts *f);
  */
 int host_qemu_version(struct strbuf *out, const char *qemu);
 
+/*
+ * The firmware a guest of arch boots through, appended to out: on x86_64
+ * qemu's default, SeaBIOS, with the version its image holds when found
+ * ("SeaBIOS 1.16.2-debian-1.16.2-1"); on arm64's virt machine none, as qemu
+ * loads the kernel itself.  firmware_dirs is a ':'-separated list of
+ * directories to look for bios-256k.bin in (NULL: Debian's and qemu's).
+ */
+void host_firmware(struct strbuf *out, const char *arch, const char *firmware_dirs);
+
 #endif

@@ -26,6 +26,7 @@
 #include "run/meter.h"
 #include "kbuild/kbuild.h"
 #include "store/conditions.h"
+#include "store/store-findings.h"
 #include "store/store-meter.h"
 #include "util/run-command.h"
 #include "run/schedule.h"
@@ -556,6 +557,38 @@ out:
 }
 
 /*
+ * The kernel command line of the experiment's runs, for reports: the first
+ * workload's, with what differs per run (kcp.layout=, kcp.phase=) named
+ * instead of given; malloc'd.
+ */
+static char *run_cmdline(const struct state *s, enum vm_accel accel)
+{
+	struct vm_config cfg = s->cfg;
+	struct strbuf sb = STRBUF_INIT, cmdline = STRBUF_INIT, *out = &cmdline;
+	const char *p;
+
+	cfg.workload = &s->o->workloads[0];
+	if (s->meter.len)
+		cfg.meter = s->meter.buf;
+	vm_kernel_cmdline(&sb, &cfg, accel);
+	for (p = sb.buf; *p; ) {
+		size_t n = strcspn(p, " ");
+
+		if (!strncmp(p, "kcp.layout=", 11))
+			strbuf_addstr(out, "kcp.layout=<per run>");
+		else if (!strncmp(p, "kcp.phase=", 10))
+			strbuf_addstr(out, "kcp.phase=<per run>");
+		else
+			strbuf_add(out, p, n);
+		p += n;
+		if (*p)
+			strbuf_addch(out, *p++);
+	}
+	strbuf_release(&sb);
+	return strbuf_detach(&cmdline, NULL);
+}
+
+/*
  * The run's conditions (store/conditions.h), checked against those of the
  * runs stored before, then stored with the run's other settings.
  */
@@ -608,6 +641,14 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 	now.host_kernel = xstrdup(host.kernel);
 	now.cpu_model = xstrdup(host.cpu_model);
 	now.host_cpus = host.cpus;
+	now.kernel_cmdline = run_cmdline(s, accel);
+	if (!o->runner) {
+		struct strbuf firmware = STRBUF_INIT;
+
+		host_firmware(&firmware, s->arch->name, NULL);
+		now.firmware = strbuf_detach(&firmware, NULL);
+		now.machine = xstrdup(vm_machine(s->arch->name));
+	}
 	if (conditions_save(&now, s->st) ||
 	    set_metaf(s->st, "seed", "%llu", (unsigned long long)seed) ||
 	    set_metaf(s->st, "timeout", "%g", o->timeout > 0 ? o->timeout : VM_DEFAULT_TIMEOUT) ||
@@ -782,6 +823,24 @@ static int store_meter(struct state *s, int64_t run_id, const struct vm_result *
 	return ret;
 }
 
+/* The kernel's own reports in the run, beside it. */
+static int store_findings(struct state *s, int64_t run_id, const struct findings *f)
+{
+	struct store_finding *v = xcalloc(f->nr ? f->nr : 1, sizeof(*v));
+	size_t i;
+	int ret;
+
+	for (i = 0; i < f->nr; i++) {
+		v[i].kind = f->v[i].kind;
+		v[i].line = f->v[i].line;	/* borrowed */
+		v[i].text = f->v[i].text;
+		v[i].count = f->v[i].count;
+	}
+	ret = store_add_findings(s->st, run_id, v, f->nr);
+	free(v);
+	return ret;
+}
+
 static int store_result(struct state *s, const struct schedule_run *r,
 			const struct vm_result *res, const char *started, uint64_t layout_seed)
 {
@@ -823,6 +882,8 @@ static int store_result(struct state *s, const struct schedule_run *r,
 		ret = store_add_run(s->st, &run, samples, nr);
 	if (!ret && res->meter)
 		ret = store_meter(s, run.id, res);
+	if (!ret)
+		ret = store_findings(s, run.id, &res->findings);
 	if (!ret)
 		ret = store_commit(s->st);
 	else

@@ -152,6 +152,7 @@ void vm_result_release(struct vm_result *res)
 	protocol_result_release(&res->proto);
 	meter_result_release(res->meter);
 	free(res->meter);
+	findings_release(&res->findings);
 	vm_result_init(res);
 }
 
@@ -213,6 +214,13 @@ static const struct vm_arch *cfg_arch(const struct vm_config *cfg)
 int vm_arch_known(const char *arch)
 {
 	return find_arch(arch) != NULL;
+}
+
+const char *vm_machine(const char *arch)
+{
+	const struct vm_arch *a = find_arch(arch);
+
+	return !a ? "unknown" : a->machine ? a->machine : "pc";
 }
 
 const char *vm_default_qemu(const char *arch)
@@ -1189,6 +1197,7 @@ int vm_run(struct vm_result *out, const struct vm_config *run_cfg, const char *d
 	vm_classify(out, &cp, console.buf, console.len, results.buf, results.len,
 		    out->accel == VM_ACCEL_RUNNER ? console.buf : qemu_log.buf);
 	extract_output(out, cfg);
+	findings_scan(&out->findings, console.buf, console.len);
 	out->meter_loaded = vm_meter_loaded(cfg, out->accel);
 	if (out->meter_loaded)
 		vm_read_meter(out, cfg);

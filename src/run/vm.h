@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "run/findings.h"
 #include "run/protocol.h"
 #include "store/conditions.h"
 #include "store/status.h"
@@ -238,6 +239,11 @@ struct vm_result {
 	 */
 	struct meter_result *meter;
 	int meter_loaded;	/* the run loaded the meter */
+	/*
+	 * The kernel's own reports on the console (lockdep, WARN, KASAN ...:
+	 * findings.h), whether or not the run was ok.
+	 */
+	struct findings findings;
 };
 
 #define VM_RESULT_INIT { .reason = STRBUF_INIT, .exit_code = -1, .icount_shift = -1, \
@@ -297,6 +303,9 @@ int vm_meter_loaded(const struct vm_config *cfg, enum vm_accel accel);
  * machine in vm.c's table); NULL is VM_DEFAULT_ARCH.
  */
 int vm_arch_known(const char *arch);
+
+/* The qemu machine arch boots on: "virt", or x86_64's "pc" (qemu's default, not passed). */
+const char *vm_machine(const char *arch);
 /* The qemu program of arch: "qemu-system-x86_64", "qemu-system-aarch64". */
 const char *vm_default_qemu(const char *arch);
 /* The -cpu model of arch under accel when --cpu is not given. */

@@ -7,6 +7,9 @@
 
 #include "plan/plan.h"
 #include "run/workload-table.h"
+#include "stats/analyze-claims.h"
+#include "stats/analyze-env.h"
+#include "stats/analyze-findings.h"
 #include "stats/analyze.h"
 #include "stats/analyze-parts.h"
 #include "store/store-meter.h"
@@ -229,6 +232,13 @@ static int load_variants(struct analyze_model *m, struct store *st)
 		    av->build.bzimage_size > 0 && base->build.bzimage_size > 0) {
 			av->has_size_delta = 1;
 			av->size_delta = av->build.bzimage_size - base->build.bzimage_size;
+		}
+		if (base && av->has_build && base->has_build && av->build.text_size >= 0 &&
+		    base->build.text_size >= 0) {
+			av->has_sections_delta = 1;
+			av->text_delta = av->build.text_size - base->build.text_size;
+			av->data_delta = av->build.data_size - base->build.data_size;
+			av->bss_delta = av->build.bss_size - base->build.bss_size;
 		}
 	}
 	return 0;
@@ -978,6 +988,11 @@ int analyze_load(struct analyze_model *out, struct store *st,
 	analyze_series_build(out);
 	if (analyze_where_build(out, st))
 		goto fail;
+	if (analyze_findings_load(out, st))
+		goto fail;
+	analyze_env_build(out);
+	if (analyze_claims_load(out, st))
+		goto fail;
 	return 0;
 fail:
 	analyze_release(out);
@@ -1017,6 +1032,9 @@ void analyze_release(struct analyze_model *m)
 
 	analyze_series_release(m);
 	analyze_where_release(m);
+	analyze_findings_release(m);
+	analyze_env_release(m);
+	analyze_claims_release(m);
 	conditions_release(&m->conditions);
 	free(m->screen_report);
 	for (i = 0; i < m->nr_tables; i++)

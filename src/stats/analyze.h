@@ -159,6 +159,13 @@ struct analyze_variant {
 	/* bzImage size minus the baseline's, when both are known */
 	int has_size_delta;
 	int64_t size_delta;
+	/*
+	 * vmlinux's text, data and bss minus the baseline's (build.text_size
+	 * ...), when both are known: a leaf option's size, which bzImage
+	 * (compressed, page-granular) often does not show.
+	 */
+	int has_sections_delta;
+	int64_t text_delta, data_delta, bss_delta;
 };
 
 struct analyze_row {
@@ -418,6 +425,15 @@ struct analyze_model {
 	struct analyze_run_meter *meters;
 	struct analyze_where *where;	/* in table order, then the table's display order */
 	size_t nr_where;
+	/* The kernel's own reports per variant (analyze-findings.h). */
+	struct analyze_finding *findings;
+	size_t nr_findings;
+	/* The conditions of the runs, and where variants differ (analyze-env.h). */
+	struct analyze_env_fact *env;
+	size_t nr_env;
+	/* Kconfig's cost claims of the options measured (analyze-claims.h). */
+	struct analyze_claim *claims;
+	size_t nr_claims;
 };
 
 /*

@@ -147,6 +147,9 @@ static const struct field {
 	S("host_kernel", "host kernel", host_kernel, 0),
 	S("cpu_model", "host cpu", cpu_model, 0),
 	I("host_cpus", "host cpus", host_cpus, 0),
+	S("kernel_cmdline", "command line", kernel_cmdline, 0),
+	S("machine", "machine", machine, 0),
+	S("firmware", "firmware", firmware, 0),
 #undef S
 #undef I
 };

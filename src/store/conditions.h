@@ -81,6 +81,12 @@ struct conditions {
 	char *guest;		/* sha256 of the initramfs (kcp-guest and workload files) */
 	char *runner;		/* --runner, instead of qemu */
 	char *host, *host_kernel, *cpu_model;
+	/*
+	 * For the reports' environment (stats/analyze-env.h): the runs' kernel
+	 * command line (what differs per run named "<per run>"), qemu's
+	 * machine and the guest's firmware (a runner's are its own).
+	 */
+	char *kernel_cmdline, *machine, *firmware;
 	int host_cpus;
 };
 

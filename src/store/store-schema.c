@@ -217,6 +217,30 @@ static const struct migration {
 	  "  functions INTEGER NOT NULL,"
 	  "  data BLOB NOT NULL,"
 	  "  PRIMARY KEY (run_id, phase));", NULL },
+	/*
+	 * 6: what else an option changes.  The kernel's own reports per run
+	 * (store-findings.c: lockdep, KASAN, WARN ... found on its console).
+	 */
+	{ "CREATE TABLE finding ("
+	  "  run_id INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,"
+	  "  position INTEGER NOT NULL,"
+	  "  kind TEXT NOT NULL,"
+	  "  line TEXT NOT NULL,"
+	  "  count INTEGER NOT NULL,"
+	  "  text TEXT NOT NULL DEFAULT '',"
+	  "  PRIMARY KEY (run_id, position));"
+	  /* vmlinux's text, data and bss per build (kbuild/elf-sizes.h) */
+	  "ALTER TABLE build ADD COLUMN text_size INTEGER;"
+	  "ALTER TABLE build ADD COLUMN data_size INTEGER;"
+	  "ALTER TABLE build ADD COLUMN bss_size INTEGER;"
+	  /* what the help texts of the plan's options claim they cost (store-claims.c) */
+	  "CREATE TABLE claim ("
+	  "  source TEXT NOT NULL DEFAULT '',"
+	  "  symbol TEXT NOT NULL,"
+	  "  position INTEGER NOT NULL,"
+	  "  location TEXT NOT NULL DEFAULT '',"
+	  "  sentence TEXT NOT NULL,"
+	  "  PRIMARY KEY (source, symbol, position));", NULL },
 };
 
 static int db_error(const struct conn *st, const char *what)

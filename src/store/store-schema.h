@@ -13,7 +13,10 @@
  * and run with a CHECK on their status (the names of status.h's enums);
  * version 3 added each run's guest clock; version 4 the source table and
  * each variant's source; version 5 the instruction meter's tables (meter,
- * meter_function, meter_profile: store-meter.c).
+ * meter_function, meter_profile: store-meter.c); version 6 the kernel's
+ * own reports per run (finding: store-findings.c), vmlinux's section
+ * sizes per build, and the cost claims of the options' help texts (claim:
+ * store-claims.c).
  *
  * store_schema_migrate() takes the open database db (named path in
  * messages) to STORE_SCHEMA_VERSION, one version per transaction, after

@@ -853,6 +853,61 @@ void store_build_release(struct store_build *b)
 	free(b->log_tail);
 	free(b->seeded_from);
 	memset(b, 0, sizeof(*b));
+	b->text_size = b->data_size = b->bss_size = -1;
+}
+
+/* The first schema with vmlinux's section sizes in build. */
+#define SECTIONS_SCHEMA 6
+
+static void bind_size(sqlite3_stmt *s, int i, int64_t v)
+{
+	if (v < 0)
+		sqlite3_bind_null(s, i);
+	else
+		sqlite3_bind_int64(s, i, v);
+}
+
+static int64_t column_size(sqlite3_stmt *s, int i)
+{
+	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, i);
+}
+
+/* A build's section sizes, beside the row store_put_build() wrote. */
+static int put_sections(struct store *st, const struct store_build *b)
+{
+	sqlite3_stmt *s;
+
+	if (st->schema < SECTIONS_SCHEMA)
+		return 0;
+	if (prepare(st, &s, "UPDATE build SET text_size = ?2, data_size = ?3, bss_size = ?4"
+		    " WHERE key = ?1"))
+		return -1;
+	bind_text(s, 1, b->key);
+	bind_size(s, 2, b->text_size);
+	bind_size(s, 3, b->data_size);
+	bind_size(s, 4, b->bss_size);
+	return step_done(st, s, "cannot store build");
+}
+
+static int get_sections(struct store *st, struct store_build *b)
+{
+	sqlite3_stmt *s;
+	int rc;
+
+	b->text_size = b->data_size = b->bss_size = -1;
+	if (st->schema < SECTIONS_SCHEMA)
+		return 0;
+	if (prepare(st, &s, "SELECT text_size, data_size, bss_size FROM build WHERE key = ?1"))
+		return -1;
+	bind_text(s, 1, b->key);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_ROW) {
+		b->text_size = column_size(s, 0);
+		b->data_size = column_size(s, 1);
+		b->bss_size = column_size(s, 2);
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_error(st, "cannot read build");
 }
 
 static void utc_now(char *buf, size_t size)
@@ -886,7 +941,9 @@ int store_put_build(struct store *st, const struct store_build *b)
 	bind_text(s, 9, b->log_tail);
 	bind_text(s, 10, b->seeded_from);
 	bind_text(s, 11, now);
-	return step_done(st, s, "cannot store build");
+	if (step_done(st, s, "cannot store build"))
+		return -1;
+	return put_sections(st, b);
 }
 
 int store_get_build_by_hash(struct store *st, const char *config_hash,
@@ -912,6 +969,8 @@ int store_get_build_by_hash(struct store *st, const char *config_hash,
 		out->log_tail = column_text(s, 8);
 		out->seeded_from = column_text(s, 9);
 		ret = 1;
+		if (get_sections(st, out))
+			ret = -1;
 		if (build_status_parse(&out->status, column_str(s, 2))) {
 			char *row = xstrfmt("'%s'", out->key);
 

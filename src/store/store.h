@@ -24,7 +24,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 
 /* Opens (creating when create is set) the database at path. */
 int store_open(struct store **out, const char *path, int create);
@@ -163,8 +163,10 @@ struct store_build {
 	char *log_path;
 	char *log_tail;
 	char *seeded_from;	/* key of the tree this build started from, or NULL */
+	/* vmlinux's text, data and bss (schema 6), -1 when unknown */
+	int64_t text_size, data_size, bss_size;
 };
-#define STORE_BUILD_INIT { 0 }
+#define STORE_BUILD_INIT { .text_size = -1, .data_size = -1, .bss_size = -1 }
 void store_build_release(struct store_build *b);
 int store_put_build(struct store *st, const struct store_build *b);
 /* Returns 1 and fills out when found, 0 when not, -1 on error. */

@@ -8,7 +8,9 @@
 # kernels are builds from scratch, past CI's hour).
 #
 # Kernels: the 6.1 baseline comes from the shared test cache (t3200); this
-# test adds the patched 6.1 baseline (seconds, seeded).  Runs are judged on
+# test adds the patched 6.1 baseline (seconds, seeded).  The kernel's own
+# reports: a second patch, whose initcall inverts two locks, on the baseline
+# and PROVE_LOCKING (t6000's), both patched kernels seeded likewise.  Runs are judged on
 # guest time (icount), which host load cannot move.
 . "$(dirname "$0")/lib.sh"
 test_need_kernel_source
@@ -68,6 +70,75 @@ test_expect_success 'the patched kernel was built from the unpatched tree, incre
 	compiled=$(grep -c "^  CC " "$log" || :) &&
 	echo "the patched build compiled $compiled files" &&
 	test "$compiled" -lt 40
+'
+
+# The kernel's own reports (issue 26): an initcall that takes two locks in
+# both orders.  Nothing can deadlock there, but lockdep says so: the
+# patched PROVE_LOCKING kernel reports it in every run, its baseline (the
+# same patch without lockdep) and the unpatched kernels never.  Both patched
+# kernels are built from the unpatched trees (seconds).
+cat >lock-inversion.patch <<'EOF'
+--- a/kernel/reboot.c
++++ b/kernel/reboot.c
+@@ -1310,3 +1310,26 @@
+ late_initcall(reboot_ksysfs_init);
+ 
+ #endif
++
++/*
++ * kconfperf's test of the kernel's own reports (tests/t/t6100-patch.sh):
++ * two locks taken in both orders, one after the other.  No deadlock can
++ * happen here, but lockdep (PROVE_LOCKING) reports the inversion; without
++ * it the kernel says nothing.
++ */
++static DEFINE_SPINLOCK(kcp_lock_a);
++static DEFINE_SPINLOCK(kcp_lock_b);
++
++static int __init kcp_lock_inversion(void)
++{
++	spin_lock(&kcp_lock_a);
++	spin_lock(&kcp_lock_b);
++	spin_unlock(&kcp_lock_b);
++	spin_unlock(&kcp_lock_a);
++	spin_lock(&kcp_lock_b);
++	spin_lock(&kcp_lock_a);
++	spin_unlock(&kcp_lock_a);
++	spin_unlock(&kcp_lock_b);
++	return 0;
++}
++late_initcall(kcp_lock_inversion);
+EOF
+
+test_expect_success 'kernel reports: lockdep finds the patch'"'"'s lock inversion, only under PROVE_LOCKING' '
+	kconfperf sweep --cache "$KCP_TEST_CACHE" --source "$KSRC_TARBALL" \
+		--patch lock-inversion.patch --base tinyconfig --options PROVE_LOCKING \
+		--no-baseline-again --workload boot --runs 2 --seed 5 --dir lockdep \
+		>lockdep.txt 2>lockdep.err &&
+	cat lockdep.err lockdep.txt &&
+	sql lockdep "SELECT DISTINCT v.name, f.kind, f.line FROM finding f
+		JOIN run r ON r.id = f.run_id JOIN variant v ON v.id = r.variant_id" >found &&
+	cat found &&
+	test "$(cat found)" = "6.1+lock-inversion:CONFIG_PROVE_LOCKING=y|lockdep|WARNING: possible circular locking dependency detected" &&
+	test_grep "^  6.1+lock-inversion:CONFIG_PROVE_LOCKING=y: 3 of 3 runs: WARNING: possible circular locking dependency detected (lockdep; not in the baseline: 0 of 3 runs)$" \
+		lockdep.txt &&
+	for f in markdown mmtests json html; do
+		kconfperf report --dir lockdep --format $f >lockdep.$f &&
+		test_grep "possible circular locking dependency detected" lockdep.$f || exit 1
+	done &&
+	test_grep "kcp_lock_inversion" lockdep.html &&
+	test_grep "kcp_lock_a" lockdep.json
+'
+
+test_expect_success 'the environment names what differs: the patched kernels' '
+	sed -n "/^measured under:/,\$p" lockdep.txt >env && cat env &&
+	test_grep "^  kernel        6.1 (6.1.192)$" env &&
+	test_grep "^                differs: 6.1+lock-inversion:baseline: 6.1+lock-inversion (6.1.192 with lock-inversion.patch); " env &&
+	test_grep "^  command line  console=ttyS0 quiet panic=-1 .*kcp.layout=<per run>" env &&
+	test_grep "^  firmware      SeaBIOS" env &&
+	for f in markdown json html; do
+		kconfperf report --dir lockdep --format $f >env.$f &&
+		test_grep "lock-inversion.patch" env.$f || exit 1
+	done
 '
 
 test_done

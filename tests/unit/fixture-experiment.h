@@ -30,6 +30,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "store/store-claims.h"
+#include "store/store-findings.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/wrapper.h"
@@ -99,6 +101,32 @@ static double fixture_noise(unsigned *state)
 	return sum - 6;
 }
 
+/*
+ * The kernel's reports of some runs (store-findings.h): PROVE_LOCKING's
+ * rounds 0 and 2 print a lockdep report, round 1 of it and of the baseline
+ * the same WARN (text with markup, which every writer must escape).
+ */
+static int fixture_findings(struct store *st, const char *variant, int64_t run_id, int round)
+{
+	struct store_finding f[2] = {
+		{ .kind = FINDING_LOCKDEP, .count = 1,
+		  .line = (char *)"WARNING: possible circular locking dependency detected",
+		  .text = (char *)"[    1.102588] WARNING: possible circular locking dependency "
+			  "detected\n[    1.103049] swapper/0/1 is trying to acquire lock:\n" },
+		{ .kind = FINDING_WARNING, .count = 2,
+		  .line = (char *)"WARNING at kernel/fake.c:12 fake_<init>",
+		  .text = (char *)"[    0.912455] WARNING: CPU: 0 PID: 1 at kernel/fake.c:12 "
+			  "fake_<init>+0x8a/0x1f0 & more\n" },
+	};
+
+	if (!strcmp(variant, "CONFIG_PROVE_LOCKING=y") && (round == 0 || round == 2))
+		return store_add_findings(st, run_id, f, 1);
+	if ((!strcmp(variant, "CONFIG_PROVE_LOCKING=y") || !strcmp(variant, "baseline")) &&
+	    round == 1)
+		return store_add_findings(st, run_id, f + 1, 1);
+	return 0;
+}
+
 static int fixture_experiment(const char *path)
 {
 	struct store *st;
@@ -116,7 +144,13 @@ static int fixture_experiment(const char *path)
 	    store_set_meta(st, "compiler", "gcc (Debian 12.2.0-14) 12.2.0") ||
 	    store_set_meta(st, "seed", "42") ||
 	    store_set_meta(st, "runs", "5") ||
-	    store_set_meta(st, "warmups", "1"))
+	    store_set_meta(st, "warmups", "1") ||
+	    store_set_meta(st, "accel", "tcg") || store_set_meta(st, "clock", "icount:0") ||
+	    store_set_meta(st, "smp", "1") || store_set_meta(st, "mem_mb", "512") ||
+	    store_set_meta(st, "cpu", "qemu64") || store_set_meta(st, "machine", "pc") ||
+	    store_set_meta(st, "firmware", "SeaBIOS 1.16.2-debian-1.16.2-1") ||
+	    store_set_meta(st, "kernel_cmdline", "console=ttyS0 quiet panic=-1 "
+			   "kcp.layout=<per run> kcp.workload=hackbench"))
 		goto out;
 	for (i = 0; i < ARRAY_SIZE(fixture_variants); i++) {
 		const struct fixture_variant *f = &fixture_variants[i];
@@ -133,6 +167,12 @@ static int fixture_experiment(const char *path)
 		v.effective_diff = (char *)f->diff;
 		v.options = (char *)(strcmp(f->kind, "oat") ? "" : f->name);
 		v.config_hash = hash;
+		/* the environment: KASAN's kernel is preemptible at 1000 Hz */
+		v.config = (char *)(strcmp(f->name, "CONFIG_KASAN=y") ?
+				    "CONFIG_HZ=250\nCONFIG_NO_HZ_IDLE=y\n"
+				    "CONFIG_CC_VERSION_TEXT=\"gcc (Debian 12.2.0-14) 12.2.0\"\n" :
+				    "CONFIG_HZ=1000\nCONFIG_PREEMPT=y\nCONFIG_PREEMPT_DYNAMIC=y\n"
+				    "CONFIG_CC_VERSION_TEXT=\"gcc (Debian 12.2.0-14) 12.2.0\"\n");
 		v.position = (int)i;
 		v.added = (int)strlen(f->diff) % 5;
 		if (store_put_variant(st, &v))
@@ -145,11 +185,31 @@ static int fixture_experiment(const char *path)
 		b.seconds = 100 + i;
 		b.bzimage_size = f->bzimage;
 		b.vmlinux_size = f->bzimage * 4;
+		/* vmlinux by section; the script variant's bzImage is +24 B, its text +37 B */
+		if (f->bzimage) {
+			b.text_size = f->bzimage * 2 + (long long)(i * i) * 37;
+			b.data_size = f->bzimage / 2 + (long long)i * 8;
+			b.bss_size = 409600;
+		}
 		b.log_path = (char *)"logs/build-failslab.log";
 		b.log_tail = (char *)(f->build_failed ?
 				      "  CC      mm/failslab.o\nmm/failslab.c:12: error: "
 				      "'x' undeclared\n" : "");
 		if (store_put_build(st, &b))
+			goto out;
+	}
+	/* what two options' help texts claim (markup that every writer must escape) */
+	{
+		struct store_claim claims[] = {
+			{ (char *)"", (char *)"KASAN", (char *)"lib/Kconfig.kasan:68",
+			  (char *)"The performance slowdown is ~x3." },
+			{ (char *)"", (char *)"PROVE_LOCKING", (char *)"lib/Kconfig.debug:1339",
+			  (char *)"Makes <locking> about 50% slower & more." },
+			{ (char *)"", (char *)"NOT_IN_ANY_VARIANT", (char *)"Kconfig:1",
+			  (char *)"Costs 90%." },
+		};
+
+		if (store_put_claims(st, claims, 3))
 			goto out;
 	}
 	for (round = -1; round < 5; round++) {
@@ -182,7 +242,8 @@ static int fixture_experiment(const char *path)
 				s[it].value = 0.5 * f->factor * (1 + n) *
 					(1 + fixture_noise(&seed) * 0.01);
 			}
-			if (store_add_run(st, &r, s, f->timeout ? 0 : 3))
+			if (store_add_run(st, &r, s, f->timeout ? 0 : 3) ||
+			    fixture_findings(st, f->name, r.id, round))
 				goto out;
 		}
 	}

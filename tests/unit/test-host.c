@@ -1,11 +1,15 @@
 /* test-host.c: unit tests for the host facts stored with an experiment. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <sys/utsname.h>
 
 #include "run/host.h"
 #include "test-lib.h"
 #include "util/strbuf.h"
+#include "util/wrapper.h"
 
 static void test_facts(void)
 {
@@ -46,11 +50,39 @@ static void test_version_is_the_first_line(void)
 	strbuf_release(&out);
 }
 
+/* A firmware image with its version string among others; arm64 has none. */
+static void test_firmware(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *dir = xstrfmt("%s/fw", test_tmpdir()), *path;
+	static const char image[] = "\x7f\x01SeaBIOS (version %s)\0x1.2\0abc\0"
+				    "1.16.2-debian-1.16.2-1\0\xff";
+	FILE *fp;
+
+	host_firmware(&sb, "arm64", NULL);
+	check_str(sb.buf, "none: qemu loads the kernel itself");
+	strbuf_reset(&sb);
+	check_int(mkdir(dir, 0755), ==, 0);
+	path = xstrfmt("%s/bios-256k.bin", dir);
+	fp = fopen(path, "w");
+	fwrite(image, 1, sizeof(image) - 1, fp);
+	fclose(fp);
+	host_firmware(&sb, "x86_64", dir);
+	check(!strncmp(sb.buf, "SeaBIOS 1.16.2-debian-1.16.2-1 (", 32));
+	strbuf_reset(&sb);
+	host_firmware(&sb, "x86_64", "/nonexistent");
+	check_str(sb.buf, "SeaBIOS");
+	strbuf_release(&sb);
+	free(path);
+	free(dir);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_facts);
 	TEST(test_missing_qemu_says_how_to_install);
 	TEST(test_version_is_the_first_line);
+	TEST(test_firmware);
 	return test_done();
 }

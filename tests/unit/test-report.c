@@ -425,6 +425,24 @@ static void test_html_page(void)
 	check_int(count(out.buf, "<svg "), ==, 3);
 	/* one <details> per variant, plus the raw data */
 	check_int(count(out.buf, "<details>"), ==, 12 + 1);
+	/* each kernel report's first text, escaped */
+	check(strstr(out.buf, "<section id=\"findings\">") != NULL);
+	check(strstr(out.buf, "<h3>baseline: WARNING at kernel/fake.c:12 fake_&lt;init&gt;</h3>\n"
+		     "<pre>[    0.912455] WARNING: CPU: 0 PID: 1 at kernel/fake.c:12 "
+		     "fake_&lt;init&gt;+0x8a/0x1f0 &amp; more\n</pre>") != NULL);
+	check(strstr(out.buf, "<li>CONFIG_PROVE_LOCKING=y: 2 of 6 runs: WARNING: possible circular "
+		     "locking dependency detected (lockdep; not in the baseline: 0 of 6 runs)</li>")
+	      != NULL);
+	/* the environment, and what differs */
+	check(strstr(out.buf, "<section id=\"measured-under\">") != NULL);
+	check(strstr(out.buf, "<tr><td>preempt</td><td>none</td></tr>\n<tr><td></td><td>differs: "
+		     "CONFIG_KASAN=y: full (dynamic)</td></tr>") != NULL);
+	/* Kconfig's claims beside the measurement, escaped */
+	check(strstr(out.buf, "&quot;Makes &lt;locking&gt; about 50% slower &amp; more.&quot;; "
+		     "measured hackbench:groups=2: time +46.0%") != NULL);
+	check(strstr(out.buf, "NOT_IN_ANY_VARIANT") == NULL);
+	/* image size by section */
+	check(strstr(out.buf, "<section id=\"sizes\">") != NULL);
 	check(strstr(out.buf, "mm/failslab.c:12: error: &#39;x&#39; undeclared") != NULL);
 	check(strstr(out.buf, "+147.9 KiB") != NULL);	/* PROVE_LOCKING's bzImage */
 	check(strstr(out.buf, "CONFIG_LOCK_STAT=y<span class=\"badge same-as\">(= "

@@ -1,0 +1,30 @@
+/* elf-sizes.h: text, data and bss of an ELF file (vmlinux), as size(1) adds them up. */
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef ELF_SIZES_H
+#define ELF_SIZES_H
+
+#include <stdint.h>
+
+/*
+ * The sizes of a kernel's image by section, as binutils' size(1) gives
+ * them in its default (Berkeley) format: of the sections that are loaded
+ * (SHF_ALLOC), text is the read-only ones (code and read-only data), data
+ * the writable ones with contents, bss those without (SHT_NOBITS).
+ * bzImage is compressed and page-granular, so a leaf option often leaves it
+ * the same size to the byte; these show what the option added.
+ */
+struct elf_sizes {
+	int64_t text, data, bss;
+};
+#define ELF_SIZES_UNKNOWN { -1, -1, -1 }
+
+/*
+ * Reads the section headers of the 64-bit ELF file at path (either byte
+ * order: x86_64 and arm64 kernels are ELF64) into *out.  Returns 0; 1 when
+ * the file is not such an ELF file (a fake kernel's vmlinux), *out unknown
+ * and nothing said; -1 when it cannot be read or its headers are
+ * inconsistent, with a message.
+ */
+int elf_sizes_read(struct elf_sizes *out, const char *path);
+
+#endif
