@@ -8,6 +8,7 @@
 #include "store/finding-kind.h"
 #include "test-lib.h"
 #include "util/strbuf.h"
+#include "util/wrapper.h"
 
 /* Console fixtures as real kernels print them (tests run from the top directory). */
 #define CONSOLE_DIR "tests/fixtures/console/"
@@ -182,7 +183,7 @@ static void test_every_kind_in_one_console(void)
 	};
 
 	scan_file(&f, "mixed.txt");
-	if (check_int(f.nr, ==, sizeof(kinds) / sizeof(kinds[0])))
+	if (check_int(f.nr, ==, ARRAY_SIZE(kinds)))
 		for (size_t i = 0; i < f.nr; i++) {
 			check_str(finding_kind_name(f.v[i].kind), finding_kind_name(kinds[i]));
 			check(f.v[i].text && !strncmp(f.v[i].text, "[", 1));
