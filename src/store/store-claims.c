@@ -12,46 +12,21 @@
 /* The first schema with the claim table. */
 #define CLAIMS_SCHEMA 6
 
-static int db_error(struct store *st, const char *what)
-{
-	int schema;
-
-	return error("%s: %s: %s", store_path(st), what,
-		     sqlite3_errmsg(store_sqlite(st, &schema)));
-}
-
-static int exec_sql(struct store *st, const char *sql)
-{
-	int schema;
-
-	if (sqlite3_exec(store_sqlite(st, &schema), sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_error(st, "cannot store the help texts' claims");
-	return 0;
-}
-
-static int has_table(struct store *st)
-{
-	int schema;
-
-	store_sqlite(st, &schema);
-	return schema >= CLAIMS_SCHEMA;
-}
-
 int store_put_claims(struct store *st, const struct store_claim *c, size_t nr)
 {
 	sqlite3_stmt *s = NULL;
 	int schema;
 	size_t i;
 
-	if (!has_table(st))
+	if (!store_schema_at_least(st, CLAIMS_SCHEMA))
 		return error("%s: the database has no table for claims", store_path(st));
-	if (exec_sql(st, "SAVEPOINT put_claims") || exec_sql(st, "DELETE FROM claim"))
+	if (store_exec(st, "SAVEPOINT put_claims", "cannot store the help texts' claims") || store_exec(st, "DELETE FROM claim", "cannot store the help texts' claims"))
 		goto fail;
 	if (sqlite3_prepare_v2(store_sqlite(st, &schema),
 			       "INSERT INTO claim (source, symbol, position, location, sentence)"
 			       " VALUES (?1, ?2, (SELECT count(*) FROM claim WHERE source = ?1"
 			       " AND symbol = ?2), ?3, ?4)", -1, &s, NULL) != SQLITE_OK) {
-		db_error(st, "cannot prepare statement");
+		store_db_error(st, "cannot prepare statement");
 		goto fail;
 	}
 	for (i = 0; i < nr; i++) {
@@ -61,24 +36,17 @@ int store_put_claims(struct store *st, const struct store_claim *c, size_t nr)
 		sqlite3_bind_text(s, 3, c[i].location ? c[i].location : "", -1, SQLITE_TRANSIENT);
 		sqlite3_bind_text(s, 4, c[i].sentence, -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(s) != SQLITE_DONE) {
-			db_error(st, "cannot store the help texts' claims");
+			store_db_error(st, "cannot store the help texts' claims");
 			goto fail;
 		}
 	}
 	sqlite3_finalize(s);
-	return exec_sql(st, "RELEASE put_claims");
+	return store_exec(st, "RELEASE put_claims", "cannot store the help texts' claims");
 fail:
 	sqlite3_finalize(s);
-	exec_sql(st, "ROLLBACK TO put_claims");
-	exec_sql(st, "RELEASE put_claims");
+	store_exec(st, "ROLLBACK TO put_claims", "cannot store the help texts' claims");
+	store_exec(st, "RELEASE put_claims", "cannot store the help texts' claims");
 	return -1;
-}
-
-static char *column_dup(sqlite3_stmt *s, int i)
-{
-	const unsigned char *t = sqlite3_column_text(s, i);
-
-	return xstrdup(t ? (const char *)t : "");
 }
 
 int store_get_claims(struct store *st, struct store_claim **out, size_t *nr)
@@ -90,24 +58,24 @@ int store_get_claims(struct store *st, struct store_claim **out, size_t *nr)
 
 	*out = NULL;
 	*nr = 0;
-	if (!has_table(st))
+	if (!store_schema_at_least(st, CLAIMS_SCHEMA))
 		return 0;
 	if (sqlite3_prepare_v2(store_sqlite(st, &schema),
 			       "SELECT source, symbol, location, sentence FROM claim"
 			       " ORDER BY source, symbol, position", -1, &s, NULL) != SQLITE_OK)
-		return db_error(st, "cannot prepare statement");
+		return store_db_error(st, "cannot prepare statement");
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		ALLOC_GROW(v, n + 1, alloc);
-		v[n].source = column_dup(s, 0);
-		v[n].symbol = column_dup(s, 1);
-		v[n].location = column_dup(s, 2);
-		v[n].sentence = column_dup(s, 3);
+		v[n].source = store_column_dup(s, 0);
+		v[n].symbol = store_column_dup(s, 1);
+		v[n].location = store_column_dup(s, 2);
+		v[n].sentence = store_column_dup(s, 3);
 		n++;
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
 		store_claims_free(v, n);
-		return db_error(st, "cannot read claims");
+		return store_db_error(st, "cannot read claims");
 	}
 	*out = v;
 	*nr = n;

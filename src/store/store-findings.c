@@ -12,31 +12,6 @@
 /* The first schema with the finding table. */
 #define FINDINGS_SCHEMA 6
 
-static int db_error(struct store *st, const char *what)
-{
-	int schema;
-
-	return error("%s: %s: %s", store_path(st), what,
-		     sqlite3_errmsg(store_sqlite(st, &schema)));
-}
-
-static int exec_sql(struct store *st, const char *sql)
-{
-	int schema;
-
-	if (sqlite3_exec(store_sqlite(st, &schema), sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_error(st, "cannot store a run's findings");
-	return 0;
-}
-
-static int has_table(struct store *st)
-{
-	int schema;
-
-	store_sqlite(st, &schema);
-	return schema >= FINDINGS_SCHEMA;
-}
-
 int store_add_findings(struct store *st, int64_t run_id, const struct store_finding *f,
 		       size_t nr)
 {
@@ -46,14 +21,14 @@ int store_add_findings(struct store *st, int64_t run_id, const struct store_find
 
 	if (!nr)
 		return 0;
-	if (!has_table(st))
+	if (!store_schema_at_least(st, FINDINGS_SCHEMA))
 		return error("%s: the database has no table for findings", store_path(st));
-	if (exec_sql(st, "SAVEPOINT add_findings"))
+	if (store_exec(st, "SAVEPOINT add_findings", "cannot store a run's findings"))
 		return -1;
 	if (sqlite3_prepare_v2(store_sqlite(st, &schema),
 			       "INSERT INTO finding (run_id, position, kind, line, count, text)"
 			       " VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &s, NULL) != SQLITE_OK) {
-		db_error(st, "cannot prepare statement");
+		store_db_error(st, "cannot prepare statement");
 		goto fail;
 	}
 	for (i = 0; i < nr; i++) {
@@ -65,24 +40,17 @@ int store_add_findings(struct store *st, int64_t run_id, const struct store_find
 		sqlite3_bind_int(s, 5, f[i].count);
 		sqlite3_bind_text(s, 6, f[i].text ? f[i].text : "", -1, SQLITE_TRANSIENT);
 		if (sqlite3_step(s) != SQLITE_DONE) {
-			db_error(st, "cannot store a run's findings");
+			store_db_error(st, "cannot store a run's findings");
 			goto fail;
 		}
 	}
 	sqlite3_finalize(s);
-	return exec_sql(st, "RELEASE add_findings");
+	return store_exec(st, "RELEASE add_findings", "cannot store a run's findings");
 fail:
 	sqlite3_finalize(s);
-	exec_sql(st, "ROLLBACK TO add_findings");
-	exec_sql(st, "RELEASE add_findings");
+	store_exec(st, "ROLLBACK TO add_findings", "cannot store a run's findings");
+	store_exec(st, "RELEASE add_findings", "cannot store a run's findings");
 	return -1;
-}
-
-static char *column_dup(sqlite3_stmt *s, int i)
-{
-	const unsigned char *t = sqlite3_column_text(s, i);
-
-	return xstrdup(t ? (const char *)t : "");
 }
 
 int store_get_findings(struct store *st, struct store_finding **out, size_t *nr)
@@ -94,12 +62,12 @@ int store_get_findings(struct store *st, struct store_finding **out, size_t *nr)
 
 	*out = NULL;
 	*nr = 0;
-	if (!has_table(st))
+	if (!store_schema_at_least(st, FINDINGS_SCHEMA))
 		return 0;
 	if (sqlite3_prepare_v2(store_sqlite(st, &schema),
 			       "SELECT run_id, position, kind, line, count, text FROM finding"
 			       " ORDER BY run_id, position", -1, &s, NULL) != SQLITE_OK)
-		return db_error(st, "cannot prepare statement");
+		return store_db_error(st, "cannot prepare statement");
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
 		struct store_finding *f;
 		const char *kind = (const char *)sqlite3_column_text(s, 2);
@@ -115,13 +83,13 @@ int store_get_findings(struct store *st, struct store_finding **out, size_t *nr)
 			      kind ? kind : "");
 			goto out;
 		}
-		f->line = column_dup(s, 3);
+		f->line = store_column_dup(s, 3);
 		f->count = sqlite3_column_int(s, 4);
-		f->text = column_dup(s, 5);
+		f->text = store_column_dup(s, 5);
 		n++;
 	}
 	if (rc != SQLITE_DONE) {
-		db_error(st, "cannot read findings");
+		store_db_error(st, "cannot read findings");
 		goto out;
 	}
 	*out = v;

@@ -46,38 +46,13 @@ void store_meter_release(struct store_meter *m)
 	m->boot = m->work = -1;
 }
 
-static int db_error(struct store *st, const char *what)
-{
-	int schema;
-
-	return error("%s: %s: %s", store_path(st), what,
-		     sqlite3_errmsg(store_sqlite(st, &schema)));
-}
-
 static int prepare(struct store *st, sqlite3_stmt **out, const char *sql)
 {
 	int schema;
 
 	if (sqlite3_prepare_v2(store_sqlite(st, &schema), sql, -1, out, NULL) != SQLITE_OK)
-		return db_error(st, "cannot prepare statement");
+		return store_db_error(st, "cannot prepare statement");
 	return 0;
-}
-
-static int exec_sql(struct store *st, const char *sql)
-{
-	int schema;
-
-	if (sqlite3_exec(store_sqlite(st, &schema), sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_error(st, "cannot store the meter's counts");
-	return 0;
-}
-
-static int has_tables(struct store *st)
-{
-	int schema;
-
-	store_sqlite(st, &schema);
-	return schema >= METER_SCHEMA;
 }
 
 /* The id of a function name, added when new: >= 0, or -1 with a message. */
@@ -93,14 +68,14 @@ static int64_t function_id(struct store *st, const char *name)
 	rc = sqlite3_step(s);
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE)
-		return db_error(st, "cannot store a function name");
+		return store_db_error(st, "cannot store a function name");
 	if (prepare(st, &s, "SELECT id FROM meter_function WHERE name = ?1"))
 		return -1;
 	sqlite3_bind_text(s, 1, name, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(s) == SQLITE_ROW)
 		id = sqlite3_column_int64(s, 0);
 	else
-		db_error(st, "cannot read a function name's id");
+		store_db_error(st, "cannot read a function name's id");
 	sqlite3_finalize(s);
 	return id;
 }
@@ -128,7 +103,7 @@ static int add_phase(struct store *st, int64_t run_id, enum store_meter_phase ph
 	sqlite3_bind_int64(s, 3, (sqlite3_int64)p->nr);
 	sqlite3_bind_blob(s, 4, blob.buf, (int)blob.len, SQLITE_TRANSIENT);
 	if (sqlite3_step(s) != SQLITE_DONE) {
-		db_error(st, "cannot store a per-function profile");
+		store_db_error(st, "cannot store a per-function profile");
 		goto out;
 	}
 	ret = 0;
@@ -153,9 +128,9 @@ int store_add_meter(struct store *st, int64_t run_id, const struct store_meter *
 	sqlite3_stmt *s = NULL;
 	int i;
 
-	if (!has_tables(st))
+	if (!store_schema_at_least(st, METER_SCHEMA))
 		return error("%s: the database has no tables for the meter's counts", store_path(st));
-	if (exec_sql(st, "SAVEPOINT add_meter"))
+	if (store_exec(st, "SAVEPOINT add_meter", "cannot store the meter's counts"))
 		return -1;
 	if (prepare(st, &s, "INSERT INTO meter (run_id, total, before_kernel, kernel,"
 		    " kernel_other, user_space, idle, boot, work, iterations, ops, has_map, note)"
@@ -176,7 +151,7 @@ int store_add_meter(struct store *st, int64_t run_id, const struct store_meter *
 	if (m->note)
 		sqlite3_bind_text(s, 13, m->note, -1, SQLITE_TRANSIENT);
 	if (sqlite3_step(s) != SQLITE_DONE) {
-		db_error(st, "cannot store the meter's counts");
+		store_db_error(st, "cannot store the meter's counts");
 		goto fail;
 	}
 	sqlite3_finalize(s);
@@ -185,11 +160,11 @@ int store_add_meter(struct store *st, int64_t run_id, const struct store_meter *
 		if (phases && phases[i] && phases[i]->nr &&
 		    add_phase(st, run_id, (enum store_meter_phase)i, phases[i]))
 			goto fail;
-	return exec_sql(st, "RELEASE add_meter");
+	return store_exec(st, "RELEASE add_meter", "cannot store the meter's counts");
 fail:
 	sqlite3_finalize(s);
-	exec_sql(st, "ROLLBACK TO add_meter");
-	exec_sql(st, "RELEASE add_meter");
+	store_exec(st, "ROLLBACK TO add_meter", "cannot store the meter's counts");
+	store_exec(st, "RELEASE add_meter", "cannot store the meter's counts");
 	return -1;
 }
 
@@ -204,7 +179,7 @@ int store_get_meter(struct store *st, int64_t run_id, struct store_meter *out)
 	int rc;
 
 	store_meter_release(out);
-	if (!has_tables(st))
+	if (!store_schema_at_least(st, METER_SCHEMA))
 		return 0;
 	if (prepare(st, &s, "SELECT total, before_kernel, kernel, kernel_other, user_space, idle,"
 		    " boot, work, iterations, ops, has_map, note FROM meter WHERE run_id = ?1"))
@@ -230,7 +205,7 @@ int store_get_meter(struct store *st, int64_t run_id, struct store_meter *out)
 	} else if (rc == SQLITE_DONE) {
 		rc = 0;
 	} else {
-		rc = db_error(st, "cannot read the meter's counts");
+		rc = store_db_error(st, "cannot read the meter's counts");
 	}
 	sqlite3_finalize(s);
 	return rc;
@@ -270,7 +245,7 @@ static int read_profile(struct store *st, int64_t run_id, enum store_meter_phase
 	size_t nr = 0, i;
 	int rc;
 
-	if (!has_tables(st))
+	if (!store_schema_at_least(st, METER_SCHEMA))
 		return 0;
 	if (prepare(st, &s, "SELECT data FROM meter_profile WHERE run_id = ?1 AND phase = ?2"))
 		return -1;
@@ -282,7 +257,7 @@ static int read_profile(struct store *st, int64_t run_id, enum store_meter_phase
 		goto out;
 	}
 	if (rc != SQLITE_ROW) {
-		rc = db_error(st, "cannot read a per-function profile");
+		rc = store_db_error(st, "cannot read a per-function profile");
 		goto out;
 	}
 	if (profile_decode(sqlite3_column_blob(s, 0), (size_t)sqlite3_column_bytes(s, 0),
@@ -342,7 +317,7 @@ int store_get_variant_profile(struct store *st, int64_t variant_id, const char *
 	int rc, ret = -1;
 
 	*nr_runs = 0;
-	if (!has_tables(st))
+	if (!store_schema_at_least(st, METER_SCHEMA))
 		return 0;
 	if (prepare(st, &s, "SELECT r.id, m.ops FROM run r JOIN meter m ON m.run_id = r.id"
 		    " WHERE r.variant_id = ?1 AND r.workload = ?2 AND r.warmup = 0"
@@ -366,7 +341,7 @@ int store_get_variant_profile(struct store *st, int64_t variant_id, const char *
 		(*nr_runs)++;
 	}
 	if (rc != SQLITE_DONE) {
-		db_error(st, "cannot read the runs' profiles");
+		store_db_error(st, "cannot read the runs' profiles");
 		goto out;
 	}
 	if (*nr_runs)

@@ -60,6 +60,30 @@ static int db_error(struct store *st, const char *what)
 	return error("%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
 }
 
+int store_db_error(struct store *st, const char *what)
+{
+	return db_error(st, what);
+}
+
+int store_exec(struct store *st, const char *sql, const char *what)
+{
+	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(st, what);
+	return 0;
+}
+
+int store_schema_at_least(struct store *st, int version)
+{
+	return st->schema >= version;
+}
+
+char *store_column_dup(sqlite3_stmt *s, int i)
+{
+	const unsigned char *t = sqlite3_column_text(s, i);
+
+	return xstrdup(t ? (const char *)t : "");
+}
+
 static int exec_sql(struct store *st, const char *sql)
 {
 	char *msg = NULL;

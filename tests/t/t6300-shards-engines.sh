@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # t6300: an experiment's shards through the job engines people run, on the
 # fake kernel and runner (lib-fast.sh), so it takes seconds:
-#   - GNU parallel, on this host and through --sshlogin (with a stand-in
-#     for ssh that runs the job here: an sshd needs /run/sshd, a system
-#     directory this test does not touch), the index from {#} and from
-#     PARALLEL_SEQ;
+#   - GNU parallel, on this host (the index from {#}) and through
+#     --sshlogin with the real ssh to a real OpenSSH sshd this test starts
+#     on 127.0.0.1 (lib-sshd.sh: its own host and client keys, port,
+#     sshd_config, ssh_config and known_hosts; where sshd as root lacks
+#     /run/sshd it runs in a mount namespace of its own), the index from
+#     PARALLEL_SEQ; sshd's log must show a login and a session per job;
 #   - Slurm job arrays, on a one-node cluster this test starts on 127.0.0.1
 #     (its own munge key and socket, slurm.conf, state and spool directories,
 #     ports) and stops by their pid files: sbatch --array runs the shards,
@@ -46,25 +48,36 @@ if command -v parallel >/dev/null; then
 		samples par2 >par2.samples && test_cmp ref.samples par2.samples
 	'
 
-	test_expect_success 'GNU parallel --sshlogin: the jobs of two logins, PARALLEL_SEQ carried over' '
-		{
-			echo "#!/bin/sh" &&
-			echo "# ssh HOST [--] COMMAND...: run here, as sshd would run it there" &&
-			echo "while [ \$# -gt 1 ]; do case \$1 in -l|-p|-o|-i) shift 2;; -*) shift;; *) break;; esac; done" &&
-			echo "echo \"\$1\" >>\"$TRASH/ssh.log\"" &&
-			echo "shift" &&
-			echo "[ \"\${1:-}\" = -- ] && shift" &&
-			echo "exec sh -c \"\$*\""
-		} >fake-ssh &&
-		cat fake-ssh &&
-		chmod +x fake-ssh &&
-		parallel --will-cite -N0 --ssh "$TRASH/fake-ssh" -S 1/127.0.0.1,1/localhost \
-			--workdir "$TRASH" "PATH=$TRASH/bin:\$PATH kconfperf run --dir ssh $RUN --shard auto/3 -q" \
-			::: a b c &&
-		test "$(wc -l <ssh.log)" = 3 &&
-		kconfperf merge --dir ssh -q &&
-		samples ssh >ssh.samples && test_cmp ref.samples ssh.samples
-	'
+	. "$SRC_DIR/tests/t/lib-sshd.sh"
+	if sshd_installed; then
+		sshd_start; sshd_rc=$?
+		test_expect_success 'GNU parallel --sshlogin to a real sshd on 127.0.0.1: two logins, PARALLEL_SEQ carried over' '
+			sshd_ok &&
+			cat "$SSHD/sshd_config" "$SSHD/ssh_config" &&
+			n0=$(grep -c "^Starting session: command for $(id -un) from 127.0.0.1" "$SSHD/sshd.log") &&
+			parallel --will-cite -N0 --ssh "ssh -F $SSHD/ssh_config" -S 1/kcp-a,1/kcp-b \
+				--workdir "$TRASH" "echo \"\$SSH_CONNECTION\" >>ssh.log &&
+				PATH=$TRASH/bin:\$PATH kconfperf run --dir ssh $RUN --shard auto/3 -q" \
+				::: a b c &&
+			cat ssh.log &&
+			test "$(grep -c "^127\.0\.0\.1 [0-9]* 127\.0\.0\.1 [0-9]*$" ssh.log)" = 3 &&
+			grep "^Accepted publickey for\|^Starting session" "$SSHD/sshd.log" &&
+			n1=$(grep -c "^Starting session: command for $(id -un) from 127.0.0.1" "$SSHD/sshd.log") &&
+			test $((n1 - n0)) = 3 &&
+			# each job in a session of this sshd: its client port, as the job saw it
+			while read -r _ port _; do
+				grep -q "^Accepted publickey for $(id -un) from 127.0.0.1 port $port " "$SSHD/sshd.log" &&
+				grep -q "^Starting session: command for $(id -un) from 127.0.0.1 port $port " "$SSHD/sshd.log" ||
+				{ echo "no login from port $port in sshd.log"; exit 1; }
+			done <ssh.log &&
+			ls ssh/shards >dirs && test "$(wc -l <dirs)" = 3 &&
+			kconfperf merge --dir ssh -q &&
+			samples ssh >ssh.samples && test_cmp ref.samples ssh.samples
+		'
+	else
+		test_skip 'GNU parallel over ssh' "$(cat "$SSHD/why")"
+	fi
+	sshd_stop
 else
 	test_skip 'GNU parallel' "no parallel (scripts/deps installs it)"
 fi
