@@ -3,7 +3,8 @@
 # t9300 (make check-slow): a real experiment, Debian's 6.1 tinyconfig and
 # +PRINTK_TIME (the suite's kernels, from the shared test cache), boot, 3
 # rounds and a warm-up, run whole and as 3 shards through a one-node Slurm
-# this test starts (lib-slurm.sh) and through GNU parallel: merged, the
+# this test starts (lib-slurm.sh), through GNU parallel, and through GNU
+# parallel over ssh to a real sshd on 127.0.0.1 (lib-sshd.sh): merged, the
 # guest-time values are the whole experiment's run for run and the verdicts
 # the same; the warm-ups every shard measured again are identical across
 # shards; a cancelled array task rerun with its index completes the
@@ -98,6 +99,29 @@ if command -v parallel >/dev/null; then
 	'
 else
 	test_skip 'GNU parallel' "no parallel (scripts/deps installs it)"
+fi
+
+# The same shards over ssh: GNU parallel --sshlogin through the real ssh to
+# a real sshd this test starts on 127.0.0.1 (lib-sshd.sh: its own keys,
+# config and port); each job says which connection it ran in.
+. "$SRC_DIR/tests/t/lib-sshd.sh"
+if command -v parallel >/dev/null && sshd_installed; then
+	sshd_start; sshd_rc=$?
+	test_expect_success 'GNU parallel over ssh to 127.0.0.1: 3 shards, merged: the whole values' '
+		sshd_ok &&
+		cp -R plan sshx &&
+		parallel --will-cite -N0 --ssh "ssh -F $SSHD/ssh_config" -S 1/kcp-a,1/kcp-b \
+			--workdir "$TRASH" "echo \"\$SSH_CONNECTION\" >>ssh.log &&
+			PATH=$TRASH/bin:\$PATH kconfperf run --dir sshx $RUN --shard auto/3 -q" \
+			::: a b c &&
+		cat ssh.log &&
+		test "$(grep -c "^127\.0\.0\.1 [0-9]* 127\.0\.0\.1 [0-9]*$" ssh.log)" = 3 &&
+		kconfperf merge --dir sshx -q &&
+		values sshx >sshx.values && test_cmp whole.values sshx.values
+	'
+	sshd_stop
+else
+	test_skip 'GNU parallel over ssh' "no parallel or no sshd (scripts/deps installs them)"
 fi
 
 test_done
