@@ -248,6 +248,7 @@ struct site {
 	uint32_t idx;
 	int kind;
 	uint64_t hits;			/* callbacks so far, this one included */
+	struct site *next;		/* every marker site, kept as long as the blocks */
 };
 
 static struct {
@@ -276,6 +277,7 @@ static struct {
 	uint64_t pending_tb;
 	struct rep_site **reps;
 	size_t nr_reps, alloc_reps;
+	struct site *sites;		/* the marker sites, as qemu holds them */
 	int in_kernel;			/* an upper-half instruction was translated */
 	struct marker markers[NR_MARKERS];
 	int have_guest;
@@ -1030,6 +1032,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			site->b = b;
 			site->idx = (uint32_t)i;
 			site->kind = k;
+			site->next = m.sites;
+			m.sites = site;
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker_hit,
 							       QEMU_PLUGIN_CB_NO_REGS, site);
 		}
