@@ -77,7 +77,7 @@ test_expect_success 'the no-op option is reported with its reason' '
 test_expect_success 'the JSON report has hyperfine fields and our verdicts' '
 	jq -e ".results | length > 0" exp/report.json &&
 	jq -e "[.results[] | select(.kconfperf.variant == \"CONFIG_PROVE_LOCKING=y\" and .kconfperf.metric == \"time\")][0].kconfperf.marker == \"*\"" exp/report.json &&
-	# a result per metric: the meter's instructions, the workload's time, wall and boot
+	# a result per metric: the meter instructions, the workload time, wall and boot
 	jq -e "[.results[] | select(.command == \"baseline-again\") | .kconfperf.metric] | sort ==
 		[\"boot\", \"instructions\", \"time\", \"wall\"]" exp/report.json &&
 	jq -e "[.kconfperf.tables[] | select(.metric == \"boot\")][0].aa.marked == false" exp/report.json
