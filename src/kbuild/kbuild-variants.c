@@ -112,9 +112,9 @@ static int record(struct store *st, const struct store_variant *v, const struct 
 	b.seconds = r->seconds;
 	b.bzimage_size = r->bzimage_size;
 	b.vmlinux_size = r->vmlinux_size;
-	b.text_size = r->sections.text;
-	b.data_size = r->sections.data;
-	b.bss_size = r->sections.bss;
+	b.sections = (struct store_sizes){ r->sections.text, r->sections.data, r->sections.bss };
+	b.symbols = (struct store_sizes){ r->sections.sym_text, r->sections.sym_data,
+					  r->sections.sym_bss };
 	b.image = r->ok ? xstrdup(r->image) : NULL;
 	b.log_path = r->log_path ? xstrdup(r->log_path) : NULL;
 	b.log_tail = r->log_tail ? xstrdup(r->log_tail) : NULL;

@@ -419,6 +419,12 @@ static int read_meta(const char *dir, struct kbuild_result *out)
 			out->sections.data = strtoll(v, NULL, 10);
 		else if (!strcmp(line, "bss_size"))
 			out->sections.bss = strtoll(v, NULL, 10);
+		else if (!strcmp(line, "symbol_text_size"))
+			out->sections.sym_text = strtoll(v, NULL, 10);
+		else if (!strcmp(line, "symbol_data_size"))
+			out->sections.sym_data = strtoll(v, NULL, 10);
+		else if (!strcmp(line, "symbol_bss_size"))
+			out->sections.sym_bss = strtoll(v, NULL, 10);
 		else if (!strcmp(line, "seeded_from") && *v)
 			out->seeded_from = xstrdup(v);
 		else if (!strcmp(line, "jobs"))
@@ -480,8 +486,8 @@ static int log_says_no_space(const char *log_path)
 
 /*
  * Fills out from the finished cache entry in dir.  An entry from before
- * section sizes were measured gets them from its kept tree's vmlinux, when
- * there is one (tree: CACHE/trees/<key>).
+ * section or symbol sizes were measured gets them from its kept tree's
+ * vmlinux, when there is one (tree: CACHE/trees/<key>).
  */
 static void take_cached(struct kbuild_result *out, const char *dir, const char *tree)
 {
@@ -489,7 +495,7 @@ static void take_cached(struct kbuild_result *out, const char *dir, const char *
 	out->ok = 1;
 	out->log_path = xstrfmt("%s/build.log", dir);
 	read_meta(dir, out);
-	if (out->sections.text < 0) {
+	if (out->sections.text < 0 || out->sections.sym_text < 0) {
 		char *vmlinux = xstrfmt("%s/vmlinux", tree);
 
 		if (!access(vmlinux, R_OK))
@@ -989,6 +995,10 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 		strbuf_addf(&sb, "text_size=%lld\ndata_size=%lld\nbss_size=%lld\n",
 			    (long long)out->sections.text, (long long)out->sections.data,
 			    (long long)out->sections.bss);
+	if (out->sections.sym_text >= 0)
+		strbuf_addf(&sb, "symbol_text_size=%lld\nsymbol_data_size=%lld\nsymbol_bss_size=%lld\n",
+			    (long long)out->sections.sym_text, (long long)out->sections.sym_data,
+			    (long long)out->sections.sym_bss);
 	if (out->wrapper)
 		strbuf_addf(&sb, "wrapper=%s\nwrapper_version=%s\n", out->wrapper,
 			    o->farm && o->farm->version ? o->farm->version : "");

@@ -66,6 +66,26 @@ static void int_or_null(struct json_writer *jw, const char *key, int known, intm
 		jw_object_null(jw, key);
 }
 
+/* PREFIXtext_size ... and their _delta: one class of vmlinux's sizes (by section or by symbol). */
+static void sizes_json(struct json_writer *jw, const char *prefix, int has_build,
+		       const struct store_sizes *abs, int has_delta, const struct store_sizes *delta)
+{
+	const char *names[3] = { "text", "data", "bss" };
+	const int64_t a[3] = { abs->text, abs->data, abs->bss };
+	const int64_t d[3] = { delta->text, delta->data, delta->bss };
+	char key[64];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "%s%s_size", prefix, names[i]);
+		int_or_null(jw, key, has_build && a[i] >= 0, a[i]);
+	}
+	for (i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "%s%s_size_delta", prefix, names[i]);
+		int_or_null(jw, key, has_delta, d[i]);
+	}
+}
+
 static void build_fields(struct json_writer *jw, const struct analyze_variant *av)
 {
 	const struct store_build *b = &av->build;
@@ -73,12 +93,10 @@ static void build_fields(struct json_writer *jw, const struct analyze_variant *a
 	int_or_null(jw, "bzimage_size", av->has_build && b->bzimage_size > 0, b->bzimage_size);
 	int_or_null(jw, "bzimage_size_delta", av->has_size_delta, av->size_delta);
 	int_or_null(jw, "vmlinux_size", av->has_build && b->vmlinux_size > 0, b->vmlinux_size);
-	int_or_null(jw, "text_size", av->has_build && b->text_size >= 0, b->text_size);
-	int_or_null(jw, "data_size", av->has_build && b->data_size >= 0, b->data_size);
-	int_or_null(jw, "bss_size", av->has_build && b->bss_size >= 0, b->bss_size);
-	int_or_null(jw, "text_size_delta", av->has_sections_delta, av->text_delta);
-	int_or_null(jw, "data_size_delta", av->has_sections_delta, av->data_delta);
-	int_or_null(jw, "bss_size_delta", av->has_sections_delta, av->bss_delta);
+	sizes_json(jw, "", av->has_build, &b->sections, av->has_sections_delta,
+		   &av->sections_delta);
+	sizes_json(jw, "symbol_", av->has_build, &b->symbols, av->has_symbols_delta,
+		   &av->symbols_delta);
 	jw_object_double(jw, "build_seconds", av->has_build ? b->seconds : NAN);
 }
 

@@ -70,18 +70,28 @@ void report_findings_mmtests(struct strbuf *out, const struct analyze_model *m)
 	strbuf_release(&sb);
 }
 
-/* The size columns: bzImage, text, data, bss. */
-#define SIZE_COLUMNS 4
-static const char *const size_heads[SIZE_COLUMNS] = { "bzImage", "text", "data", "bss" };
+/* The size columns: bzImage; text, data, bss by section; the same by symbol. */
+#define SIZE_COLUMNS 7
+#define SYMBOL_COLUMNS 3	/* the last three, left out when no build has them */
+static const char *const size_heads[SIZE_COLUMNS] = {
+	"bzImage", "text", "data", "bss", "sym text", "sym data", "sym bss"
+};
 
-static int has_sections(const struct analyze_model *m)
+/* Which sizes the builds have: 1 for sections, 2 for symbols (or'ed). */
+static int sizes_known(const struct analyze_model *m)
 {
+	int known = 0;
 	size_t i;
 
-	for (i = 0; i < m->nr_variants; i++)
-		if (m->variants[i].has_build && m->variants[i].build.text_size >= 0)
-			return 1;
-	return 0;
+	for (i = 0; i < m->nr_variants; i++) {
+		const struct analyze_variant *av = &m->variants[i];
+
+		if (!av->has_build)
+			continue;
+		known |= av->build.sections.text >= 0;
+		known |= (av->build.symbols.text >= 0) << 1;
+	}
+	return known;
 }
 
 /* Whether a variant gets a row: it has a build of its own that is ok. */
@@ -100,7 +110,16 @@ static void add_size(struct strbuf *sb, int64_t abs, int has_delta, int64_t delt
 		strbuf_addch(sb, '-');
 }
 
-/* The four cells of a variant's row (emptied first). */
+/* A class's three cells (text, data, bss) from its sizes and delta. */
+static void add_sizes(struct strbuf cells[3], const struct store_sizes *abs, int has_delta,
+		      const struct store_sizes *delta, int baseline)
+{
+	add_size(&cells[0], abs->text, has_delta, delta->text, baseline);
+	add_size(&cells[1], abs->data, has_delta, delta->data, baseline);
+	add_size(&cells[2], abs->bss, has_delta, delta->bss, baseline);
+}
+
+/* The cells of a variant's row (emptied first). */
 static void size_cells(struct strbuf cells[SIZE_COLUMNS], const struct analyze_variant *av)
 {
 	const struct store_build *b = &av->build;
@@ -110,14 +129,17 @@ static void size_cells(struct strbuf cells[SIZE_COLUMNS], const struct analyze_v
 	for (i = 0; i < SIZE_COLUMNS; i++)
 		strbuf_reset(&cells[i]);
 	add_size(&cells[0], b->bzimage_size, av->has_size_delta, av->size_delta, base);
-	add_size(&cells[1], b->text_size, av->has_sections_delta, av->text_delta, base);
-	add_size(&cells[2], b->data_size, av->has_sections_delta, av->data_delta, base);
-	add_size(&cells[3], b->bss_size, av->has_sections_delta, av->bss_delta, base);
+	add_sizes(&cells[1], &b->sections, av->has_sections_delta, &av->sections_delta, base);
+	add_sizes(&cells[4], &b->symbols, av->has_symbols_delta, &av->symbols_delta, base);
 }
 
 static const char sizes_intro[] =
-	"The vmlinux by section beside bzImage (compressed and page-granular: a leaf option "
-	"often leaves it the same): the baseline's sizes, every other variant's change against it";
+	"bzImage (compressed and page-granular) and vmlinux's text, data and bss by section, as "
+	"size(1) adds them up (padded by the linker script: a leaf option often leaves both the "
+	"same)";
+static const char symbols_intro[] =
+	" and by symbol (sym), as the kernel's scripts/bloat-o-meter does (every function and "
+	"object, padding left out: where a leaf option shows)";
 
 void report_env_json(struct json_writer *jw, const struct analyze_model *m)
 {
@@ -248,18 +270,20 @@ void report_sizes_section(struct doc *d, const struct analyze_model *m)
 	struct doc_section *s;
 	struct doc_table *dt;
 	size_t i;
-	int c;
+	int c, known, columns;
 
-	if (!has_sections(m))
+	if (!(known = sizes_known(m)))
 		return;
+	columns = known & 2 ? SIZE_COLUMNS : SIZE_COLUMNS - SYMBOL_COLUMNS;
 	s = doc_add_section(d, "sizes", DOC_ALL);
 	doc_title(s, DOC_WORD, "image size:");
-	doc_add_para(s, DOC_BODY, "%s.", sizes_intro);
+	doc_add_para(s, DOC_BODY, "%s%s. The baseline's sizes; every other variant's change "
+		     "against it.", sizes_intro, known & 2 ? symbols_intro : "");
 	dt = doc_add_table(s, NULL);
 	dt->indent_text = 2;
 	dt->text_heads = 1;
 	doc_col(dt, "variant", DOC_COL_NAME);
-	for (c = 0; c < SIZE_COLUMNS; c++)
+	for (c = 0; c < columns; c++)
 		doc_col(dt, size_heads[c], DOC_COL_NUM)->gap = 3;
 	for (c = 0; c < SIZE_COLUMNS; c++)
 		strbuf_init(&cells[c], 0);
@@ -273,7 +297,7 @@ void report_sizes_section(struct doc *d, const struct analyze_model *m)
 		r = doc_row(dt);
 		r->emph = !strcmp(av->v.kind, "baseline");
 		doc_cell(r, 0, "%s", av->v.name);
-		for (c = 0; c < SIZE_COLUMNS; c++)
+		for (c = 0; c < columns; c++)
 			doc_cell(r, (size_t)c + 1, "%s", cells[c].buf);
 	}
 	for (c = 0; c < SIZE_COLUMNS; c++)

@@ -184,6 +184,18 @@ static void set_state(struct analyze_variant *av)
 	}
 }
 
+/* *d = *a - *b and 1 when both are known, else 0. */
+static int sizes_delta(struct store_sizes *d, const struct store_sizes *a,
+		       const struct store_sizes *b)
+{
+	if (a->text < 0 || b->text < 0)
+		return 0;
+	d->text = a->text - b->text;
+	d->data = a->data - b->data;
+	d->bss = a->bss - b->bss;
+	return 1;
+}
+
 static int load_variants(struct analyze_model *m, struct store *st)
 {
 	struct store_variant *v;
@@ -233,12 +245,12 @@ static int load_variants(struct analyze_model *m, struct store *st)
 			av->has_size_delta = 1;
 			av->size_delta = av->build.bzimage_size - base->build.bzimage_size;
 		}
-		if (base && av->has_build && base->has_build && av->build.text_size >= 0 &&
-		    base->build.text_size >= 0) {
-			av->has_sections_delta = 1;
-			av->text_delta = av->build.text_size - base->build.text_size;
-			av->data_delta = av->build.data_size - base->build.data_size;
-			av->bss_delta = av->build.bss_size - base->build.bss_size;
+		if (base && av->has_build && base->has_build) {
+			av->has_sections_delta = sizes_delta(&av->sections_delta,
+							     &av->build.sections,
+							     &base->build.sections);
+			av->has_symbols_delta = sizes_delta(&av->symbols_delta, &av->build.symbols,
+							    &base->build.symbols);
 		}
 	}
 	return 0;

@@ -160,12 +160,13 @@ struct analyze_variant {
 	int has_size_delta;
 	int64_t size_delta;
 	/*
-	 * vmlinux's text, data and bss minus the baseline's (build.text_size
-	 * ...), when both are known: a leaf option's size, which bzImage
-	 * (compressed, page-granular) often does not show.
+	 * vmlinux's text, data and bss minus the baseline's, by section
+	 * (build.sections) and by symbol (build.symbols), each when both are
+	 * known (text >= 0): a leaf option's size, which bzImage (compressed,
+	 * page-granular) and the padded sections often do not show.
 	 */
-	int has_sections_delta;
-	int64_t text_delta, data_delta, bss_delta;
+	int has_sections_delta, has_symbols_delta;
+	struct store_sizes sections_delta, symbols_delta;
 };
 
 struct analyze_row {

@@ -241,6 +241,14 @@ static const struct migration {
 	  "  location TEXT NOT NULL DEFAULT '',"
 	  "  sentence TEXT NOT NULL,"
 	  "  PRIMARY KEY (source, symbol, position));", NULL },
+	/*
+	 * 7: vmlinux's text, data and bss by symbol, as bloat-o-meter adds
+	 * them up (kbuild/elf-sizes.h): the sections are padded, the symbols
+	 * show a leaf option's bytes.
+	 */
+	{ "ALTER TABLE build ADD COLUMN symbol_text_size INTEGER;"
+	  "ALTER TABLE build ADD COLUMN symbol_data_size INTEGER;"
+	  "ALTER TABLE build ADD COLUMN symbol_bss_size INTEGER;", NULL },
 };
 
 static int db_error(const struct conn *st, const char *what)

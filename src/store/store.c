@@ -877,11 +877,12 @@ void store_build_release(struct store_build *b)
 	free(b->log_tail);
 	free(b->seeded_from);
 	memset(b, 0, sizeof(*b));
-	b->text_size = b->data_size = b->bss_size = -1;
+	b->sections = b->symbols = (struct store_sizes)STORE_SIZES_UNKNOWN;
 }
 
-/* The first schema with vmlinux's section sizes in build. */
+/* The first schemas with vmlinux's section sizes and its symbols' sizes in build. */
 #define SECTIONS_SCHEMA 6
+#define SYMBOLS_SCHEMA 7
 
 static void bind_size(sqlite3_stmt *s, int i, int64_t v)
 {
@@ -896,39 +897,49 @@ static int64_t column_size(sqlite3_stmt *s, int i)
 	return sqlite3_column_type(s, i) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, i);
 }
 
-/* A build's section sizes, beside the row store_put_build() wrote. */
+/* A build's sizes, beside the row store_put_build() wrote. */
 static int put_sections(struct store *st, const struct store_build *b)
 {
+	const struct store_sizes *z[2] = { &b->sections, &b->symbols };
 	sqlite3_stmt *s;
+	int i, n = st->schema >= SYMBOLS_SCHEMA ? 2 : 1;
 
 	if (st->schema < SECTIONS_SCHEMA)
 		return 0;
-	if (prepare(st, &s, "UPDATE build SET text_size = ?2, data_size = ?3, bss_size = ?4"
-		    " WHERE key = ?1"))
+	if (prepare(st, &s, n == 2 ?
+		    "UPDATE build SET text_size = ?2, data_size = ?3, bss_size = ?4, "
+		    "symbol_text_size = ?5, symbol_data_size = ?6, symbol_bss_size = ?7 WHERE key = ?1" :
+		    "UPDATE build SET text_size = ?2, data_size = ?3, bss_size = ?4 WHERE key = ?1"))
 		return -1;
 	bind_text(s, 1, b->key);
-	bind_size(s, 2, b->text_size);
-	bind_size(s, 3, b->data_size);
-	bind_size(s, 4, b->bss_size);
+	for (i = 0; i < n; i++) {
+		bind_size(s, 2 + 3 * i, z[i]->text);
+		bind_size(s, 3 + 3 * i, z[i]->data);
+		bind_size(s, 4 + 3 * i, z[i]->bss);
+	}
 	return step_done(st, s, "cannot store build");
 }
 
 static int get_sections(struct store *st, struct store_build *b)
 {
+	struct store_sizes *z[2] = { &b->sections, &b->symbols };
 	sqlite3_stmt *s;
-	int rc;
+	int i, rc, n = st->schema >= SYMBOLS_SCHEMA ? 2 : 1;
 
-	b->text_size = b->data_size = b->bss_size = -1;
+	b->sections = b->symbols = (struct store_sizes)STORE_SIZES_UNKNOWN;
 	if (st->schema < SECTIONS_SCHEMA)
 		return 0;
-	if (prepare(st, &s, "SELECT text_size, data_size, bss_size FROM build WHERE key = ?1"))
+	if (prepare(st, &s, n == 2 ?
+		    "SELECT text_size, data_size, bss_size, symbol_text_size, symbol_data_size,"
+		    " symbol_bss_size FROM build WHERE key = ?1" :
+		    "SELECT text_size, data_size, bss_size FROM build WHERE key = ?1"))
 		return -1;
 	bind_text(s, 1, b->key);
 	rc = sqlite3_step(s);
-	if (rc == SQLITE_ROW) {
-		b->text_size = column_size(s, 0);
-		b->data_size = column_size(s, 1);
-		b->bss_size = column_size(s, 2);
+	for (i = 0; rc == SQLITE_ROW && i < n; i++) {
+		z[i]->text = column_size(s, 3 * i);
+		z[i]->data = column_size(s, 3 * i + 1);
+		z[i]->bss = column_size(s, 3 * i + 2);
 	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_error(st, "cannot read build");

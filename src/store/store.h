@@ -24,7 +24,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 /* Opens (creating when create is set) the database at path. */
 int store_open(struct store **out, const char *path, int create);
@@ -153,6 +153,12 @@ void store_variants_free(struct store_variant *v, size_t nr);
 int store_clear_variants(struct store *st);
 
 /* Builds, keyed by the build cache key. */
+/* Sizes of vmlinux by class, each -1 when unknown. */
+struct store_sizes {
+	int64_t text, data, bss;
+};
+#define STORE_SIZES_UNKNOWN { -1, -1, -1 }
+
 struct store_build {
 	char *key;
 	char *config_hash;
@@ -163,10 +169,14 @@ struct store_build {
 	char *log_path;
 	char *log_tail;
 	char *seeded_from;	/* key of the tree this build started from, or NULL */
-	/* vmlinux's text, data and bss (schema 6), -1 when unknown */
-	int64_t text_size, data_size, bss_size;
+	/*
+	 * vmlinux's text, data and bss: by section as size(1) adds them up
+	 * (schema 6) and by symbol as bloat-o-meter does (schema 7); see
+	 * kbuild/elf-sizes.h
+	 */
+	struct store_sizes sections, symbols;
 };
-#define STORE_BUILD_INIT { .text_size = -1, .data_size = -1, .bss_size = -1 }
+#define STORE_BUILD_INIT { .sections = STORE_SIZES_UNKNOWN, .symbols = STORE_SIZES_UNKNOWN }
 void store_build_release(struct store_build *b);
 int store_put_build(struct store *st, const struct store_build *b);
 /* Returns 1 and fills out when found, 0 when not, -1 on error. */

@@ -59,22 +59,25 @@ test_expect_success 'build: vmlinux by section per build, in the cache and the d
 	test -n "$base_data" && test -n "$base_bss" &&
 	test_grep "^CONFIG_DEBUG_A=y|1|$((base_data + 4096))|$base_bss$" sizes &&
 	test_grep "^CONFIG_DEBUG_B=y|1|$base_data|$((base_bss + 8192))$" sizes &&
-	test "$(cat "$CACHE"/builds/*/meta | grep -c "^text_size=[1-9]")" = 3
+	test "$(cat "$CACHE"/builds/*/meta | grep -c "^text_size=[1-9]")" = 3 &&
+	test "$(cat "$CACHE"/builds/*/meta | grep -c "^symbol_bss_size=[0-9]")" = 3
 '
 
 test_expect_success 'report: text, data and bss per variant in text, markdown, json and html' '
 	kconfperf report --dir exp >out &&
 	sed -n "/^  variant  *bzImage/,/^\$/p" out >table && cat table &&
-	test_grep "^  CONFIG_DEBUG_A=y  *[-+0-9.]* [KMi]*B  *+0 B  *+4.0 KiB  *+0 B$" table &&
-	test_grep "^  CONFIG_DEBUG_B=y  *[-+0-9.]* [KMi]*B  *+0 B  *+0 B  *+8.0 KiB$" table &&
+	test_grep "^  CONFIG_DEBUG_A=y  *[-+0-9.]* [KMi]*B  *+0 B  *+4.0 KiB  *+0 B  *+0 B  *+4.0 KiB  *+0 B$" table &&
+	test_grep "^  CONFIG_DEBUG_B=y  *[-+0-9.]* [KMi]*B  *+0 B  *+0 B  *+8.0 KiB  *+0 B  *+0 B  *+8.0 KiB$" table &&
 	kconfperf report --dir exp --format markdown >md &&
-	test_grep "^| CONFIG_DEBUG_A=y | .* | +0 B | +4.0 KiB | +0 B |$" md &&
+	test_grep "^| CONFIG_DEBUG_A=y | .* | +0 B | +4.0 KiB | +0 B | +0 B | +4.0 KiB | +0 B |$" md &&
 	kconfperf report --dir exp --format json >json &&
 	test_grep "\"data_size_delta\": 4096" json &&
 	test_grep "\"bss_size_delta\": 8192" json &&
+	test_grep "\"symbol_bss_size_delta\": 8192" json &&
 	kconfperf report --dir exp --format html >html &&
 	test_grep "<section id=\"sizes\">" html &&
-	test_grep "<td class=\"n\">+8.0 KiB</td>" html
+	test_grep "<td class=\"n\">+8.0 KiB</td>" html &&
+	test_grep "<th class=\"n\">sym bss</th>" html
 '
 
 test_expect_success 'report: the environment in text, markdown, json and html' '

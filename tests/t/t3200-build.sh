@@ -28,6 +28,36 @@ test_expect_success 'build makes a bzImage per variant and records sizes' '
 	done
 '
 
+# vmlinux by section as size(1) adds it up and by symbol as nm (and the
+# kernel's scripts/bloat-o-meter) does; the baseline's tree is kept, since
+# the leaf variant was seeded from it.  PRINTK_TIME sets printk_time to 1:
+# the variable moves from bss to data, a byte each way, which neither
+# bzImage nor the padded sections show.
+test_expect_success 'sizes by section and by symbol, a leaf option seen only by symbol' '
+	base=$(db "SELECT b.key FROM build b JOIN variant v ON v.config_hash = b.config_hash WHERE v.name = \"baseline\"") &&
+	vmlinux="$KCP_TEST_CACHE/trees/$base/vmlinux" &&
+	test -f "$vmlinux" &&
+	size -B "$vmlinux" | tail -n 1 | awk "{ print \$1 \"|\" \$2 \"|\" \$3 }" >expect.sections &&
+	nm --size -t d "$vmlinux" | awk "\$2 ~ /^[tTrRwW]\$/ { t += \$1 } \$2 ~ /^[dDvV]\$/ { d += \$1 }
+		\$2 ~ /^[bB]\$/ { b += \$1 } END { print t \"|\" d \"|\" b }" >expect.symbols &&
+	db "SELECT text_size, data_size, bss_size FROM build WHERE key = \"$base\"" >got.sections &&
+	db "SELECT symbol_text_size, symbol_data_size, symbol_bss_size FROM build WHERE key = \"$base\"" >got.symbols &&
+	test_cmp expect.sections got.sections &&
+	test_cmp expect.symbols got.symbols &&
+	db "SELECT l.bzimage_size - b.bzimage_size, l.text_size - b.text_size, l.data_size - b.data_size,
+		l.bss_size - b.bss_size, l.symbol_text_size - b.symbol_text_size,
+		l.symbol_data_size - b.symbol_data_size, l.symbol_bss_size - b.symbol_bss_size
+		FROM build b, build l WHERE b.key = \"$base\" AND l.key <> b.key" >delta &&
+	cat delta &&
+	test "$(cat delta)" = "0|0|0|0|0|1|-1" &&
+	kconfperf report --dir exp >report.txt 2>/dev/null &&
+	sed -n "/^image size:/,/^measured under:/p" report.txt >sizes.txt &&
+	cat sizes.txt &&
+	test_grep "^  CONFIG_PRINTK_TIME=y  *+0 B  *+0 B  *+0 B  *+0 B  *+0 B  *+1 B  *-1 B\$" sizes.txt &&
+	kconfperf report --dir exp --format html >report.html 2>/dev/null &&
+	test_grep "<th class=\"n\">sym data</th>" report.html
+'
+
 test_expect_success 'the leaf variant was seeded from the baseline and rebuilt few files' '
 	base=$(db "SELECT b.key FROM build b JOIN variant v ON v.config_hash = b.config_hash WHERE v.name = \"baseline\"") &&
 	seed=$(db "SELECT b.seeded_from FROM build b JOIN variant v ON v.config_hash = b.config_hash WHERE v.name = \"CONFIG_PRINTK_TIME=y\"") &&

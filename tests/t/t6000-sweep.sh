@@ -80,7 +80,9 @@ test_expect_success 'the JSON report has hyperfine fields and our verdicts' '
 	# a result per metric: the meter instructions, the workload time, wall and boot
 	jq -e "[.results[] | select(.command == \"baseline-again\") | .kconfperf.metric] | sort ==
 		[\"boot\", \"instructions\", \"time\", \"wall\"]" exp/report.json &&
-	jq -e "[.kconfperf.tables[] | select(.metric == \"boot\")][0].aa.marked == false" exp/report.json
+	jq -e "[.kconfperf.tables[] | select(.metric == \"boot\")][0].aa.marked == false" exp/report.json &&
+	jq -e "[.results[] | select(.kconfperf.variant == \"CONFIG_PROVE_LOCKING=y\")][0].kconfperf |
+		.symbol_text_size_delta > 0 and .symbol_bss_size_delta > 10000000 and .symbol_data_size > 0" exp/report.json
 '
 
 test_expect_success 'the same sweep again runs and builds nothing' '

@@ -187,9 +187,12 @@ static int fixture_experiment(const char *path)
 		b.vmlinux_size = f->bzimage * 4;
 		/* vmlinux by section; the script variant's bzImage is +24 B, its text +37 B */
 		if (f->bzimage) {
-			b.text_size = f->bzimage * 2 + (long long)(i * i) * 37;
-			b.data_size = f->bzimage / 2 + (long long)i * 8;
-			b.bss_size = 409600;
+			b.sections.text = f->bzimage * 2 + (long long)(i * i) * 37;
+			b.sections.data = f->bzimage / 2 + (long long)i * 8;
+			b.sections.bss = 409600;
+			b.symbols.text = f->bzimage + (long long)i * 52;
+			b.symbols.data = f->bzimage / 3 + (long long)(i % 2);
+			b.symbols.bss = 300000 - (long long)(i % 2);
 		}
 		b.log_path = (char *)"logs/build-failslab.log";
 		b.log_tail = (char *)(f->build_failed ?
