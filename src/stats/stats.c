@@ -428,6 +428,8 @@ void stats_fieller(struct stats_fieller *out, const struct stats_summary *v,
 	den = m * m - t * t * vb;
 	out->lo = (a * m - t * sqrt(disc)) / den;
 	out->hi = (a * m + t * sqrt(disc)) / den;
+	if (a > 0 && m > 0 && out->lo < 0)
+		out->lo = 0;
 	out->state = STATS_CI_BOUNDED;
 }
 

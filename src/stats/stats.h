@@ -218,7 +218,11 @@ int stats_mann_whitney(struct stats_mw *out, const double *x, size_t nx,
  * floored at STATS_RESOLUTION |mean| (top of this file), so constant samples
  * give an interval about r as wide as the resolution, with a finite df.
  * When va and r^2 vb are both 0 (a variant of zeros) the interval is [r, r]
- * with df = INFINITY.
+ * with df = INFINITY.  When both means are positive (every metric kconfperf
+ * keeps is a time, a count or a rate) a ratio below 0 is impossible, so a
+ * lower root below 0 is raised to 0: the interval cut to the values the
+ * ratio can take covers it as often ("-100%", not "-182%", when the
+ * variant's mean is not known to be above 0).
  */
 enum stats_ci {
 	STATS_CI_NONE,

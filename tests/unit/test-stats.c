@@ -851,6 +851,22 @@ static void test_compare_edges(void)
 	check_int(c.marker, ==, '?');
 	check_int(c.ci.state, ==, STATS_CI_BOUNDED);
 
+	/*
+	 * A variant whose mean is not known to be above 0 (the host's wall
+	 * time of a loaded run: 2.3 s to 40 s): Fieller's lower root is below
+	 * 0, a ratio no positive metric can have, so the interval starts at 0,
+	 * -100%.  The upper root stays.
+	 */
+	{
+		double wild[] = { 2.3, 2.4, 40.0, 2.2, 3.1 };
+
+		stats_compare(&c, base, 4, wild, 5, &opts);
+		check_int(c.ci.state, ==, STATS_CI_BOUNDED);
+		check(c.ci.lo == 0);
+		check(c.change_lo == -100);
+		check(c.ci.hi > 2);
+	}
+
 	/* Too few values. */
 	stats_compare(&c, base, 1, slow, 4, &opts);
 	check_int(c.ci.state, ==, STATS_CI_NONE);
