@@ -33,16 +33,19 @@
  * for it (a jump to the address after a call, a task's first return into
  * frames the probe never saw, a block at a return address translated
  * before its call was) changes nothing ("unmatched"); a stack deeper than
- * MAX_DEPTH is dropped ("resets").  An interrupt's handler is counted
+ * MAX_DEPTH is dropped ("resets").  With map=, a call of the kernel's
+ * __switch_to_asm (a context switch) starts the stack anew ("switches").  An interrupt's handler is counted
  * inside whatever function it interrupted, as a sampling profiler would.
  * One stack for the machine: the meter runs under icount, one vCPU thread.
  *
  * What it writes to FILE at qemu's exit:
  *
  *	callstack-probe 1
- *	insns N calls N rets N landings N matched N unwound N unmatched N resets N maxdepth N
+ *	insns N calls N rets N landings N matched N unwound N unmatched N resets N
+ *		switches N maxdepth N lost N   (lost: a full table dropped an entry)
  *	fn INCLUSIVE CALLS TARGET   (each callee, largest first; TARGET a
  *		name from map= or an address; an indirect call's "@site")
+ *	open DEPTH TARGET RETURN   (the frames open at exit, innermost first)
  *	end
  *
  * and the folded stacks (flame graph tools: "a;b;c COUNT") to FILE.folded.
@@ -124,7 +127,8 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 
 /* A callee: a direct call's target, or an indirect call's site. */
 struct fn {
-	uint64_t key;		/* address; bit 0 set: an indirect call's site */
+	uint64_t key;		/* the target's address, or the indirect call's */
+	bool indirect;
 	uint64_t inclusive, calls;
 	bool used;
 };
@@ -155,8 +159,11 @@ struct sym {
 
 static struct {
 	char *out;
-	uint64_t insns, rets;	/* the inline adds' counters */
-	uint64_t calls, landings, matched, unwound, unmatched, resets, maxdepth, lost;
+	uint64_t insns, rets;	/* the running count (inline adds), the rets */
+	uint64_t calls, empty, landings, matched, unwound, unmatched, resets, switches, maxdepth, lost;
+	uint64_t last_ret;	/* the return address the last ret popped, until a landing */
+	bool check;		/* landings checked (check=on, the default) */
+	uint64_t switch_to;	/* __switch_to_asm's address (map=), or 0 */
 	struct fn fns[1u << FN_BITS];
 	struct site sites[1u << SITE_BITS];
 	bool return_site[1u << SITE_BITS];	/* open table of return addresses */
@@ -176,30 +183,31 @@ static uint64_t hash64(uint64_t x)
 	return x;
 }
 
-static uint32_t fn_intern(uint64_t key)
+static uint32_t fn_intern(uint64_t key, bool indirect)
 {
-	uint32_t mask = (1u << FN_BITS) - 1, i = hash64(key) & mask, n;
+	uint32_t mask = (1u << FN_BITS) - 1, i = hash64(key ^ indirect) & mask, n;
 
 	for (n = 0; n <= mask; n++, i = (i + 1) & mask) {
 		if (!p.fns[i].used) {
 			p.fns[i].used = true;
 			p.fns[i].key = key;
+			p.fns[i].indirect = indirect;
 			return i;
 		}
-		if (p.fns[i].key == key)
+		if (p.fns[i].key == key && p.fns[i].indirect == indirect)
 			return i;
 	}
 	p.lost++;
 	return 0;
 }
 
-static struct site *site_intern(uint64_t addr, uint64_t ret, uint64_t fnkey)
+static struct site *site_intern(uint64_t addr, uint64_t ret, uint64_t fnkey, bool indirect)
 {
 	uint32_t mask = (1u << SITE_BITS) - 1, i = hash64(addr) & mask, n;
 
 	for (n = 0; n <= mask; n++, i = (i + 1) & mask) {
 		if (!p.sites[i].used) {
-			p.sites[i] = (struct site){ addr, ret, fn_intern(fnkey), true };
+			p.sites[i] = (struct site){ addr, ret, fn_intern(fnkey, indirect), true };
 			return &p.sites[i];
 		}
 		if (p.sites[i].addr == addr && p.sites[i].ret == ret)
@@ -277,7 +285,56 @@ static void on_call(unsigned int vcpu, void *udata)
 		p.maxdepth = p.depth;
 }
 
-/* A block at a return address runs: pop to the frame that returns there. */
+/*
+ * A call of __switch_to_asm switches kernel stacks: the frames on the
+ * shadow stack are the previous task's, and a v1 plugin cannot tell which
+ * task runs next (its stack pointer is a register), so the stack starts
+ * anew, and the frames open across the switch are never counted.
+ */
+static void on_switch(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	(void)udata;
+	p.calls++;
+	p.switches++;
+	p.depth = 0;
+}
+
+/* Pop the top frame: its callee's inclusive count, its path's exclusive one. */
+static void pop(void)
+{
+	struct frame *f = &p.stack[p.depth - 1];
+	uint64_t incl = p.insns - f->start;
+
+	p.fns[f->fn].inclusive += incl;
+	p.fns[f->fn].calls++;
+	p.paths[f->path].self += incl > f->children ? incl - f->children : 0;
+	p.depth--;
+	if (p.depth)
+		p.stack[p.depth - 1].children += incl;
+}
+
+/* A ret runs: it returns from the top frame, unless a landing says otherwise. */
+static void on_ret(unsigned int vcpu, void *udata)
+{
+	(void)vcpu;
+	(void)udata;
+	p.rets++;
+	if (!p.depth) {
+		p.empty++;
+		p.last_ret = 0;
+		return;
+	}
+	p.last_ret = p.stack[p.depth - 1].ret;
+	pop();
+}
+
+/*
+ * A block at a return address runs.  After the ret that popped the frame
+ * of this return address, all is well; else, when a frame deeper down
+ * returns here (the ret left frames behind: an unwind), pop to it;
+ * else it was reached by a jump, or by a return the probe did not see.
+ */
 static void on_landing(unsigned int vcpu, void *udata)
 {
 	uint64_t addr = (uintptr_t)udata;
@@ -285,28 +342,21 @@ static void on_landing(unsigned int vcpu, void *udata)
 
 	(void)vcpu;
 	p.landings++;
+	if (p.last_ret == addr) {
+		p.matched++;
+		p.last_ret = 0;
+		return;
+	}
+	p.last_ret = 0;
 	while (d && p.stack[d - 1].ret != addr)
 		d--;
 	if (!d) {
 		p.unmatched++;
 		return;
 	}
-	if (d == p.depth)
-		p.matched++;
-	else
-		p.unwound += p.depth - d;
-	/* pop every frame down to and with the match, innermost first */
-	while (p.depth >= d) {
-		struct frame *f = &p.stack[p.depth - 1];
-		uint64_t incl = p.insns - f->start;
-
-		p.fns[f->fn].inclusive += incl;
-		p.fns[f->fn].calls++;
-		p.paths[f->path].self += incl > f->children ? incl - f->children : 0;
-		p.depth--;
-		if (p.depth)
-			p.stack[p.depth - 1].children += incl;
-	}
+	p.unwound += p.depth - d + 1;
+	while (p.depth >= d)
+		pop();
 }
 
 /* Skip legacy and REX prefixes: the opcode's offset, or -1. */
@@ -334,7 +384,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	uint64_t start = qemu_plugin_tb_vaddr(tb);
 
 	(void)id;
-	if (is_return_site(start))
+	if (p.check && is_return_site(start))
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_landing, QEMU_PLUGIN_CB_NO_REGS,
 						     (void *)(uintptr_t)start);
 	for (i = 0; i < n; i++) {
@@ -343,7 +393,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		size_t len = qemu_plugin_insn_size(insn);
 		uint64_t va = qemu_plugin_insn_vaddr(insn), ret = va + len, key = 0;
 		int o = opcode_at(b, len);
-		bool call = false;
+		bool call = false, indirect = false;
 
 		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 							   &p.insns, 1);
@@ -363,19 +413,22 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			call = true;
 		} else if (b[o] == 0xff && len - o >= 2 &&
 			   (((b[o + 1] >> 3) & 7) == 2 || ((b[o + 1] >> 3) & 7) == 3)) {
-			key = va | 1;
+			key = va;
+			indirect = true;
 			call = true;
 		} else if (b[o] == 0xc3 || b[o] == 0xc2 || b[o] == 0xcb || b[o] == 0xca) {
-			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-								   &p.rets, 1);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_ret, QEMU_PLUGIN_CB_NO_REGS, NULL);
 		}
 		if (call) {
-			struct site *s = site_intern(va, ret, key);
+			struct site *s = site_intern(va, ret, key, indirect);
 
 			if (!s)
 				continue;
-			return_site_add(ret);
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_call, QEMU_PLUGIN_CB_NO_REGS, s);
+			if (p.check)
+				return_site_add(ret);
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, p.switch_to && key == p.switch_to ?
+							       on_switch : on_call,
+							       QEMU_PLUGIN_CB_NO_REGS, s);
 		}
 	}
 }
@@ -410,6 +463,8 @@ static void load_map(const char *path)
 			if (!p.syms)
 				abort();
 		}
+		if (!strcmp(name, "__switch_to_asm"))
+			p.switch_to = addr;
 		p.syms[p.nr_syms].addr = addr;
 		p.syms[p.nr_syms].name = strdup(name);
 		p.nr_syms++;
@@ -419,10 +474,10 @@ static void load_map(const char *path)
 		qsort(p.syms, p.nr_syms, sizeof(*p.syms), sym_cmp);
 }
 
-/* The name of callee KEY into BUF: its function, or its address. */
-static const char *fn_name(uint64_t key, char *buf, size_t size)
+/* The name of callee FN into BUF: its function, or its address ("@": an indirect call's site). */
+static const char *fn_name(const struct fn *fn, char *buf, size_t size)
 {
-	uint64_t addr = key & ~(uint64_t)1;
+	uint64_t addr = fn->key;
 	size_t lo = 0, hi = p.nr_syms;
 
 	while (lo < hi) {
@@ -436,7 +491,7 @@ static const char *fn_name(uint64_t key, char *buf, size_t size)
 	if (lo && addr >= 0xffff800000000000ULL) {
 		const struct sym *s = &p.syms[lo - 1];
 
-		if (key & 1)
+		if (fn->indirect)
 			snprintf(buf, size, "@%s+0x%llx", s->name,
 				 (unsigned long long)(addr - s->addr));
 		else if (addr == s->addr)
@@ -444,7 +499,7 @@ static const char *fn_name(uint64_t key, char *buf, size_t size)
 		else
 			snprintf(buf, size, "%s+0x%llx", s->name, (unsigned long long)(addr - s->addr));
 	} else {
-		snprintf(buf, size, "%s0x%llx", key & 1 ? "@" : "", (unsigned long long)addr);
+		snprintf(buf, size, "%s0x%llx", fn->indirect ? "@" : "", (unsigned long long)addr);
 	}
 	return buf;
 }
@@ -466,7 +521,7 @@ static void put_path(FILE *f, uint32_t i, int depth)
 		put_path(f, p.paths[i].parent, depth + 1);
 		fputc(';', f);
 	}
-	fputs(fn_name(p.fns[p.paths[i].fn].key, buf, sizeof(buf)), f);
+	fputs(fn_name(&p.fns[p.paths[i].fn], buf, sizeof(buf)), f);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *udata)
@@ -498,12 +553,13 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		return;
 	}
 	fprintf(f, "callstack-probe 1\n");
-	fprintf(f, "insns %llu calls %llu rets %llu landings %llu matched %llu unwound %llu "
-		"unmatched %llu resets %llu maxdepth %llu lost %llu\n",
+	fprintf(f, "insns %llu calls %llu rets %llu empty %llu landings %llu matched %llu "
+		"unwound %llu unmatched %llu resets %llu switches %llu maxdepth %llu lost %llu\n",
 		(unsigned long long)p.insns, (unsigned long long)p.calls,
-		(unsigned long long)p.rets, (unsigned long long)p.landings,
+		(unsigned long long)p.rets, (unsigned long long)p.empty, (unsigned long long)p.landings,
 		(unsigned long long)p.matched, (unsigned long long)p.unwound,
 		(unsigned long long)p.unmatched, (unsigned long long)p.resets,
+		(unsigned long long)p.switches,
 		(unsigned long long)p.maxdepth, (unsigned long long)p.lost);
 	n = 1u << FN_BITS;
 	sorted = malloc(n * sizeof(*sorted));
@@ -513,9 +569,12 @@ static void at_exit(qemu_plugin_id_t id, void *udata)
 		for (i = 0; i < n && sorted[i].inclusive; i++)
 			fprintf(f, "fn %llu %llu %s\n", (unsigned long long)sorted[i].inclusive,
 				(unsigned long long)sorted[i].calls,
-				fn_name(sorted[i].key, buf, sizeof(buf)));
+				fn_name(&sorted[i], buf, sizeof(buf)));
 		free(sorted);
 	}
+	for (i = p.depth; i > 0; i--)
+		fprintf(f, "open %zu %s 0x%llx\n", i - 1, fn_name(&p.fns[p.stack[i - 1].fn], buf, sizeof(buf)),
+			(unsigned long long)p.stack[i - 1].ret);
 	fprintf(f, "end\n");
 	fclose(f);
 	free(tmp);
@@ -526,6 +585,7 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 {
 	int i;
 
+	p.check = true;
 	if (info->version.min > PROBE_API_VERSION || info->version.cur < PROBE_API_VERSION) {
 		fprintf(stderr, "callstack-probe: qemu offers plugin API %d to %d, not %d\n",
 			info->version.min, info->version.cur, PROBE_API_VERSION);
@@ -540,9 +600,11 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 			p.out = strdup(argv[i] + 4);
 		else if (!strncmp(argv[i], "map=", 4))
 			load_map(argv[i] + 4);
+		else if (!strcmp(argv[i], "check=on") || !strcmp(argv[i], "check=off"))
+			p.check = !strcmp(argv[i], "check=on");
 		else {
 			fprintf(stderr, "callstack-probe: unknown argument '%s' "
-				"(it takes out=FILE, map=System.map)\n", argv[i]);
+				"(it takes out=FILE, map=System.map, check=on|off)\n", argv[i]);
 			return -1;
 		}
 	}
