@@ -912,6 +912,18 @@ void kconfig_index_impliers(struct strvec *out, const struct kconfig_index *idx,
 		krev_list(out, sym->implied_by, with_conditions);
 }
 
+void kconfig_index_choice_others(struct strvec *out, const struct kconfig_index *idx,
+				 const char *name)
+{
+	const struct ksym *sym = kindex_find(idx, name);
+	const struct kentry *e, *m;
+
+	for (e = sym ? sym->entries : NULL; e; e = e->next)
+		for (m = e->choice ? e->choice->members : NULL; m; m = m->next_member)
+			if (m->sym != sym && strvec_find(out, m->sym->name) < 0)
+				strvec_push(out, m->sym->name);
+}
+
 /*
  * Shared by kconfig-explain.c and kconfig-deps.c
  */

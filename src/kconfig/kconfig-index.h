@@ -81,6 +81,15 @@ void kconfig_index_impliers(struct strvec *out, const struct kconfig_index *idx,
 			    const char *name, int with_conditions);
 
 /*
+ * Appends the other members of every choice name is a member of, each once,
+ * in the order read (UNWINDER_FRAME_POINTER: UNWINDER_ORC, UNWINDER_GUESS).
+ * A .config that sets a member to y and leaves another at y gets the one
+ * Kconfig reads last; setting the others to n makes the choice name's.
+ */
+void kconfig_index_choice_others(struct strvec *out, const struct kconfig_index *idx,
+				 const char *name);
+
+/*
  * Explaining a setting
  */
 enum kconfig_explain {

@@ -403,16 +403,30 @@ static void classify(struct plan *p, const struct plan_options *o, struct plan_v
 	strbuf_release(&failures);
 }
 
-/* The full .config to resolve for a variant: the baseline plus its settings. */
+/*
+ * The full .config to resolve for a variant: the baseline plus its
+ * settings.  A choice member set to y deselects the choice's other members
+ * the variant does not set itself, as menuconfig would: tinyconfig's
+ * UNWINDER_GUESS=y would otherwise win over a requested
+ * UNWINDER_FRAME_POINTER=y, being read after it.
+ */
 static struct kconfig *requested_config(const struct plan *p, const struct plan_variant *v)
 {
 	struct kconfig *kc = kconfig_dup(p->baseline);
-	size_t iter = 0;
+	struct strvec others = STRVEC_INIT;
+	size_t iter = 0, i;
 	const char *name, *value;
 
-	while (kconfig_next(v->requested, &iter, &name, &value))
+	while (kconfig_next(v->requested, &iter, &name, &value)) {
 		if (kconfig_set(kc, name, value))
 			BUG("cannot set CONFIG_%s=%s read from a parsed .config", name, value);
+		if (p->index && same_value(value, "y"))
+			kconfig_index_choice_others(&others, p->index, name);
+	}
+	for (i = 0; i < others.nr; i++)
+		if (!kconfig_get(v->requested, others.v[i]) && kconfig_set(kc, others.v[i], "n"))
+			BUG("cannot deselect the choice member CONFIG_%s", others.v[i]);
+	strvec_clear(&others);
 	return kc;
 }
 

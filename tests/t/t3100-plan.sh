@@ -67,6 +67,22 @@ test_expect_success 'FAIL_PAGE_ALLOC has an unmet dependency, with its false ato
 	test_grep "unmet-deps: depends on FAULT_INJECTION: FAULT_INJECTION=n" row
 '
 
+# tinyconfig sets UNWINDER_GUESS=y and SLOB=y; each is the last member of
+# its choice in Kconfig order, so a .config that only added the requested
+# member left the old one to win.  Setting a member deselects the others.
+test_expect_success 'a choice member takes: the unwinder and the slab allocator' '
+	plan --base tinyconfig --options UNWINDER_FRAME_POINTER,SLUB --dir choice >choice.out &&
+	cat choice.out &&
+	test "$(status_of CONFIG_UNWINDER_FRAME_POINTER=y choice.out)" = ok &&
+	test "$(status_of CONFIG_SLUB=y choice.out)" = ok &&
+	kconfperf plan --dir choice --show CONFIG_UNWINDER_FRAME_POINTER=y >fp.diff &&
+	cat fp.diff &&
+	test_grep "^ UNWINDER_FRAME_POINTER n -> y" fp.diff &&
+	test_grep "^ UNWINDER_GUESS y -> n" fp.diff &&
+	kconfperf plan --dir choice --show CONFIG_SLUB=y >slub.diff &&
+	test_grep "^ SLOB y -> n" slub.diff
+'
+
 test_expect_success 'variants with one effective config are marked same-as' '
 	# DEBUG_LOCK_ALLOC and LOCK_STAT both select LOCKDEP; whichever pair
 	# resolves alike is built once

@@ -676,6 +676,20 @@ static void test_choice(void)
 	/* the first alternative of || that can be met */
 	check_str(deps(idx, "FAILSLAB", empty_config), "MMU_OK SLAB");
 	check_str(deps(idx, "FAILSLAB", mmu), "");
+	/* setting a member deselects the others: which they are */
+	{
+		struct strvec others = STRVEC_INIT;
+
+		kconfig_index_choice_others(&others, idx, "SLUB");
+		check_int(others.nr, ==, 2);
+		check_str(others.nr > 1 ? others.v[0] : "", "SLAB");
+		check_str(others.nr > 1 ? others.v[1] : "", "SLOB");
+		strvec_clear(&others);
+		kconfig_index_choice_others(&others, idx, "FAILSLAB");
+		kconfig_index_choice_others(&others, idx, "NO_SUCH");
+		check_int(others.nr, ==, 0);
+		strvec_clear(&others);
+	}
 	kconfig_index_free(idx);
 }
 
