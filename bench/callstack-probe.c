@@ -50,6 +50,11 @@
  *
  * and the folded stacks (flame graph tools: "a;b;c COUNT") to FILE.folded.
  *
+ * check=off leaves out the landings' callbacks (returns unchecked);
+ * stack=off leaves out the stack, keeping only the running count's inline
+ * adds, which a meter with call stacks would not add twice: the cost of
+ * the probe less that of stack=off is the shadow stack's own.
+ *
  * The plugin API (version 1, qemu 7.x and 8.x) as qemu's
  * docs/devel/tcg-plugins.rst documents it, declared here as
  * plugin/kcp-meter.c does, since distributions ship no qemu-plugin.h.
@@ -163,6 +168,7 @@ static struct {
 	uint64_t calls, empty, landings, matched, unwound, unmatched, resets, switches, maxdepth, lost;
 	uint64_t last_ret;	/* the return address the last ret popped, until a landing */
 	bool check;		/* landings checked (check=on, the default) */
+	bool keep;		/* the shadow stack kept (stack=on, the default) */
 	uint64_t switch_to;	/* __switch_to_asm's address (map=), or 0 */
 	struct fn fns[1u << FN_BITS];
 	struct site sites[1u << SITE_BITS];
@@ -384,7 +390,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	uint64_t start = qemu_plugin_tb_vaddr(tb);
 
 	(void)id;
-	if (p.check && is_return_site(start))
+	if (p.keep && p.check && is_return_site(start))
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, on_landing, QEMU_PLUGIN_CB_NO_REGS,
 						     (void *)(uintptr_t)start);
 	for (i = 0; i < n; i++) {
@@ -397,7 +403,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 							   &p.insns, 1);
-		if (o < 0)
+		if (o < 0 || !p.keep)
 			continue;
 		if (b[o] == 0xe8 && len - o == 5) {
 			int32_t rel;
@@ -586,6 +592,7 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 	int i;
 
 	p.check = true;
+	p.keep = true;
 	if (info->version.min > PROBE_API_VERSION || info->version.cur < PROBE_API_VERSION) {
 		fprintf(stderr, "callstack-probe: qemu offers plugin API %d to %d, not %d\n",
 			info->version.min, info->version.cur, PROBE_API_VERSION);
@@ -602,9 +609,11 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 			load_map(argv[i] + 4);
 		else if (!strcmp(argv[i], "check=on") || !strcmp(argv[i], "check=off"))
 			p.check = !strcmp(argv[i], "check=on");
+		else if (!strcmp(argv[i], "stack=on") || !strcmp(argv[i], "stack=off"))
+			p.keep = !strcmp(argv[i], "stack=on");
 		else {
 			fprintf(stderr, "callstack-probe: unknown argument '%s' "
-				"(it takes out=FILE, map=System.map, check=on|off)\n", argv[i]);
+				"(it takes out=FILE, map=System.map, check=on|off, stack=on|off)\n", argv[i]);
 			return -1;
 		}
 	}
