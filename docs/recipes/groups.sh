@@ -3,6 +3,7 @@
 # Named groups and the cumulative design: an options file whose group is one candidate.
 # Plans PRINTK_TIME and the group lockdebug (PROVE_LOCKING and LOCKDEP) one at a time and one
 # after another on Debian's 6.1 tinyconfig and prints the plan table (olddefconfig only).
+# KCP_CACHE, when set, is the build cache (--cache).
 set -eu
 K=${KCONFPERF:-kconfperf}
 D=${RECIPE_DIR:-recipe-groups}
@@ -17,5 +18,5 @@ endgroup
 OPTIONS
 cat "$D/options.txt"
 echo
-"$K" plan --source /usr/src/linux-source-6.1.tar.xz --base tinyconfig --options "$D/options.txt" \
+"$K" plan ${KCP_CACHE:+--cache "$KCP_CACHE"} --source /usr/src/linux-source-6.1.tar.xz --base tinyconfig --options "$D/options.txt" \
 	--design oat,cumulative --dir "$D/exp" -q
