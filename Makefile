@@ -154,7 +154,7 @@ $(B)/guest/src/%.o: src/%.c $(B)/GUEST_FLAGS
 $(B)/kcp-guest: $(GUEST_OBJ)
 	$(CC) -static -o $@ $^ -lpthread
 
-$(METER): plugin/kcp-meter.c src/store/idle-functions.h $(B)/GUEST_FLAGS
+$(METER): plugin/kcp-meter.c plugin/qemu-plugin-api.h src/store/idle-functions.h $(B)/GUEST_FLAGS
 	@mkdir -p $(dir $@)
 	$(CC) $(METER_CFLAGS) -shared -o $@ $<
 

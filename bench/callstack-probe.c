@@ -56,8 +56,8 @@
  * the probe less that of stack=off is the shadow stack's own.
  *
  * The plugin API (version 1, qemu 7.x and 8.x) as qemu's
- * docs/devel/tcg-plugins.rst documents it, declared here as
- * plugin/kcp-meter.c does, since distributions ship no qemu-plugin.h.
+ * docs/devel/tcg-plugins.rst documents it: plugin/qemu-plugin-api.h,
+ * shared with the meter, since distributions ship no qemu-plugin.h.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -67,56 +67,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef uint64_t qemu_plugin_id_t;
-
-typedef struct {
-	const char *target_name;
-	struct {
-		int min;
-		int cur;
-	} version;
-	bool system_emulation;
-	union {
-		struct {
-			int smp_vcpus;
-			int max_vcpus;
-		} system;
-	};
-} qemu_info_t;
-
-struct qemu_plugin_tb;
-struct qemu_plugin_insn;
-
-enum qemu_plugin_cb_flags {
-	QEMU_PLUGIN_CB_NO_REGS,
-	QEMU_PLUGIN_CB_R_REGS,
-	QEMU_PLUGIN_CB_RW_REGS,
-};
-
-enum qemu_plugin_op {
-	QEMU_PLUGIN_INLINE_ADD_U64,
-};
-
-typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *userdata);
-typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu_index, void *userdata);
-typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb);
-void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin_vcpu_udata_cb_t cb,
-					  enum qemu_plugin_cb_flags flags, void *userdata);
-void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
-					    qemu_plugin_vcpu_udata_cb_t cb,
-					    enum qemu_plugin_cb_flags flags, void *userdata);
-void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,
-						enum qemu_plugin_op op, void *ptr, uint64_t imm);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb,
-				    void *userdata);
-uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
-const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
-size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
-uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+#include "../plugin/qemu-plugin-api.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define PROBE_API_VERSION 1

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../plugin/qemu-plugin-api.h"
 #include "run/meter.h"
 #include "store/profile.h"
 #include "test-lib.h"
@@ -23,21 +24,6 @@
  * blocks of instructions at given addresses, then runs them as TCG would:
  * each instruction's callbacks, then its inline add.
  */
-typedef uint64_t qemu_plugin_id_t;
-typedef struct {
-	const char *target_name;
-	struct {
-		int min;
-		int cur;
-	} version;
-	bool system_emulation;
-	union {
-		struct {
-			int smp_vcpus;
-			int max_vcpus;
-		} system;
-	};
-} qemu_info_t;
 
 struct qemu_plugin_insn {
 	uint64_t vaddr;
@@ -60,55 +46,36 @@ struct qemu_plugin_tb {
 	uint64_t imm;
 };
 
-typedef void (*trans_cb_t)(qemu_plugin_id_t, struct qemu_plugin_tb *);
-typedef void (*atexit_cb_t)(qemu_plugin_id_t, void *);
-static trans_cb_t trans_cb;
-static atexit_cb_t atexit_cb;
+/* The API as plugin/qemu-plugin-api.h declares it, as the meter calls it. */
+static qemu_plugin_vcpu_tb_trans_cb_t trans_cb;
+static qemu_plugin_udata_cb_t atexit_cb;
 static void *atexit_data;
 
-/* The API, as kcp-meter.so declares it. */
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, trans_cb_t cb);
-void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
-					    void (*cb)(unsigned int, void *), int flags,
-					    void *userdata);
-void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, int op, void *ptr,
-						uint64_t imm);
-void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn, int rw, int op,
-					  void *ptr, uint64_t imm);
-void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, int op, void *ptr,
-					     uint64_t imm);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, atexit_cb_t cb, void *userdata);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
-const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
-size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
-uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, trans_cb_t cb)
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_tb_trans_cb_t cb)
 {
 	(void)id;
 	trans_cb = cb;
 }
 
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
-					    void (*cb)(unsigned int, void *), int flags,
-					    void *userdata)
+					    qemu_plugin_vcpu_udata_cb_t cb,
+					    enum qemu_plugin_cb_flags flags, void *userdata)
 {
 	(void)flags;
 	insn->cb = cb;
 	insn->udata = userdata;
 }
 
-void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn, int op, void *ptr,
-						uint64_t imm)
+void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,
+						enum qemu_plugin_op op, void *ptr, uint64_t imm)
 {
 	(void)op;
 	insn->ptr = ptr;
 	insn->imm = imm;
 }
 
-void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, int op, void *ptr,
-					     uint64_t imm)
+void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, enum qemu_plugin_op op,
+					     void *ptr, uint64_t imm)
 {
 	(void)op;
 	tb->ptr = ptr;
@@ -116,17 +83,19 @@ void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb, int op,
 }
 
 /* As qemu does, one memory inline op per kind: rw 1 reads, 2 writes (3, both, is not used). */
-void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn, int rw, int op,
+void qemu_plugin_register_vcpu_mem_inline(struct qemu_plugin_insn *insn,
+					  enum qemu_plugin_mem_rw rw, enum qemu_plugin_op op,
 					  void *ptr, uint64_t imm)
 {
 	(void)op;
-	if (rw == 1 || rw == 2) {
+	if (rw == QEMU_PLUGIN_MEM_R || rw == QEMU_PLUGIN_MEM_W) {
 		insn->mem_ptr[rw - 1] = ptr;
 		insn->mem_imm[rw - 1] = imm;
 	}
 }
 
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, atexit_cb_t cb, void *userdata)
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb,
+				    void *userdata)
 {
 	(void)id;
 	atexit_cb = cb;
