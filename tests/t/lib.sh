@@ -168,3 +168,25 @@ test_done() {
 	fi
 	[ "$test_failed" = 0 ]
 }
+
+# meter_equals_qemu DIR WORKLOAD [RUN-ARGS...]: runs the baseline's WORKLOAD
+# run of experiment DIR under tests/t/qmp-icount.py, which asks qemu for its
+# own instruction count (QMP query-replay) once the guest has powered off,
+# and checks that the meter's total (meter.txt) is that count and that more
+# instructions started than retired (the faults).  Leaves WORKLOAD-command
+# (qemu's command line) and WORKLOAD-icount in the current directory.
+meter_equals_qemu() {
+	meq_dir=$1 meq_w=$2
+	shift 2
+	kconfperf run --dir "$meq_dir" --workload "$meq_w" "$@" --print-command baseline \
+		>"$meq_w-command" &&
+	test_grep " -plugin file=.*kcp-meter.so,out=.*/meter.txt,map=.*System.map,guest=" \
+		"$meq_w-command" &&
+	python3 "$SRC_DIR/tests/t/qmp-icount.py" "$TRASH/qmp.sock" "$meq_w-command" >"$meq_w-icount" &&
+	meq_txt=$meq_dir/runs/baseline/$meq_w/command/meter.txt &&
+	meq_total=$(awk '/^total / { print $2 }' "$meq_txt") &&
+	meq_started=$(awk '/^started / { print $2 }' "$meq_txt") &&
+	echo "$meq_w: qemu $(cat "$meq_w-icount"), meter $meq_total, started $meq_started" &&
+	test "$meq_total" = "$(cat "$meq_w-icount")" &&
+	test "$meq_started" -gt "$meq_total"
+}

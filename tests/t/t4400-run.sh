@@ -208,16 +208,7 @@ test_expect_success '--print-command prints the qemu command of a run, which wor
 test_expect_success 'meter: its total is qemu'"'"'s own instruction count, on boot and hackbench' '
 	command -v python3 >/dev/null || { echo "no python3"; false; } &&
 	for w in boot hackbench; do
-		kconfperf run --dir exp --workload $w --accel tcg --print-command baseline \
-			>$w-command &&
-		test_grep " -plugin file=.*kcp-meter.so,out=.*/meter.txt,map=.*System.map,guest=" \
-			$w-command &&
-		python3 "$SRC_DIR/tests/t/qmp-icount.py" "$TRASH/qmp.sock" $w-command >$w-icount &&
-		meter=$(awk "/^total / { print \$2 }" exp/runs/baseline/$w/command/meter.txt) &&
-		started=$(awk "/^started / { print \$2 }" exp/runs/baseline/$w/command/meter.txt) &&
-		echo "$w: qemu $(cat $w-icount), meter $meter, started $started" &&
-		test "$meter" = "$(cat $w-icount)" &&
-		test "$started" -gt "$meter" || return 1
+		meter_equals_qemu exp $w --accel tcg || return 1
 	done
 '
 
