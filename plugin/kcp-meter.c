@@ -5,9 +5,12 @@
  *
  *	-plugin file=kcp-meter.so,out=FILE[,map=System.map][,guest=kcp-guest]
  *
- * it adds one to a counter before every guest instruction executes (an
- * inline add that qemu compiles into the translated code), so at the end
- * it knows exactly how many instructions ran and where: each instruction
+ * it counts every guest instruction as it starts (inline adds that qemu
+ * compiles into the translated code: one where a run of instructions
+ * begins, since an instruction that touches no memory and raises nothing
+ * cannot stop its block, and the one after it starts as often; see
+ * cannot_stop()), so at the end it knows exactly how many instructions
+ * ran and where: each instruction
  * of the kernel's text counts for its function (the System.map symbol at
  * or below its address), the rest for one of three buckets:
  *
@@ -22,8 +25,8 @@
  *
  * The counts are of retired instructions, as qemu's own under icount: an
  * instruction that faults (a page fault) has started and will start
- * again, and counts once.  The adds count starts, one counter per
- * instruction of each translated block; a tally (at each marker and at
+ * again, and counts once.  The adds count starts, a counter per run of
+ * each translated block; a tally (at each marker and at
  * exit) turns them into retirements: an instruction retired as often as
  * the next one in its block started; a block's last one as often as its
  * memory accesses completed (qemu's memory callbacks run after an access;
@@ -58,6 +61,8 @@
  *		else -1; the counters as they stood when the marker ran)
  *	total TOTAL PRE KERNEL KOTHER USER IDLE   (at qemu's exit: qemu's own count)
  *	started N   (instructions started: TOTAL and the starts that faulted)
+ *	ops ADDS WATCHES   (the meter's own work: the inline adds it ran, and
+ *		the accesses its watches counted, an add each)
  *	fn PHASE COUNT NAME   (PHASE boot: up to init; work: the sum of every
  *		begin..end; all: the whole run, up to the power-off marker when
  *		it ran (after it the kernel's power-off spins until qemu stops
@@ -166,8 +171,15 @@ struct block {
 	int maybe_phantom;		/* the last instruction may be none (see tb_trans) */
 	uint32_t *ctr;			/* each instruction's counter */
 	uint64_t *vaddr;		/* each instruction's address */
-	uint64_t starts[];		/* each instruction's starts: the inline adds' targets */
+	uint32_t *slot;			/* each instruction's starts: starts[slot[i]] */
+	uint64_t starts[];		/* the inline adds' targets: a run's starts */
 };
+
+/* Instruction i's starts: those of the run of instructions it ends or is in. */
+static inline uint64_t starts_of(const struct block *b, uint32_t i)
+{
+	return b->starts[b->slot[i]];
+}
 
 /*
  * x86's rep string instruction as a block's last: its accesses cannot say
@@ -191,7 +203,7 @@ struct site {
 static struct {
 	char *out;
 	char target[32];
-	int is_x86_64;
+	int is_x86_64, is_aarch64;
 	struct sym *syms;		/* sorted by address */
 	size_t nr_syms, nr_funcs;	/* text symbols get counters 0 .. nr_funcs-1 */
 	uint32_t *func_of;		/* syms[i] -> its counter, or UINT32_MAX */
@@ -531,7 +543,7 @@ static uint32_t class_of(const unsigned char *p, size_t len)
  */
 static uint32_t real_n(const struct block *b)
 {
-	return b->maybe_phantom && !b->starts[b->n - 1] && !b->acc[1][0] && !b->acc[1][1] ?
+	return b->maybe_phantom && !starts_of(b, b->n - 1) && !b->acc[1][0] && !b->acc[1][1] ?
 		b->n - 1 : b->n;
 }
 
@@ -560,15 +572,15 @@ static void learn(void)
 
 		if (n >= 2 && b->cls[0] != NO_CLASS) {
 			c = &m.classes[b->cls[0]];
-			c->done += b->starts[1];
+			c->done += starts_of(b, 1);
 			c->reads += b->acc[0][0];
 			c->writes += b->acc[0][1];
 		}
 		if (b->cls[w] == NO_CLASS)
 			continue;
 		c = &m.classes[b->cls[w]];
-		if (b->starts[n - 1]) {
-			c->starts += b->starts[n - 1];
+		if (starts_of(b, n - 1)) {
+			c->starts += starts_of(b, n - 1);
 			c->lreads += b->acc[w][0];
 			c->lwrites += b->acc[w][1];
 		} else if (b->acc[w][0] || b->acc[w][1]) {
@@ -660,7 +672,7 @@ static void check_even(void)
 	for (b = m.blocks; b; b = b->next) {
 		uint32_t n = real_n(b);
 		int w = last_watch(b, n);
-		uint64_t started = b->starts[n - 1], rd, wr, k, acc, retried;
+		uint64_t started = starts_of(b, n - 1), rd, wr, k, acc, retried;
 		struct iclass *c;
 
 		if (b->cls[w] == NO_CLASS || started < 16)
@@ -690,7 +702,7 @@ static void check_even(void)
 static uint64_t last_done(const struct block *b, uint32_t n)
 {
 	int w = last_watch(b, n);
-	uint64_t started = b->starts[n - 1], rd = 0, wr = 0, done;
+	uint64_t started = starts_of(b, n - 1), rd = 0, wr = 0, done;
 
 	if (b->cls[w] == NO_CLASS || class_accesses(&m.classes[b->cls[w]], &rd, &wr))
 		return started;
@@ -712,7 +724,7 @@ static uint64_t reruns(const struct block *b)
 {
 	uint64_t rd = 0, wr = 0;
 
-	if (b->n != 1 || b->starts[0] || (!b->acc[1][0] && !b->acc[1][1]))
+	if (b->n != 1 || starts_of(b, 0) || (!b->acc[1][0] && !b->acc[1][1]))
 		return 0;
 	if (b->cls[1] == NO_CLASS || class_accesses(&m.classes[b->cls[1]], &rd, &wr) ||
 	    (!rd && !wr))
@@ -741,8 +753,8 @@ static void tally(uint64_t *out, const struct site *at)
 	learn();
 	/* how often each address began a block: a faulted instruction runs again so */
 	for (b = m.blocks; b; b = b->next)
-		if (b->starts[0])
-			abort_slot(b->vaddr[0], b->ctr[0])->entries += b->starts[0];
+		if (starts_of(b, 0))
+			abort_slot(b->vaddr[0], b->ctr[0])->entries += starts_of(b, 0);
 	check_even();
 	memset(out, 0, nr_counters() * sizeof(*out));
 	for (b = m.blocks; b; b = b->next) {
@@ -755,12 +767,12 @@ static void tally(uint64_t *out, const struct site *at)
 		}
 		for (i = 0; i < n; i++) {
 			/* at a marker: its instruction runs now, the one before it retired */
-			s = b->starts[i];
+			s = starts_of(b, i);
 			if (at && at->b == b && i == at->idx)
 				s = at->hits - 1;
 			out[b->ctr[i]] += s;
 			if (i + 1 < n) {
-				next = b->starts[i + 1];
+				next = starts_of(b, i + 1);
 				if (at && at->b == b && i + 1 == at->idx)
 					next = at->hits;
 			} else {
@@ -800,8 +812,25 @@ static uint64_t started(void)
 
 	for (b = m.blocks; b; b = b->next)
 		for (i = 0; i < b->n; i++)
-			n += b->starts[i];
+			n += starts_of(b, i);
 	return n;
+}
+
+/* The meter's own work: inline adds run, accesses counted by the watches. */
+static void ops(uint64_t *adds, uint64_t *watches)
+{
+	const struct block *b;
+	uint32_t i;
+
+	*adds = m.tb_starts;
+	*watches = 0;
+	for (b = m.blocks; b; b = b->next) {
+		for (i = 0; i < b->n; i++)
+			if (!i || b->slot[i] != b->slot[i - 1])
+				*adds += starts_of(b, i);
+		for (i = 0; i < 3; i++)
+			*watches += b->acc[i][0] + b->acc[i][1];
+	}
 }
 
 static void take(struct snapshot *s, const uint64_t *counts)
@@ -913,6 +942,146 @@ static void page_fault_entered(unsigned int vcpu, void *data)
 	m.pending_rep = NULL;
 }
 
+/*
+ * Instructions that cannot stop a block: they touch no memory and raise
+ * no exception, so the instruction after one starts exactly as often as
+ * it did, and needs no inline add of its own (nor, as a block's first or
+ * last, its accesses watched).  Only what qemu's translators run inline
+ * without a helper that may raise: register-to-register arithmetic,
+ * moves, lea, direct and register branches.  Anything else, or anything
+ * not decoded, may stop (a fault, an I/O access qemu restarts).
+ */
+
+/* x86 (any mode): the bytes of one instruction. */
+static int x86_cannot_stop(const unsigned char *p, size_t len)
+{
+	size_t i = 0;
+	int rex = 0, mod, reg;
+	unsigned char op;
+
+	/* prefixes: operand size, address size, REX (64-bit mode); no lock, rep or segment */
+	for (; i < len; i++) {
+		if (p[i] == 0x66 || p[i] == 0x67)
+			continue;
+		if (p[i] >= 0x40 && p[i] <= 0x4f && i + 1 < len) {
+			rex = 1;	/* in 16- or 32-bit code inc/dec, an instruction of its own */
+			continue;
+		}
+		break;
+	}
+	if (i >= len)
+		return 0;
+	op = p[i++];
+	mod = i < len ? p[i] >> 6 : -1;
+	reg = i < len ? (p[i] >> 3) & 7 : -1;
+	if (op == 0x0f) {
+		if (i >= len)
+			return 0;
+		op = p[i++];
+		mod = i < len ? p[i] >> 6 : -1;
+		reg = i < len ? (p[i] >> 3) & 7 : -1;
+		if (op == 0x1f)
+			return reg == 0;		/* nop r/m: never reads it */
+		if ((op >= 0x40 && op <= 0x4f) ||	/* cmovcc */
+		    (op >= 0x90 && op <= 0x9f) ||	/* setcc */
+		    op == 0xa3 || op == 0xab || op == 0xb3 || op == 0xbb ||	/* bt, bts, btr, btc */
+		    op == 0xa4 || op == 0xa5 || op == 0xac || op == 0xad ||	/* shld, shrd */
+		    op == 0xaf || op == 0xbc || op == 0xbd ||	/* imul, bsf, bsr */
+		    op == 0xb6 || op == 0xb7 || op == 0xbe || op == 0xbf)	/* movzx, movsx */
+			return mod == 3;
+		if (op == 0xba)
+			return mod == 3 && reg >= 4;	/* bt imm */
+		if (op >= 0xc8 && op <= 0xcf)
+			return 1;			/* bswap */
+		return op >= 0x80 && op <= 0x8f;	/* jcc rel32 */
+	}
+	if (op < 0x40 && (op & 7) <= 3)
+		return mod == 3;			/* add .. cmp r/m, r */
+	if (op < 0x40 && ((op & 7) == 4 || (op & 7) == 5))
+		return 1;				/* add .. cmp al/eax, imm */
+	switch (op) {
+	case 0x63:
+		return rex && mod == 3;			/* movsxd (arpl outside 64-bit code) */
+	case 0x69: case 0x6b:				/* imul imm */
+	case 0x80: case 0x81: case 0x83:		/* group 1 */
+	case 0x84: case 0x85: case 0x86: case 0x87:	/* test, xchg */
+	case 0x88: case 0x89: case 0x8a: case 0x8b:	/* mov */
+		return mod == 3;
+	case 0x8d:
+		return mod >= 0 && mod != 3;		/* lea: computes, never accesses */
+	case 0xc0: case 0xc1: case 0xd0: case 0xd1: case 0xd2: case 0xd3:
+		return mod == 3 && reg != 6;		/* shifts and rotates */
+	case 0xc6: case 0xc7:
+		return mod == 3 && reg == 0;		/* mov imm */
+	case 0xf6: case 0xf7:
+		return mod == 3 && (reg == 0 || (reg >= 2 && reg <= 5));	/* not div */
+	case 0xfe:
+		return mod == 3 && reg <= 1;		/* inc, dec */
+	case 0xff:
+		return mod == 3 && (reg <= 1 || reg == 4);	/* inc, dec, jmp reg */
+	case 0x98: case 0x99:				/* cbw, cwd */
+	case 0xa8: case 0xa9:				/* test imm */
+	case 0xeb: case 0xe9:				/* jmp rel */
+	case 0xf5: case 0xf8: case 0xf9: case 0xfc: case 0xfd:	/* cmc, clc, stc, cld, std */
+		return 1;
+	default:
+		return (op >= 0x70 && op <= 0x7f) ||	/* jcc rel8 */
+		       (op >= 0x90 && op <= 0x97) ||	/* nop, xchg eax */
+		       (op >= 0xb0 && op <= 0xbf);	/* mov imm */
+	}
+}
+
+/* arm64: one A64 instruction (little-endian). */
+static int a64_cannot_stop(const unsigned char *p, size_t len)
+{
+	uint32_t insn;
+
+	if (len != 4)
+		return 0;
+	insn = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	if ((insn & 0x1c000000) == 0x10000000)	/* data processing, immediate */
+		return (insn & 0x03800000) != 0x01800000;	/* not addg, subg (MTE) */
+	if ((insn & 0x0e000000) == 0x0a000000) {	/* data processing, register */
+		uint32_t op1 = insn >> 28 & 1, op2 = insn >> 21 & 0xf, op3 = insn >> 10 & 0x3f;
+
+		if (!op1)
+			return 1;			/* logical, add/sub (shifted, extended) */
+		if (!op2)
+			return !op3;			/* adc, sbc (not the flag-manipulation forms) */
+		/* conditional compare, conditional select, 3-source; not 1- and 2-source (div, crc, pac) */
+		return op2 == 2 || op2 == 4 || (op2 & 8);
+	}
+	return (insn & 0x7c000000) == 0x14000000 ||	/* b, bl */
+	       (insn & 0xff000010) == 0x54000000 ||	/* b.cond */
+	       (insn & 0x7e000000) == 0x34000000 ||	/* cbz, cbnz */
+	       (insn & 0x7e000000) == 0x36000000;	/* tbz, tbnz */
+}
+
+static int cannot_stop(const struct qemu_plugin_insn *insn)
+{
+	const unsigned char *p = qemu_plugin_insn_data(insn);
+	size_t len = qemu_plugin_insn_size(insn);
+
+	if (m.is_x86_64)
+		return x86_cannot_stop(p, len);
+	if (m.is_aarch64)
+		return a64_cannot_stop(p, len);
+	return 0;
+}
+
+/*
+ * Whether an instruction's accesses can say anything: not of one that
+ * cannot stop (it always retires), nor of x86's rep string, whose accesses
+ * follow rcx (its faults are seen at the fault entry, rep_started): its
+ * iterations, a fifth of a boot's block starts, would pay an add per
+ * access for nothing.
+ */
+static int needs_watch(const struct qemu_plugin_insn *insn)
+{
+	return !cannot_stop(insn) &&
+	       !(m.is_x86_64 && is_rep_string(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn)));
+}
+
 /* Counts the completed accesses of instruction insn of b in b->acc[which]. */
 static void watch_accesses(struct block *b, int which, struct qemu_plugin_insn *insn)
 {
@@ -926,6 +1095,8 @@ static void watch_accesses(struct block *b, int which, struct qemu_plugin_insn *
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	uint32_t slots = 0;
+	int prev_stops = 1, prev_marker = 0;
 	struct block *b;
 
 	(void)id;
@@ -935,7 +1106,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	b->n = (uint32_t)n;
 	b->ctr = xcalloc(n, sizeof(*b->ctr));
 	b->vaddr = xcalloc(n, sizeof(*b->vaddr));
+	b->slot = xcalloc(n, sizeof(*b->slot));
 	b->cls[0] = b->cls[1] = b->cls[2] = NO_CLASS;
+	if (m.is_x86_64 && n >= 2) {
+		uint64_t first = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0));
+		uint64_t last = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, n - 1));
+
+		/* it starts where a long instruction would reach into the next page */
+		b->maybe_phantom = last + X86_MAX_INSN >= (first | (X86_PAGE_SIZE - 1)) + 1;
+	}
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t addr = qemu_plugin_insn_vaddr(insn);
@@ -974,27 +1153,30 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, marker_hit,
 							       QEMU_PLUGIN_CB_NO_REGS, site);
 		}
-		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-							   &b->starts[i], 1);
-	}
-	/* the first instruction's teach its class; the last's say how often it retired */
-	if (n >= 2)
-		watch_accesses(b, 0, qemu_plugin_tb_get_insn(tb, 0));
-	watch_accesses(b, 1, qemu_plugin_tb_get_insn(tb, n - 1));
-	if (m.is_x86_64 && n >= 2) {
-		const struct qemu_plugin_insn *first = qemu_plugin_tb_get_insn(tb, 0);
-		const struct qemu_plugin_insn *last = qemu_plugin_tb_get_insn(tb, n - 1);
-		uint64_t page_end = (qemu_plugin_insn_vaddr(first) | (X86_PAGE_SIZE - 1)) + 1;
-
-		(void)last;
-
-		/* it starts where a long instruction would reach into the next page */
-		if (qemu_plugin_insn_vaddr(last) + X86_MAX_INSN >= page_end) {
-			b->maybe_phantom = 1;
-			if (n >= 3)
-				watch_accesses(b, 2, qemu_plugin_tb_get_insn(tb, n - 2));
+		/*
+		 * An add of its own where the one before may stop, at a
+		 * marker and after one (tally reads them as the marker's
+		 * callback runs), and for a phantom (real_n); else the run's.
+		 */
+		if (prev_stops || k >= 0 || prev_marker || (i == n - 1 && b->maybe_phantom)) {
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								   &b->starts[slots], 1);
+			slots++;
 		}
+		b->slot[i] = slots - 1;
+		prev_stops = !cannot_stop(insn);
+		prev_marker = k >= 0;
 	}
+	/*
+	 * The first instruction's accesses teach its class; the last's say
+	 * how often it retired (the one before for a phantom).
+	 */
+	if (n >= 2 && needs_watch(qemu_plugin_tb_get_insn(tb, 0)))
+		watch_accesses(b, 0, qemu_plugin_tb_get_insn(tb, 0));
+	if (needs_watch(qemu_plugin_tb_get_insn(tb, n - 1)))
+		watch_accesses(b, 1, qemu_plugin_tb_get_insn(tb, n - 1));
+	if (b->maybe_phantom && n >= 3 && needs_watch(qemu_plugin_tb_get_insn(tb, n - 2)))
+		watch_accesses(b, 2, qemu_plugin_tb_get_insn(tb, n - 2));
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &m.tb_starts, 1);
 	b->next = m.blocks;
 	m.blocks = b;
@@ -1146,6 +1328,12 @@ static void at_exit(qemu_plugin_id_t id, void *data)
 	take(&now, m.now);
 	put_snap(f, "total", &now);
 	fprintf(f, "started %llu\n", (unsigned long long)started());
+	{
+		uint64_t adds, watches;
+
+		ops(&adds, &watches);
+		fprintf(f, "ops %llu %llu\n", (unsigned long long)adds, (unsigned long long)watches);
+	}
 	if (m.init_seen)
 		put_fns(f, "boot", m.boot);
 	put_fns(f, "work", m.work);
@@ -1200,6 +1388,7 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 	}
 	snprintf(m.target, sizeof(m.target), "%s", info->target_name ? info->target_name : "");
 	m.is_x86_64 = !strcmp(m.target, "x86_64");
+	m.is_aarch64 = !strcmp(m.target, "aarch64");
 	if (map && *map && load_map(map))
 		return -1;
 	if (guest && *guest && load_guest(guest))

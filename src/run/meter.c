@@ -185,6 +185,12 @@ static int parse_line(struct meter_result *out, char *line, int *ended, int *see
 		out->started = count;
 		return 0;
 	}
+	if (!strcmp(w[0], "ops") && n == 3) {
+		if (!*seen_total || out->op_adds || parse_u64(w[1], &out->op_adds) ||
+		    parse_u64(w[2], &out->op_watches))
+			return -1;
+		return 0;
+	}
 	if (!strcmp(w[0], "mark") && rest) {
 		struct meter_mark mk;
 		char *c[6];

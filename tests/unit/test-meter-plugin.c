@@ -481,10 +481,10 @@ static struct qemu_plugin_tb *translate_code(uint64_t addr, const struct code *c
 static void test_exact(void)
 {
 	static const struct code code[] = {
-		{ 0x01, 0, 0, 0 },	/* an add */
-		{ 0x8b, 1, 0, 0 },	/* a load */
-		{ 0x02, 0, 0, 0 },
-		{ 0x89, 0, 1, 0 },	/* a store: the block's last */
+		{ 0x01, 0, 0, 0 },	/* add %eax, %eax */
+		{ 0x8b, 1, 0, 0x03 },	/* a load: mov (%rbx), %eax */
+		{ 0x02, 0, 0, 0 },	/* add %al, %al */
+		{ 0x89, 0, 1, 0x03 },	/* a store, the block's last: mov %eax, (%rbx) */
 	};
 	const char *b = getenv("KCP_BUILD");
 	char *so = xstrfmt("%s/kcp-meter-exact.so", test_tmpdir());
@@ -609,6 +609,146 @@ out:
 	free(map_arg);
 }
 
+/* A block of the given instructions (bytes, lengths) from addr. */
+static struct qemu_plugin_tb *translate_insns(uint64_t addr, const char *const *bytes,
+					      const size_t *len, size_t n)
+{
+	struct qemu_plugin_tb *tb = xcalloc(1, sizeof(*tb));
+	size_t i;
+
+	tb->n = n;
+	for (i = 0; i < n; i++) {
+		tb->insns[i].vaddr = addr;
+		tb->insns[i].size = len[i];
+		memcpy(tb->insns[i].data, bytes[i], len[i]);
+		addr += len[i];
+	}
+	trans_cb(1, tb);
+	return tb;
+}
+
+/* Loads a copy of the plugin (a state of its own) for target, with out=FILE. */
+static install_t fresh_plugin(const char *name, const qemu_info_t *target, const char *out)
+{
+	const char *b = getenv("KCP_BUILD");
+	char *so = xstrfmt("%s/%s.so", test_tmpdir(), name);
+	char *cmd = xstrfmt("cp '%s/kcp-meter.so' '%s'", b && *b ? b : "build", so);
+	char *out_arg = xstrfmt("out=%s", out);
+	char *args[] = { out_arg };
+	install_t inst = NULL;
+	void *h;
+
+	if (system(cmd) == 0 && (h = dlopen(so, RTLD_NOW | RTLD_LOCAL)))
+		inst = (install_t)dlsym(h, "qemu_plugin_install");
+	if (inst && inst(1, target, 1, args))
+		inst = NULL;
+	free(so);
+	free(cmd);
+	free(out_arg);
+	return inst;
+}
+
+/* Which instructions of tb got an inline add ("1" each), and which their accesses watched. */
+static char *adds_of(const struct qemu_plugin_tb *tb)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < tb->n; i++)
+		strbuf_addf(&sb, "%c%s", tb->insns[i].ptr ? '1' : '0',
+			    tb->insns[i].mem_ptr[0] ? "w" : "");
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * An instruction that touches no memory and raises no exception cannot
+ * stop its block: the one after it starts as often, and shares its add.
+ * Only an instruction that may stop has its accesses watched as a
+ * block's first or last.
+ */
+static void test_sparse(void)
+{
+	static const char *const x86_code[] = {
+		"\x55",		/* push %rbp: may fault */
+		"\x48\x89\xe5",	/* mov %rsp, %rbp */
+		"\x48\x83\xec\x10",	/* sub $16, %rsp */
+		"\x8b\x07",		/* mov (%rdi), %eax: may fault */
+		"\x01\xc0",		/* add %eax, %eax */
+		"\xf7\xf1",		/* div %ecx: may raise #DE */
+		"\xf0\x01\xc0",	/* lock add: #UD */
+		"\x8d\x04\x24",	/* lea (%rsp), %eax: no access */
+		"\x0f\x0b",		/* ud2 */
+		"\x0f\xb6\xc0",	/* movzbl %al, %eax */
+		"\xc3",		/* ret: may fault */
+	};
+	static const size_t x86_len[] = { 1, 3, 4, 2, 2, 2, 3, 3, 2, 3, 1 };
+	static const char *const x86_safe[] = {
+		"\x8d\x04\x24",	/* lea: its block needs no watch */
+		"\x48\x63\xc7",	/* movslq %edi, %rax */
+		"\x75\x05",		/* jne */
+	};
+	static const size_t safe_len[] = { 3, 3, 2 };
+	static const char *const a64_code[] = {
+		"\xff\x43\x00\xd1",	/* sub sp, sp, #16 */
+		"\x00\x00\x40\xf9",	/* ldr x0, [x0]: may fault */
+		"\x00\x00\x00\x8b",	/* add x0, x0, x0 */
+		"\x00\x08\xc0\x9a",	/* udiv x0, x0, x0: a 2-source, not trusted */
+		"\x00\x00\x00\x8b",	/* add */
+		"\x01\x00\x00\x14",	/* b */
+	};
+	static const size_t a64_len[] = { 4, 4, 4, 4, 4, 4 };
+	static const qemu_info_t arm64 = { "aarch64", { 0, 1 }, true, { { 1, 1 } } };
+	char *out = xstrfmt("%s/sparse.txt", test_tmpdir());
+	struct qemu_plugin_tb *x, *y, *z, *a;
+	struct meter_result m;
+	struct strbuf why = STRBUF_INIT;
+	install_t inst;
+	char *s;
+
+	inst = fresh_plugin("kcp-meter-sparse", &x86, out);
+	if (!check(inst != NULL))
+		goto out;
+	x = translate_insns(0x400000, x86_code, x86_len, ARRAY_SIZE(x86_code));
+	check_str(s = adds_of(x), "1w1001011010w");
+	free(s);
+	y = translate_insns(0x401000, x86_safe, safe_len, ARRAY_SIZE(x86_safe));
+	check_str(s = adds_of(y), "100");
+	free(s);
+	run(x, 3);		/* 33 */
+	run_fault(x, 3, 0);	/* the load faults after 3, */
+	z = translate_insns(0x400008, x86_code + 3, x86_len + 3, ARRAY_SIZE(x86_code) - 3);
+	check_str(s = adds_of(z), "1w1011010w");
+	free(s);
+	run(z, 1);		/* and runs again from a block of its own: 8 */
+	run(y, 2);		/* 6 */
+	atexit_cb(1, atexit_data);
+	meter_result_init(&m);
+	if (check(meter_read(&m, out, &why) == 0)) {
+		check_int(m.total.total, ==, 33 + 3 + 8 + 6);
+		check_int(m.started, ==, m.total.total + 1);
+		/* 6 adds a run of x (4 runs, 2 adds in the faulting one), 5 of z, 1 of y; 7 block starts */
+		check_int(m.op_adds, ==, 6 * 3 + 2 + 5 + 2 * 1 + 7);
+		check_int(m.op_watches, ==, 0);
+	} else {
+		fprintf(stderr, "# %s\n", why.buf);
+	}
+	meter_result_release(&m);
+	free(x);
+	free(y);
+	free(z);
+
+	inst = fresh_plugin("kcp-meter-sparse-arm64", &arm64, out);
+	if (!check(inst != NULL))
+		goto out;
+	a = translate_insns(0x40000000, a64_code, a64_len, ARRAY_SIZE(a64_code));
+	check_str(s = adds_of(a), "101010");
+	free(s);
+	free(a);
+out:
+	strbuf_release(&why);
+	free(out);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -618,5 +758,6 @@ int main(int argc, char **argv)
 	TEST(test_counts);
 	TEST(test_exact);
 	TEST(test_rep_fault);
+	TEST(test_sparse);
 	return test_done();
 }
