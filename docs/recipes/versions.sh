@@ -4,10 +4,11 @@
 # Both sources in one experiment, each planned with its own Kconfig and measured against its
 # own baseline in the same rounds; prints the tables that set 6.12 beside 6.1 (syscall, then
 # boot) with each option's change of cost.  Builds LOCK_STAT and PRINTK_TIME on both versions.
+# KCP_CACHE, when set, is the build cache (--cache).
 set -eu
 K=${KCONFPERF:-kconfperf}
 D=${RECIPE_DIR:-recipe-versions}
-"$K" sweep --source /usr/src/linux-source-6.1.tar.xz --source /usr/src/linux-source-6.12.tar.xz \
+"$K" sweep ${KCP_CACHE:+--cache "$KCP_CACHE"} --source /usr/src/linux-source-6.1.tar.xz --source /usr/src/linux-source-6.12.tar.xz \
 	--base tinyconfig --options PROVE_LOCKING,LOCK_STAT,PRINTK_TIME,DEBUG_NOTIFIERS,SLUB_TINY \
 	--workload boot --workload syscall --seed 6 --dir "$D" >/dev/null
 "$K" report --dir "$D" --workload syscall --metric time | sed -n '/^6.12 against 6.1/,$p'
