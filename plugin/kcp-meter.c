@@ -189,6 +189,12 @@ static inline uint64_t starts_of(const struct block *b, uint32_t i)
 struct rep_site {
 	uint32_t ctr;
 	uint64_t faults;
+	/*
+	 * A block of the rep string alone (each iteration runs one): its
+	 * callback counts the block's start and the instruction's, in place
+	 * of two inline adds; else NULL.
+	 */
+	uint64_t *starts;
 };
 
 /* A marker instruction in one block. */
@@ -219,7 +225,8 @@ static struct {
 	/* per counter (functions and buckets): now, at init, sum of iterations, at begin, at power-off */
 	uint64_t *now, *boot, *work, *begun, *ended;
 	int ended_seen;			/* the power-off marker ran: ended holds the counts */
-	uint64_t tb_starts;		/* blocks started: an inline add each */
+	uint64_t tb_starts;		/* blocks started: an inline add each (or rep_started) */
+	uint64_t folded;		/* of them, counted by rep_started: 2 adds not run inline */
 	/* x86_64, from the map: where a fault enters the kernel (a vector's code, the early stubs) */
 	uint64_t fault_entry[2], early_lo, early_hi;
 	struct rep_site *pending_rep;	/* the rep string that started last, in block tb_starts */
@@ -822,7 +829,7 @@ static void ops(uint64_t *adds, uint64_t *watches)
 	const struct block *b;
 	uint32_t i;
 
-	*adds = m.tb_starts;
+	*adds = m.tb_starts - 2 * m.folded;	/* + each block's slots, below */
 	*watches = 0;
 	for (b = m.blocks; b; b = b->next) {
 		for (i = 0; i < b->n; i++)
@@ -927,8 +934,15 @@ static int is_fault_entry(uint64_t addr)
 
 static void rep_started(unsigned int vcpu, void *data)
 {
+	struct rep_site *rep = data;
+
 	(void)vcpu;
-	m.pending_rep = data;
+	if (rep->starts) {
+		m.tb_starts++;
+		(*rep->starts)++;
+		m.folded++;
+	}
+	m.pending_rep = rep;
 	m.pending_tb = m.tb_starts;
 }
 
@@ -1096,7 +1110,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
 	uint32_t slots = 0;
-	int prev_stops = 1, prev_marker = 0;
+	int prev_stops = 1, prev_marker = 0, folded;
 	struct block *b;
 
 	(void)id;
@@ -1108,6 +1122,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	b->vaddr = xcalloc(n, sizeof(*b->vaddr));
 	b->slot = xcalloc(n, sizeof(*b->slot));
 	b->cls[0] = b->cls[1] = b->cls[2] = NO_CLASS;
+	/* a rep string alone: rep_started counts its starts (a fifth of a boot's blocks) */
+	folded = n == 1 && m.is_x86_64 &&
+		 is_rep_string(qemu_plugin_insn_data(qemu_plugin_tb_get_insn(tb, 0)),
+			       qemu_plugin_insn_size(qemu_plugin_tb_get_insn(tb, 0)));
 	if (m.is_x86_64 && n >= 2) {
 		uint64_t first = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0));
 		uint64_t last = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, n - 1));
@@ -1139,6 +1157,8 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				}
 			}
 			m.reps[m.nr_reps++] = rep;
+			if (n == 1)
+				rep->starts = &b->starts[0];
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, rep_started,
 							       QEMU_PLUGIN_CB_NO_REGS, rep);
 		}
@@ -1159,8 +1179,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		 * callback runs), and for a phantom (real_n); else the run's.
 		 */
 		if (prev_stops || k >= 0 || prev_marker || (i == n - 1 && b->maybe_phantom)) {
-			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-								   &b->starts[slots], 1);
+			if (!folded)
+				qemu_plugin_register_vcpu_insn_exec_inline(insn,
+									   QEMU_PLUGIN_INLINE_ADD_U64,
+									   &b->starts[slots], 1);
 			slots++;
 		}
 		b->slot[i] = slots - 1;
@@ -1177,7 +1199,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		watch_accesses(b, 1, qemu_plugin_tb_get_insn(tb, n - 1));
 	if (b->maybe_phantom && n >= 3 && needs_watch(qemu_plugin_tb_get_insn(tb, n - 2)))
 		watch_accesses(b, 2, qemu_plugin_tb_get_insn(tb, n - 2));
-	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &m.tb_starts, 1);
+	if (!folded)
+		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							 &m.tb_starts, 1);
 	b->next = m.blocks;
 	m.blocks = b;
 }
