@@ -68,7 +68,10 @@ test_expect_success 'the leaf variant was seeded from the baseline and rebuilt f
 	leaf_cc=$(grep -c "^  CC " "$leaf_log") &&
 	base_cc=$(grep -c "^  CC " "$base_log") &&
 	echo "compiled: baseline $base_cc files, leaf $leaf_cc files" &&
-	test "$base_cc" -gt 300 && test "$leaf_cc" -lt 30
+	test "$leaf_cc" -gt 0 && test "$leaf_cc" -lt 30 &&
+	# a baseline built by this run came from scratch; one found in a
+	# long-lived cache may have been re-made from its own kept tree
+	if test "$base_log" -nt plan.out; then test "$base_cc" -gt 300; fi
 '
 
 test_expect_success 'a second build of the plan builds nothing' '
