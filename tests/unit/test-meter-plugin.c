@@ -473,6 +473,41 @@ static struct qemu_plugin_tb *translate_code(uint64_t addr, const struct code *c
 }
 
 /*
+ * Loads a copy of the plugin, with a state of its own, as qemu would for
+ * target with the given arguments: its install function, or NULL.
+ */
+static install_t fresh_plugin(const char *name, const qemu_info_t *target, int argc, char **argv)
+{
+	const char *b = getenv("KCP_BUILD");
+	char *so = xstrfmt("%s/%s.so", test_tmpdir(), name);
+	char *cmd = xstrfmt("cp '%s/kcp-meter.so' '%s'", b && *b ? b : "build", so);
+	install_t inst = NULL;
+	void *h;
+
+	if (system(cmd) == 0 && (h = dlopen(so, RTLD_NOW | RTLD_LOCAL)))
+		inst = (install_t)dlsym(h, "qemu_plugin_install");
+	if (inst && inst(1, target, argc, argv))
+		inst = NULL;
+	free(so);
+	free(cmd);
+	return inst;
+}
+
+/* Reads the counts the plugin wrote to out into m (released by the caller): checked. */
+static int read_counts(struct meter_result *m, const char *out)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ok;
+
+	meter_result_init(m);
+	ok = check(meter_read(m, out, &why) == 0);
+	if (!ok)
+		fprintf(stderr, "# %s\n", why.buf);
+	strbuf_release(&why);
+	return ok;
+}
+
+/*
  * qemu counts an instruction when it retires: one that faults (a page
  * fault, an I/O access qemu restarts in a block of its own) counts when
  * it runs again, not when it started and faulted.  The meter's total is
@@ -486,25 +521,15 @@ static void test_exact(void)
 		{ 0x02, 0, 0, 0 },	/* add %al, %al */
 		{ 0x89, 0, 1, 0x03 },	/* a store, the block's last: mov %eax, (%rbx) */
 	};
-	const char *b = getenv("KCP_BUILD");
-	char *so = xstrfmt("%s/kcp-meter-exact.so", test_tmpdir());
-	char *cmd = xstrfmt("cp '%s/kcp-meter.so' '%s'", b && *b ? b : "build", so);
 	char *out = xstrfmt("%s/exact.txt", test_tmpdir());
 	char *out_arg = xstrfmt("out=%s", out);
 	char *args[] = { out_arg };
 	struct qemu_plugin_tb *tbs[8];
 	struct meter_result m;
-	struct strbuf why = STRBUF_INIT;
-	install_t inst;
-	void *h;
 	size_t i, nr = 0;
 
 	/* a second copy of the plugin, with a state of its own */
-	if (!check(system(cmd) == 0))
-		goto out;
-	h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-	inst = h ? (install_t)dlsym(h, "qemu_plugin_install") : NULL;
-	if (!check(inst != NULL) || !check(inst(1, &x86, 1, args) == 0))
+	if (!check(fresh_plugin("kcp-meter-exact", &x86, 1, args) != NULL))
 		goto out;
 	tbs[nr++] = translate_code(0x400000, code, 4, 0);
 	run(tbs[0], 2);					/* qemu: 8 */
@@ -524,21 +549,15 @@ static void test_exact(void)
 	run(tbs[5], 1);					/* 1 */
 	atexit_cb(1, atexit_data);
 
-	meter_result_init(&m);
-	if (check(meter_read(&m, out, &why) == 0)) {
+	if (read_counts(&m, out)) {
 		check_int(m.total.total, ==, 8 + 1 + 3 + 3 + 1 + 1 + 1 + 2 + 3 + 1);
 		/* the two faults started twice; qemu reran the I/O accesses uninstrumented */
 		check_int(m.started, ==, m.total.total + 2);
-	} else {
-		fprintf(stderr, "# %s\n", why.buf);
 	}
 	meter_result_release(&m);
 	for (i = 0; i < nr; i++)
 		free(tbs[i]);
 out:
-	strbuf_release(&why);
-	free(so);
-	free(cmd);
 	free(out);
 	free(out_arg);
 }
@@ -557,25 +576,15 @@ static void test_rep_fault(void)
 		"ffffffff81000300 T _etext\n";
 	static const struct code rep = { 0xf3, 1, 1, 0xa4 };	/* rep movsb */
 	static const struct code plain = { 0x90, 0, 0, 0 };
-	const char *b = getenv("KCP_BUILD");
-	char *so = xstrfmt("%s/kcp-meter-rep.so", test_tmpdir());
-	char *cmd = xstrfmt("cp '%s/kcp-meter.so' '%s'", b && *b ? b : "build", so);
 	char *out = xstrfmt("%s/rep.txt", test_tmpdir());
 	char *map_path = xstrfmt("%s/rep.map", test_tmpdir());
 	char *out_arg = xstrfmt("out=%s", out), *map_arg = xstrfmt("map=%s", map_path);
 	char *args[] = { out_arg, map_arg };
 	struct qemu_plugin_tb *r, *pf, *other;
 	struct meter_result m;
-	struct strbuf why = STRBUF_INIT;
-	install_t inst;
-	void *h;
 
 	write_file(map_path, map, strlen(map));
-	if (!check(system(cmd) == 0))
-		goto out;
-	h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-	inst = h ? (install_t)dlsym(h, "qemu_plugin_install") : NULL;
-	if (!check(inst != NULL) || !check(inst(1, &x86, 2, args) == 0))
+	if (!check(fresh_plugin("kcp-meter-rep", &x86, 2, args) != NULL))
 		goto out;
 	r = translate_code(0xffffffff81000010, &rep, 1, 0);
 	pf = translate_code(0xffffffff81000100, &plain, 1, 0);
@@ -587,22 +596,16 @@ static void test_rep_fault(void)
 	run_fault(r, 0, 0);			/* rcx 0: no access, yet retired: 1 */
 	run(other, 1);				/* 1 */
 	atexit_cb(1, atexit_data);
-	meter_result_init(&m);
-	if (check(meter_read(&m, out, &why) == 0)) {
+	if (read_counts(&m, out)) {
 		check_int(m.total.total, ==, 7);
 		check_int(m.started, ==, 8);
 		check_double(profile_find(&m.phases[STORE_METER_ALL], "memcpy")->count, 5, 0);
-	} else {
-		fprintf(stderr, "# %s\n", why.buf);
 	}
 	meter_result_release(&m);
 	free(r);
 	free(pf);
 	free(other);
 out:
-	strbuf_release(&why);
-	free(so);
-	free(cmd);
 	free(out);
 	free(map_path);
 	free(out_arg);
@@ -625,27 +628,6 @@ static struct qemu_plugin_tb *translate_insns(uint64_t addr, const char *const *
 	}
 	trans_cb(1, tb);
 	return tb;
-}
-
-/* Loads a copy of the plugin (a state of its own) for target, with out=FILE. */
-static install_t fresh_plugin(const char *name, const qemu_info_t *target, const char *out)
-{
-	const char *b = getenv("KCP_BUILD");
-	char *so = xstrfmt("%s/%s.so", test_tmpdir(), name);
-	char *cmd = xstrfmt("cp '%s/kcp-meter.so' '%s'", b && *b ? b : "build", so);
-	char *out_arg = xstrfmt("out=%s", out);
-	char *args[] = { out_arg };
-	install_t inst = NULL;
-	void *h;
-
-	if (system(cmd) == 0 && (h = dlopen(so, RTLD_NOW | RTLD_LOCAL)))
-		inst = (install_t)dlsym(h, "qemu_plugin_install");
-	if (inst && inst(1, target, 1, args))
-		inst = NULL;
-	free(so);
-	free(cmd);
-	free(out_arg);
-	return inst;
 }
 
 /* Which instructions of tb got an inline add ("1" each), and which their accesses watched. */
@@ -699,14 +681,13 @@ static void test_sparse(void)
 	static const size_t a64_len[] = { 4, 4, 4, 4, 4, 4 };
 	static const qemu_info_t arm64 = { "aarch64", { 0, 1 }, true, { { 1, 1 } } };
 	char *out = xstrfmt("%s/sparse.txt", test_tmpdir());
+	char *out_arg = xstrfmt("out=%s", out);
+	char *args[] = { out_arg };
 	struct qemu_plugin_tb *x, *y, *z, *a;
 	struct meter_result m;
-	struct strbuf why = STRBUF_INIT;
-	install_t inst;
 	char *s;
 
-	inst = fresh_plugin("kcp-meter-sparse", &x86, out);
-	if (!check(inst != NULL))
+	if (!check(fresh_plugin("kcp-meter-sparse", &x86, 1, args) != NULL))
 		goto out;
 	x = translate_insns(0x400000, x86_code, x86_len, ARRAY_SIZE(x86_code));
 	check_str(s = adds_of(x), "1w1001011010w");
@@ -722,31 +703,27 @@ static void test_sparse(void)
 	run(z, 1);		/* and runs again from a block of its own: 8 */
 	run(y, 2);		/* 6 */
 	atexit_cb(1, atexit_data);
-	meter_result_init(&m);
-	if (check(meter_read(&m, out, &why) == 0)) {
+	if (read_counts(&m, out)) {
 		check_int(m.total.total, ==, 33 + 3 + 8 + 6);
 		check_int(m.started, ==, m.total.total + 1);
 		/* 6 adds a run of x (4 runs, 2 adds in the faulting one), 5 of z, 1 of y; 7 block starts */
 		check_int(m.op_adds, ==, 6 * 3 + 2 + 5 + 2 * 1 + 7);
 		check_int(m.op_watches, ==, 0);
-	} else {
-		fprintf(stderr, "# %s\n", why.buf);
 	}
 	meter_result_release(&m);
 	free(x);
 	free(y);
 	free(z);
 
-	inst = fresh_plugin("kcp-meter-sparse-arm64", &arm64, out);
-	if (!check(inst != NULL))
+	if (!check(fresh_plugin("kcp-meter-sparse-arm64", &arm64, 1, args) != NULL))
 		goto out;
 	a = translate_insns(0x40000000, a64_code, a64_len, ARRAY_SIZE(a64_code));
 	check_str(s = adds_of(a), "101010");
 	free(s);
 	free(a);
 out:
-	strbuf_release(&why);
 	free(out);
+	free(out_arg);
 }
 
 int main(int argc, char **argv)
