@@ -145,7 +145,6 @@ struct snapshot {
 struct iclass {
 	unsigned char bytes[16];
 	unsigned char len;
-	unsigned char varies;	/* x86 rep string: its accesses follow rcx, zero included */
 	unsigned char uneven;	/* by the last tally: blocks of it made different numbers of accesses */
 	/* as a block's first instruction, its executions known (the next one's starts) */
 	uint64_t done, reads, writes;
@@ -488,6 +487,12 @@ static int is_rep_string(const unsigned char *p, size_t len)
 	return 0;
 }
 
+/* An x86 rep string instruction (rep_started sees its faults; it is never watched). */
+static int insn_is_rep(const struct qemu_plugin_insn *insn)
+{
+	return m.is_x86_64 && is_rep_string(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn));
+}
+
 static uint32_t hash_bytes(const unsigned char *p, size_t len)
 {
 	uint32_t h = 2166136261u;
@@ -538,7 +543,6 @@ static uint32_t class_of(const unsigned char *p, size_t len)
 	memset(&m.classes[idx], 0, sizeof(m.classes[idx]));
 	memcpy(m.classes[idx].bytes, p, len);
 	m.classes[idx].len = (unsigned char)len;
-	m.classes[idx].varies = m.is_x86_64 && is_rep_string(p, len);
 	m.class_hash[i] = idx + 1;
 	return idx;
 }
@@ -600,7 +604,7 @@ static void learn(void)
 static int class_accesses(const struct iclass *c, uint64_t *rd, uint64_t *wr)
 {
 	*rd = *wr = 0;
-	if (c->varies || c->uneven)
+	if (c->uneven)
 		return -1;
 	if (c->done) {
 		/* known executions: exact, but for the accesses of the ones that faulted */
@@ -962,8 +966,9 @@ static void page_fault_entered(unsigned int vcpu, void *data)
  * it did, and needs no inline add of its own (nor, as a block's first or
  * last, its accesses watched).  Only what qemu's translators run inline
  * without a helper that may raise: register-to-register arithmetic,
- * moves, lea, direct and register branches.  Anything else, or anything
- * not decoded, may stop (a fault, an I/O access qemu restarts).
+ * moves, lea, direct branches (and x86's jump through a register).
+ * Anything else, or anything not decoded, may stop (a fault, an I/O
+ * access qemu restarts).
  */
 
 /* x86 (any mode): the bytes of one instruction. */
@@ -1092,8 +1097,7 @@ static int cannot_stop(const struct qemu_plugin_insn *insn)
  */
 static int needs_watch(const struct qemu_plugin_insn *insn)
 {
-	return !cannot_stop(insn) &&
-	       !(m.is_x86_64 && is_rep_string(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn)));
+	return !cannot_stop(insn) && !insn_is_rep(insn);
 }
 
 /* Counts the completed accesses of instruction insn of b in b->acc[which]. */
@@ -1123,9 +1127,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	b->slot = xcalloc(n, sizeof(*b->slot));
 	b->cls[0] = b->cls[1] = b->cls[2] = NO_CLASS;
 	/* a rep string alone: rep_started counts its starts (a fifth of a boot's blocks) */
-	folded = n == 1 && m.is_x86_64 &&
-		 is_rep_string(qemu_plugin_insn_data(qemu_plugin_tb_get_insn(tb, 0)),
-			       qemu_plugin_insn_size(qemu_plugin_tb_get_insn(tb, 0)));
+	folded = n == 1 && insn_is_rep(qemu_plugin_tb_get_insn(tb, 0));
 	if (m.is_x86_64 && n >= 2) {
 		uint64_t first = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0));
 		uint64_t last = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, n - 1));
@@ -1143,8 +1145,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (!i && is_fault_entry(addr))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, page_fault_entered,
 							       QEMU_PLUGIN_CB_NO_REGS, NULL);
-		if (i == n - 1 && m.is_x86_64 &&
-		    is_rep_string(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn))) {
+		if (i == n - 1 && insn_is_rep(insn)) {
 			struct rep_site *rep = xcalloc(1, sizeof(*rep));
 
 			rep->ctr = b->ctr[i];
@@ -1157,7 +1158,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				}
 			}
 			m.reps[m.nr_reps++] = rep;
-			if (n == 1)
+			if (folded)
 				rep->starts = &b->starts[0];
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, rep_started,
 							       QEMU_PLUGIN_CB_NO_REGS, rep);
