@@ -3,7 +3,7 @@
 /*
  * Loaded into qemu-system-* with
  *
- *	-plugin file=kcp-meter.so,out=FILE[,map=System.map][,guest=kcp-guest]
+ *	-plugin file=kcp-meter.so,out=FILE[,map=System.map][,guest=kcp-guest][,extable=FILE]
  *
  * it counts every guest instruction as it starts (inline adds that qemu
  * compiles into the translated code: one where a run of instructions
@@ -36,7 +36,10 @@
  * in an uninstrumented block of its own (an I/O access in the middle of a
  * block).  x86's rep string instructions may make no access at all, so a
  * fault in one is seen as the kernel's fault entry (from the map) being
- * the very next block.  Under icount every vCPU runs in one thread, so
+ * the very next block; it takes a callback at each start, so only where
+ * a fault can happen and be seen: user space, and the kernel's early boot
+ * and exception table (extable=FILE, see rep_needs_callback()).  Under
+ * icount every vCPU runs in one thread, so
  * the adds are exact: the total equals qemu's own instruction count.
  * Without icount the adds of several vCPUs race; kconfperf loads the
  * plugin only under icount.
@@ -55,14 +58,16 @@
  *	kcp-meter 1
  *	target x86_64
  *	map 18234 symbols|none
+ *	extable 383|none   (the exception table's instructions, extable=FILE)
  *	guest markers 4|none
  *	mark KIND ITER TOTAL PRE KERNEL KOTHER USER IDLE   (in order; KIND
  *		init, begin, end or poweroff; ITER counts begin/end from 0,
  *		else -1; the counters as they stood when the marker ran)
  *	total TOTAL PRE KERNEL KOTHER USER IDLE   (at qemu's exit: qemu's own count)
  *	started N   (instructions started: TOTAL and the starts that faulted)
- *	ops ADDS WATCHES   (the meter's own work: the inline adds it ran, and
- *		the accesses its watches counted, an add each)
+ *	ops ADDS WATCHES CALLS   (the meter's own work: the inline adds it
+ *		ran, the accesses its watches counted, an add each, and the
+ *		callbacks it took, each a call out of the translated code)
  *	fn PHASE COUNT NAME   (PHASE boot: up to init; work: the sum of every
  *		begin..end; all: the whole run, up to the power-off marker when
  *		it ran (after it the kernel's power-off spins until qemu stops
@@ -224,10 +229,23 @@ static struct {
 	/* per counter (functions and buckets): now, at init, sum of iterations, at begin, at power-off */
 	uint64_t *now, *boot, *work, *begun, *ended;
 	int ended_seen;			/* the power-off marker ran: ended holds the counts */
-	uint64_t tb_starts;		/* blocks started: an inline add each (or rep_started) */
+	uint64_t tb_starts;		/* blocks that may fault started: an inline add each (or rep_started) */
 	uint64_t folded;		/* of them, counted by rep_started: 2 adds not run inline */
 	/* x86_64, from the map: where a fault enters the kernel (a vector's code, the early stubs) */
 	uint64_t fault_entry[2], early_lo, early_hi;
+	/*
+	 * x86_64's exception table (extable=FILE): the kernel instructions
+	 * that may fault once the kernel runs on its own page tables (from
+	 * the first run of idt_setup_early_pf, late_addr, the early handler
+	 * that maps on demand is gone).  A rep string of the kernel's text
+	 * outside it never faults then, and needs no callback.
+	 */
+	uint64_t *extable;
+	size_t nr_extable;
+	int have_extable;
+	uint64_t late_addr;
+	int late;
+	uint64_t calls;			/* callbacks run: the meter's costliest work */
 	struct rep_site *pending_rep;	/* the rep string that started last, in block tb_starts */
 	uint64_t pending_tb;
 	struct rep_site **reps;
@@ -390,6 +408,8 @@ static int load_map(const char *path)
 			m.fault_entry[0] = m.syms[i].addr;
 		else if (!strcmp(name, "asm_exc_general_protection"))
 			m.fault_entry[1] = m.syms[i].addr;
+		else if (!strcmp(name, "idt_setup_early_pf"))
+			m.late_addr = m.syms[i].addr;
 		else if (!strcmp(name, "early_idt_handler_array")) {
 			size_t next = i + 1;
 
@@ -867,6 +887,7 @@ static void marker_hit(unsigned int vcpu, void *data)
 	size_t i;
 
 	(void)vcpu;
+	m.calls++;
 	site->hits++;
 	if (kind == MARK_INIT) {
 		if (m.init_seen++)
@@ -941,6 +962,7 @@ static void rep_started(unsigned int vcpu, void *data)
 	struct rep_site *rep = data;
 
 	(void)vcpu;
+	m.calls++;
 	if (rep->starts) {
 		m.tb_starts++;
 		(*rep->starts)++;
@@ -955,9 +977,116 @@ static void page_fault_entered(unsigned int vcpu, void *data)
 {
 	(void)vcpu;
 	(void)data;
+	m.calls++;
 	if (m.pending_rep && m.tb_starts == m.pending_tb + 1)
 		m.pending_rep->faults++;
 	m.pending_rep = NULL;
+}
+
+static int in_extable(uint64_t addr)
+{
+	size_t lo = 0, hi = m.nr_extable;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m.extable[mid] == addr)
+			return 1;
+		if (m.extable[mid] < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+/*
+ * Whether the rep string at addr (counter ctr) needs rep_started, which
+ * runs at its every start (each iteration) and is most of the meter's
+ * callbacks, to see a fault in it:
+ * - before the kernel, no: a fault there would enter the decompressor's
+ *   handler, which the meter cannot tell (none happens under qemu);
+ * - in the kernel's text once it runs on its own page tables, only where
+ *   the exception table lists it (copying from and to user space): any
+ *   other kernel instruction that faulted would be a crash (an oops);
+ * - else (user space, modules, early boot, no exception table) yes.
+ */
+static int rep_needs_callback(uint64_t addr, size_t ctr)
+{
+	if (ctr == m.nr_funcs + BUCKET_PRE)
+		return 0;
+	if (!m.have_extable || !m.late || ctr >= m.nr_funcs)
+		return 1;
+	return in_extable(addr);
+}
+
+/*
+ * Reads extable=FILE: "kcp-extable 1", then the address of each of the
+ * kernel's exception table instructions, in hex, one a line, ascending
+ * (what kconfperf writes from vmlinux's __ex_table).  0, or -1 with a
+ * message naming the file and line.
+ */
+static int load_extable(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[128];
+	size_t alloc = 0, lineno = 0;
+	int ret = -1;
+
+	if (!f) {
+		say("cannot open the exception table '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *end;
+		unsigned long long a;
+
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			say("%s:%zu: a line too long (expected a hex address)", path, lineno);
+			goto out;
+		}
+		line[strcspn(line, "\n")] = '\0';
+		if (lineno == 1) {
+			if (strcmp(line, "kcp-extable 1")) {
+				say("%s:1: expected \"kcp-extable 1\", found \"%s\"", path, line);
+				goto out;
+			}
+			continue;
+		}
+		errno = 0;
+		a = strtoull(line, &end, 16);
+		if (!*line || *end || errno || line[0] == '-' || line[0] == '+' || line[0] == ' ') {
+			say("%s:%zu: expected a hex address, found \"%s\"", path, lineno, line);
+			goto out;
+		}
+		if (m.nr_extable && a <= m.extable[m.nr_extable - 1]) {
+			say("%s:%zu: the addresses must ascend: %s after %llx", path, lineno, line,
+			    (unsigned long long)m.extable[m.nr_extable - 1]);
+			goto out;
+		}
+		if (m.nr_extable == alloc) {
+			uint64_t *n;
+
+			alloc = alloc ? 2 * alloc : 1024;
+			n = realloc(m.extable, alloc * sizeof(*m.extable));
+			if (!n) {
+				fputs("kcp-meter: out of memory\n", stderr);
+				abort();
+			}
+			m.extable = n;
+		}
+		m.extable[m.nr_extable++] = a;
+	}
+	if (lineno == 0) {
+		say("%s: empty (expected \"kcp-extable 1\" and the addresses)", path);
+		goto out;
+	}
+	m.have_extable = 1;
+	ret = 0;
+out:
+	fclose(f);
+	return ret;
 }
 
 /*
@@ -1114,7 +1243,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
 	uint32_t slots = 0;
-	int prev_stops = 1, prev_marker = 0, folded;
+	int prev_stops = 1, prev_marker = 0, folded, quiet = 0;
 	struct block *b;
 
 	(void)id;
@@ -1126,8 +1255,21 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	b->vaddr = xcalloc(n, sizeof(*b->vaddr));
 	b->slot = xcalloc(n, sizeof(*b->slot));
 	b->cls[0] = b->cls[1] = b->cls[2] = NO_CLASS;
-	/* a rep string alone: rep_started counts its starts (a fifth of a boot's blocks) */
-	folded = n == 1 && insn_is_rep(qemu_plugin_tb_get_insn(tb, 0));
+	/*
+	 * A rep string alone (each iteration runs one; a fifth of a boot's
+	 * blocks): rep_started counts its starts where it needs the callback
+	 * (folded); else it cannot fault (quiet), and tb_starts, which only
+	 * tells whether the fault entry ran right after a rep string, needs
+	 * no add from it.
+	 */
+	if (n == 1 && insn_is_rep(qemu_plugin_tb_get_insn(tb, 0))) {
+		uint64_t addr = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0));
+
+		folded = rep_needs_callback(addr, counter_of(addr));
+		quiet = !folded;
+	} else {
+		folded = 0;
+	}
 	if (m.is_x86_64 && n >= 2) {
 		uint64_t first = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0));
 		uint64_t last = qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, n - 1));
@@ -1142,10 +1284,13 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		b->ctr[i] = (uint32_t)counter_of(addr);
 		b->vaddr[i] = addr;
+		/* from here on the early page fault handler cannot run (see rep_needs_callback) */
+		if (!i && m.late_addr && addr == m.late_addr)
+			m.late = 1;
 		if (!i && is_fault_entry(addr))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, page_fault_entered,
 							       QEMU_PLUGIN_CB_NO_REGS, NULL);
-		if (i == n - 1 && insn_is_rep(insn)) {
+		if (i == n - 1 && insn_is_rep(insn) && rep_needs_callback(addr, b->ctr[i])) {
 			struct rep_site *rep = xcalloc(1, sizeof(*rep));
 
 			rep->ctr = b->ctr[i];
@@ -1200,7 +1345,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		watch_accesses(b, 1, qemu_plugin_tb_get_insn(tb, n - 1));
 	if (b->maybe_phantom && n >= 3 && needs_watch(qemu_plugin_tb_get_insn(tb, n - 2)))
 		watch_accesses(b, 2, qemu_plugin_tb_get_insn(tb, n - 2));
-	if (!folded)
+	if (!folded && !quiet)
 		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 							 &m.tb_starts, 1);
 	b->next = m.blocks;
@@ -1338,6 +1483,10 @@ static void at_exit(qemu_plugin_id_t id, void *data)
 		fprintf(f, "map %zu symbols\n", m.nr_funcs);
 	else
 		fprintf(f, "map none\n");
+	if (m.have_extable)
+		fprintf(f, "extable %zu\n", m.nr_extable);
+	else
+		fprintf(f, "extable none\n");
 	if (m.have_guest)
 		fprintf(f, "guest markers %d\n", NR_MARKERS);
 	else
@@ -1357,7 +1506,8 @@ static void at_exit(qemu_plugin_id_t id, void *data)
 		uint64_t adds, watches;
 
 		ops(&adds, &watches);
-		fprintf(f, "ops %llu %llu\n", (unsigned long long)adds, (unsigned long long)watches);
+		fprintf(f, "ops %llu %llu %llu\n", (unsigned long long)adds, (unsigned long long)watches,
+			(unsigned long long)m.calls);
 	}
 	if (m.init_seen)
 		put_fns(f, "boot", m.boot);
@@ -1377,7 +1527,7 @@ static void at_exit(qemu_plugin_id_t id, void *data)
 EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
 			       char **argv)
 {
-	const char *map = NULL, *guest = NULL;
+	const char *map = NULL, *guest = NULL, *extable = NULL;
 	int i;
 
 	if (info->version.min > METER_API_VERSION || info->version.cur < METER_API_VERSION) {
@@ -1401,9 +1551,11 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 			map = a + 4;
 		else if (!strncmp(a, "guest=", 6))
 			guest = a + 6;
+		else if (!strncmp(a, "extable=", 8))
+			extable = a + 8;
 		else {
 			say("unknown argument '%s' (kcp-meter takes out=FILE, map=System.map, "
-			    "guest=kcp-guest)", a);
+			    "guest=kcp-guest, extable=FILE)", a);
 			return -1;
 		}
 	}
@@ -1417,6 +1569,8 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 	if (map && *map && load_map(map))
 		return -1;
 	if (guest && *guest && load_guest(guest))
+		return -1;
+	if (extable && *extable && load_extable(extable))
 		return -1;
 	m.now = xcalloc(nr_counters(), sizeof(*m.now));
 	m.boot = xcalloc(nr_counters(), sizeof(*m.boot));

@@ -28,7 +28,7 @@ static const char *const export_usage[] = {
 	"",
 	"Writes the cache entry of the build KEY (the full key, or its first digits",
 	"as 'kconfperf build' shows them) to FILE, a gzip'd tar of its image, config,",
-	"build log, meta and System.map, with the SHA-256 of each.",
+	"build log, meta, System.map and exception table, with the SHA-256 of each.",
 	NULL,
 };
 

@@ -169,7 +169,8 @@ int cmd_vm(int argc, const char **argv)
 		OPT_STRING(0, "dir", &dir, "DIR", "directory for the run's files (default .)"),
 		OPT_BOOL(0, "no-meter", &no_meter, "do not count instructions (docs/meter.md)"),
 		OPT_STRING(0, "map", &map, "SYSTEM.MAP",
-			   "the kernel's functions for the meter (default: the build cache's)"),
+			   "the kernel's functions for the meter (default: the build cache's; an extable"
+			   " file beside it is read too)"),
 		OPT_STRING(0, "guest", &guest, "FILE",
 			   "the initramfs's kcp-guest, whose markers the meter watches "
 			   "(default: the one beside kconfperf)"),

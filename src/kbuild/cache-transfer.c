@@ -22,7 +22,8 @@
 
 /* The files an entry may hold, MANIFEST aside (kbuild.c's store_entry()). */
 static const char *const entry_files[] = {
-	"bzImage", "Image", "config", "build.log", "meta", KBUILD_MAP_NAME, NULL,
+	"bzImage", "Image", "config", "build.log", "meta", KBUILD_MAP_NAME, KBUILD_EXTABLE_NAME,
+	NULL,
 };
 
 static int is_entry_file(const char *name)

@@ -964,6 +964,7 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 	char *log = xstrfmt("%s/build.log", bp->entry);
 	char *meta = xstrfmt("%s/meta", bp->entry);
 	char *map = xstrfmt("%s/" KBUILD_MAP_NAME, bp->entry);
+	char *extable = xstrfmt("%s/" KBUILD_EXTABLE_NAME, bp->entry);
 	struct strbuf sb = STRBUF_INIT;
 	int ret = -1;
 
@@ -974,6 +975,9 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 	/* the meter's map of the kernel's functions; every bzImage build makes one */
 	if (!access(bp->map, R_OK) && copy_file(bp->map, map))
 		goto out;
+	/* and on x86_64 the exception table, so it need not watch every rep string */
+	if (!access(bp->vmlinux, R_OK) && elf_extable_write(bp->vmlinux, extable) < 0)
+		warning("%s: no exception table for the meter; it will watch every rep string", name);
 	strbuf_addf(&sb, "key=%s\nname=%s\nseconds=%.3f\nbzimage_size=%lld\nvmlinux_size=%lld\n"
 		    "seeded_from=%s\nsource=%s\ncompiler=%s\njobs=%d\n", out->key, name, out->seconds,
 		    (long long)out->bzimage_size, (long long)out->vmlinux_size,
@@ -1023,7 +1027,51 @@ out:
 	free(log);
 	free(meta);
 	free(map);
+	free(extable);
 	return ret;
+}
+
+/* The file name beside path (a file in some directory), malloc'd. */
+static char *beside(const char *path, const char *name)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(name);
+	return xstrfmt("%.*s/%s", (int)(slash - path), path, name);
+}
+
+char *kbuild_extable_beside(const char *map)
+{
+	char *path = beside(map, KBUILD_EXTABLE_NAME);
+
+	if (!access(path, R_OK))
+		return path;
+	free(path);
+	return NULL;
+}
+
+/*
+ * An entry CACHE/builds/<key> (its map at map) made before the cache kept
+ * the exception table: written from its kept tree's vmlinux, when the
+ * tree is there and the entry writable.
+ */
+static void adopt_extable(const char *map)
+{
+	char *entry = xstrdup(map), *own = beside(map, KBUILD_EXTABLE_NAME), *vmlinux = NULL;
+	char *slash = strrchr(entry, '/');
+
+	if (slash)
+		*slash = '\0';
+	slash = slash ? strrchr(entry, '/') : NULL;
+	if (slash && slash - entry >= 7 && !strncmp(slash - 7, "/builds", 7)) {
+		vmlinux = xstrfmt("%.*s/trees/%s/vmlinux", (int)(slash - 7 - entry), entry, slash + 1);
+		if (access(own, F_OK) && !access(vmlinux, R_OK) && !access(entry, W_OK))
+			elf_extable_write(vmlinux, own);
+	}
+	free(entry);
+	free(own);
+	free(vmlinux);
 }
 
 char *kbuild_system_map(const char *image)
@@ -1037,6 +1085,7 @@ char *kbuild_system_map(const char *image)
 	*slash = '\0';
 	own = xstrfmt("%s/" KBUILD_MAP_NAME, dir);
 	if (!access(own, R_OK)) {
+		adopt_extable(own);
 		ret = own;
 		own = NULL;
 		goto out;
@@ -1053,6 +1102,7 @@ char *kbuild_system_map(const char *image)
 	/* adopt it, by a rename, so a reader never sees half a map */
 	tmp = xstrfmt("%s.%ld", own, (long)getpid());
 	if (!copy_file(kept, tmp) && !rename(tmp, own)) {
+		adopt_extable(own);
 		ret = own;
 		own = NULL;
 	} else {

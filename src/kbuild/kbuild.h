@@ -138,10 +138,23 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
  * The System.map of the kernel whose cached image is at image
  * (CACHE/builds/<key>/bzImage): the entry's own; for an entry made before
  * the cache kept maps, the kept object tree's (CACHE/trees/<key>), which
- * is copied into the entry when it can be; NULL when there is none (the
- * tree was evicted).  malloc'd; nothing is printed.
+ * is copied into the entry when it can be, with the exception table from
+ * the tree's vmlinux; NULL when there is none (the tree was evicted).
+ * malloc'd; nothing is printed but a vmlinux that cannot be read.
  */
 char *kbuild_system_map(const char *image);
+
+#define KBUILD_EXTABLE_NAME "extable"
+
+/*
+ * The exception table's instructions (elf_extable_write()) of the kernel
+ * whose System.map is at map: the file KBUILD_EXTABLE_NAME beside it, or
+ * NULL when there is none (not x86_64, or a cache entry made before the
+ * cache kept it and whose tree was evicted: the meter then takes a
+ * callback at every rep string).  kbuild_system_map() writes it into an
+ * entry from the kept tree's vmlinux when it can.  malloc'd.
+ */
+char *kbuild_extable_beside(const char *map);
 
 /*
  * How many symbols two .config texts set differently (kconfig_diff_list()),

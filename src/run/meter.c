@@ -185,11 +185,17 @@ static int parse_line(struct meter_result *out, char *line, int *ended, int *see
 		out->started = count;
 		return 0;
 	}
-	if (!strcmp(w[0], "ops") && n == 3) {
+	/* ops ADDS WATCHES [CALLS]: CALLS since the plugin watched rep strings by the exception table */
+	if (!strcmp(w[0], "ops") && n == 3 && (!rest || !strchr(rest, ' '))) {
 		if (!*seen_total || out->op_adds || parse_u64(w[1], &out->op_adds) ||
-		    parse_u64(w[2], &out->op_watches))
+		    parse_u64(w[2], &out->op_watches) || (rest && parse_u64(rest, &out->op_calls)))
 			return -1;
 		return 0;
+	}
+	if (!strcmp(w[0], "extable") && n == 2) {
+		if (!strcmp(w[1], "none"))
+			return 0;
+		return parse_u64(w[1], &out->extable);
 	}
 	if (!strcmp(w[0], "mark") && rest) {
 		struct meter_mark mk;

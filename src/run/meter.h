@@ -66,8 +66,14 @@ struct meter_result {
 	struct meter_counts total;
 	/* instructions started: total plus those that faulted and started again ("started" line; 0: none) */
 	uint64_t started;
-	/* the meter's own work: its inline adds, and the accesses its watches counted ("ops" line) */
-	uint64_t op_adds, op_watches;
+	/*
+	 * the meter's own work: its inline adds, the accesses its watches
+	 * counted, and the callbacks it took ("ops" line; op_calls 0 from a
+	 * plugin before it said)
+	 */
+	uint64_t op_adds, op_watches, op_calls;
+	/* the kernel exception table's instructions it was given ("extable" line; 0: none) */
+	uint64_t extable;
 	/* per phase, System.map's names (and the buckets of idle-functions.h), merged */
 	struct profile phases[STORE_METER_NR_PHASES];
 };

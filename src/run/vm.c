@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "kbuild/kbuild.h"
 #include "plan/arch.h"
 #include "run/extract.h"
 #include "run/meter.h"
@@ -373,11 +374,12 @@ static void add_option_value(struct strbuf *sb, const char *value)
 	}
 }
 
-/* -plugin file=kcp-meter.so,out=...,map=...,guest=...: see run/meter.h. */
+/* -plugin file=kcp-meter.so,out=...,map=...,guest=...,extable=...: see run/meter.h. */
 static void add_meter(struct strvec *argv, const struct vm_config *cfg)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *out = cfg->meter_out ? xstrdup(cfg->meter_out) : run_file(cfg, METER_FILE);
+	char *extable;
 
 	strbuf_addstr(&sb, "file=");
 	add_option_value(&sb, cfg->meter);
@@ -390,6 +392,12 @@ static void add_meter(struct strvec *argv, const struct vm_config *cfg)
 	if (cfg->meter_guest) {
 		strbuf_addstr(&sb, ",guest=");
 		add_option_value(&sb, cfg->meter_guest);
+	}
+	/* the exception table beside the map, if any: fewer rep strings to watch */
+	if (cfg->meter_map && (extable = kbuild_extable_beside(cfg->meter_map))) {
+		strbuf_addstr(&sb, ",extable=");
+		add_option_value(&sb, extable);
+		free(extable);
 	}
 	strvec_push(argv, "-plugin");
 	strvec_push(argv, sb.buf);

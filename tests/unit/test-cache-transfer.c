@@ -51,6 +51,7 @@ static void make_entry(const char *cache, const char *config, const char *filed_
 	put(dir, "config", config);
 	put(dir, "build.log", "make\n");
 	put(dir, "System.map", "ffffffff81000000 T _text\n");
+	put(dir, "extable", "kcp-extable 1\nffffffff81000010\n");
 	strbuf_addf(&meta, "key=%s\nname=baseline\nsource=" SOURCE "\ncompiler=" COMPILER
 		    "\njobs=2\ncc=gcc\nmake_var=KCFLAGS=-O2\n", key);
 	put(dir, "meta", meta.buf);
@@ -80,6 +81,11 @@ static void test_round_trip(void)
 	path = xstrfmt("%s/builds/%s/System.map", b, key);
 	check_int(strbuf_read_file(&sb, path, 0), >, 0);
 	check_str(sb.buf, "ffffffff81000000 T _text\n");
+	free(path);
+	strbuf_reset(&sb);
+	path = xstrfmt("%s/builds/%s/extable", b, key);
+	check_int(strbuf_read_file(&sb, path, 0), >, 0);
+	check_str(sb.buf, "kcp-extable 1\nffffffff81000010\n");
 	free(path);
 	path = xstrfmt("%s/builds/%s/MANIFEST", b, key);
 	check(access(path, F_OK));

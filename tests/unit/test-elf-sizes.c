@@ -9,6 +9,7 @@
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
+#include "util/write-file.h"
 
 /* This test program's own sizes, against size(1)'s when binutils is installed. */
 static void test_sizes_match_size_1(void)
@@ -103,6 +104,74 @@ static void test_not_elf_is_said_quietly(void)
 	free(path);
 }
 
+static int count_lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/*
+ * x86_64's exception table: an executable assembled with an __ex_table
+ * of kernel-style entries (int insn, fixup, data, each relative to
+ * itself) gives the instructions' addresses, as nm(1) has their labels.
+ */
+static void test_extable_matches_nm(void)
+{
+	static const char src[] =
+		".text\n.globl _start\n_start: nop\n"
+		".globl at_rep\nat_rep: rep movsb\n.globl at_ret\nat_ret: ret\n"
+		".section __ex_table,\"a\"\n.balign 4\n"
+		".long at_ret - .\n.long at_rep - .\n.long 0\n"
+		".long at_rep - .\n.long at_ret - .\n.long 0\n"
+		".long at_rep - .\n.long at_ret - .\n.long 0\n"
+		".section .bad_table,\"a\"\n.long 0\n";
+	char *dir = test_tmpdir(), *s = xstrfmt("%s/ex.S", dir), *exe = xstrfmt("%s/ex", dir);
+	char *out = xstrfmt("%s/extable", dir), *bad = xstrfmt("%s/ex-bad", dir);
+	char *cc = xstrfmt("cc -nostdlib -static -no-pie -o '%s' '%s' 2>&1 && "
+			   "objcopy --remove-section __ex_table --rename-section .bad_table=__ex_table "
+			   "'%s' '%s' 2>&1", exe, s, exe, bad);
+	char *nm = xstrfmt("nm '%s' | awk '$3 == \"at_rep\" || $3 == \"at_ret\" { print $1 }' | "
+			   "sort | sed 's/^0*//'", exe);
+	struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+	FILE *fp;
+	char line[128];
+
+	write_file(s, src, strlen(src));
+	if (system(cc)) {
+		test_skip("no cc, as or objcopy to make an __ex_table");
+		goto out;
+	}
+	fp = popen(nm, "r");
+	strbuf_addstr(&want, "kcp-extable 1\n");
+	while (fp && fgets(line, sizeof(line), fp))
+		strbuf_addstr(&want, line);
+	if (fp)
+		pclose(fp);
+	check_int(elf_extable_write(exe, out), ==, 0);
+	check(strbuf_read_file(&got, out, 0) > 0);
+	check_str(got.buf, want.buf);
+	check_int(count_lines(got.buf), ==, 3);	/* the header, and two addresses: once each */
+	/* a table that is not of whole entries, a file without one, and not x86_64 */
+	test_capture_start();
+	check_int(elf_extable_write(bad, out), ==, -1);
+	check_int(elf_extable_write("/proc/self/exe", out), ==, 1);
+	test_capture_stop();
+	check(strstr(test_messages.buf, "an __ex_table of 4 bytes, not of 12-byte entries") != NULL);
+out:
+	strbuf_release(&want);
+	strbuf_release(&got);
+	free(s);
+	free(exe);
+	free(out);
+	free(bad);
+	free(cc);
+	free(nm);
+}
+
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -110,5 +179,6 @@ int main(int argc, char **argv)
 	TEST(test_symbols_match_nm);
 	TEST(test_stripped_has_no_symbol_sizes);
 	TEST(test_not_elf_is_said_quietly);
+	TEST(test_extable_matches_nm);
 	return test_done();
 }

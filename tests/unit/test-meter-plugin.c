@@ -726,6 +726,139 @@ out:
 	free(out_arg);
 }
 
+/* Installs a fresh copy of the plugin with args; what it printed on stderr (malloc'd), and whether it refused. */
+static char *install_says(const char *name, int argc, char **argv, int *refused)
+{
+	char *err = xstrfmt("%s/%s.err", test_tmpdir(), name);
+	int saved = dup(2), fd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	struct strbuf sb = STRBUF_INIT;
+
+	fflush(stderr);
+	dup2(fd, 2);
+	close(fd);
+	*refused = fresh_plugin(name, &x86, argc, argv) == NULL;
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	if (strbuf_read_file(&sb, err, 0) < 0)
+		strbuf_addstr(&sb, "(nothing)");
+	free(err);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * A rep string's callback runs at its every start (each iteration), so
+ * the meter takes it only where a fault can happen and be seen: not before
+ * the kernel, and in the kernel's text, once idt_setup_early_pf has run,
+ * only at the exception table's instructions (extable=FILE).  A fault at
+ * one of those still counts once.
+ */
+static void test_extable(void)
+{
+	static const char map[] =
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000000 T memset\n"
+		"ffffffff81000100 T asm_exc_page_fault\n"
+		"ffffffff81000200 T copy_user\n"
+		"ffffffff81000300 T idt_setup_early_pf\n"
+		"ffffffff81000400 T _etext\n";
+	static const char table[] = "kcp-extable 1\nffffffff81000210\nffffffff81000220\n";
+	static const struct code rep = { 0xf3, 1, 1, 0xa4 };	/* rep movsb */
+	static const struct code plain = { 0x90, 0, 0, 0 };
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{ "kcp-extable 2\n", "extable.bad:1: expected \"kcp-extable 1\"" },
+		{ "kcp-extable 1\nffffffff81000210\nzz\n", "extable.bad:3: expected a hex address, found \"zz\"" },
+		{ "kcp-extable 1\nffffffff81000220\nffffffff81000210\n", "extable.bad:3: the addresses must ascend" },
+		{ "", "extable.bad: empty" },
+	};
+	char *out = xstrfmt("%s/extable.txt", test_tmpdir());
+	char *map_path = xstrfmt("%s/extable.map", test_tmpdir());
+	char *table_path = xstrfmt("%s/extable", test_tmpdir());
+	char *bad_path = xstrfmt("%s/extable.bad", test_tmpdir());
+	char *out_arg = xstrfmt("out=%s", out), *map_arg = xstrfmt("map=%s", map_path);
+	char *table_arg = xstrfmt("extable=%s", table_path), *bad_arg = xstrfmt("extable=%s", bad_path);
+	char *args[] = { out_arg, map_arg, table_arg }, *bad_args[] = { out_arg, map_arg, bad_arg };
+	struct qemu_plugin_tb *pre, *early, *late, *set, *cu, *cu_alone, *pf, *user, *other;
+	struct meter_result m;
+	size_t i;
+
+	write_file(map_path, map, strlen(map));
+	write_file(table_path, table, strlen(table));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		char *name = xstrfmt("kcp-meter-extable-bad%zu", i);	/* a loaded copy is never rewritten */
+		int refused;
+		char *says;
+
+		write_file(bad_path, bad[i].text, strlen(bad[i].text));
+		says = install_says(name, 3, bad_args, &refused);
+		free(name);
+		check(refused);
+		if (!check(strstr(says, bad[i].says) != NULL))
+			fprintf(stderr, "# said: %s\n", says);
+		free(says);
+	}
+	if (!check(fresh_plugin("kcp-meter-extable", &x86, 3, args) != NULL))
+		goto out;
+	pre = translate_code(0x100000, &rep, 1, 0);		/* the decompressor's */
+	early = translate_code(0xffffffff81000010, &rep, 1, 0);	/* memset, early boot */
+	check(pre->insns[0].cb == NULL && pre->insns[0].ptr != NULL);
+	check(early->insns[0].cb != NULL && early->insns[0].ptr == NULL);
+	set = translate_code(0xffffffff81000300, &plain, 1, 0);	/* from here on: late */
+	late = translate_code(0xffffffff81000020, &rep, 1, 0);	/* memset: no callback */
+	cu = translate_code(0xffffffff8100020e, (const struct code[]){ plain, rep }, 2, 0);
+	cu_alone = translate_code(0xffffffff81000210, &rep, 1, 0);	/* listed */
+	pf = translate_code(0xffffffff81000100, &plain, 1, 0);
+	user = translate_code(0x400000, &rep, 1, 0);			/* user space: callback */
+	other = translate_code(0xffffffff81000230, &plain, 1, 0);
+	/* one add, its own: it cannot fault, so it need not count as a block that may */
+	check(late->insns[0].cb == NULL && late->insns[0].ptr != NULL && late->ptr == NULL);
+	check(cu->insns[1].cb != NULL && cu_alone->insns[0].cb != NULL);
+	check(cu_alone->insns[0].ptr == NULL && cu_alone->ptr == NULL);
+	check(user->insns[0].cb != NULL);
+	run(pre, 4);			/* 4 */
+	run(early, 2);			/* 2 */
+	run(set, 1);			/* 1 */
+	run(late, 5);			/* 5 */
+	run(cu, 1);			/* 2 */
+	run(cu_alone, 2);		/* 2 */
+	run_fault(cu_alone, 0, 0);	/* faults, */
+	run(pf, 1);			/* the entry runs next: 1 */
+	run(cu_alone, 1);		/* and it runs again: 1 */
+	run(user, 3);			/* 3 */
+	run(other, 1);			/* 1 */
+	atexit_cb(1, atexit_data);
+	if (read_counts(&m, out)) {
+		check_int(m.total.total, ==, 4 + 2 + 1 + 5 + 2 + 2 + 1 + 1 + 3 + 1);
+		check_int(m.started, ==, m.total.total + 1);
+		check_int(m.extable, ==, 2);
+		/* early 2, cu 1, cu_alone 4, the fault entry 1, user 3 */
+		check_int(m.op_calls, ==, 2 + 1 + 4 + 1 + 3);
+		check_double(profile_find(&m.phases[STORE_METER_ALL], "copy_user")->count, 6, 0);
+		check_double(profile_find(&m.phases[STORE_METER_ALL], "memset")->count, 7, 0);
+	}
+	meter_result_release(&m);
+	free(pre);
+	free(early);
+	free(set);
+	free(late);
+	free(cu);
+	free(cu_alone);
+	free(pf);
+	free(user);
+	free(other);
+out:
+	free(out);
+	free(map_path);
+	free(table_path);
+	free(bad_path);
+	free(out_arg);
+	free(map_arg);
+	free(table_arg);
+	free(bad_arg);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -736,5 +869,6 @@ int main(int argc, char **argv)
 	TEST(test_exact);
 	TEST(test_rep_fault);
 	TEST(test_sparse);
+	TEST(test_extable);
 	return test_done();
 }

@@ -24,6 +24,7 @@ static const char syscall_file[] =
 	"kcp-meter 1\n"
 	"target x86_64\n"
 	"map 3 symbols\n"
+	"extable 383\n"
 	"guest markers 4\n"
 	"mark init -1 1000 600 380 0 20 30\n"
 	"mark begin 0 2000 600 1300 0 100 50\n"
@@ -32,6 +33,8 @@ static const char syscall_file[] =
 	"mark end 1 8600 600 7450 0 550 70\n"
 	"mark poweroff -1 9000 600 7800 0 600 80\n"
 	"total 9100 600 7900 0 600 80\n"
+	"started 9101\n"
+	"ops 8000 900 42\n"
 	"fn boot 300 start_kernel\n"
 	"fn boot 50 do_idle\n"
 	"fn boot 600 [before-kernel]\n"
@@ -70,6 +73,10 @@ static void test_parse(void)
 	check_int(m.marks[3].iter, ==, 1);
 	check_int(m.total.total, ==, 9100);
 	check_int(meter_busy(&m.total), ==, 9020);
+	check_int(m.extable, ==, 383);
+	check_int(m.op_adds, ==, 8000);
+	check_int(m.op_watches, ==, 900);
+	check_int(m.op_calls, ==, 42);
 	/* the two __x64_sys_getppid symbols are one entry */
 	check_int(m.phases[STORE_METER_WORK].nr, ==, 3);
 	check_double(profile_find(&m.phases[STORE_METER_WORK], "__x64_sys_getppid")->count,
@@ -97,6 +104,9 @@ static void test_parse_refuses(void)
 		{ "kcp-meter 1\nend\n", "meter.txt:2:" },		/* end before total */
 		{ "kcp-meter 1\ntotal 0 0 0 0 0 0\nend\nfn all 1 x\n", "meter.txt:4:" },
 		{ "kcp-meter 1\nmark nope -1 0 0 0 0 0 0\n", "meter.txt:2:" },
+		{ "kcp-meter 1\nextable many\n", "meter.txt:2:" },
+		{ "kcp-meter 1\ntotal 0 0 0 0 0 0\nops 1 2 3 4\n", "meter.txt:3:" },
+		{ "kcp-meter 1\ntotal 0 0 0 0 0 0\nops 1 2 x\n", "meter.txt:3:" },
 	};
 	size_t i;
 
