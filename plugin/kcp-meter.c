@@ -176,6 +176,7 @@ struct block {
 	uint32_t *ctr;			/* each instruction's counter */
 	uint64_t *vaddr;		/* each instruction's address */
 	uint32_t *slot;			/* each instruction's starts: starts[slot[i]] */
+	uint32_t head;			/* its first address's entry in m.heads */
 	uint64_t starts[];		/* the inline adds' targets: a run's starts */
 };
 
@@ -246,6 +247,15 @@ static struct {
 	uint64_t late_addr;
 	int late;
 	uint64_t calls;			/* callbacks run: the meter's costliest work */
+	/*
+	 * Every address a block begins at, made as blocks are translated
+	 * (open addressing: index + 1, 0 empty), and how often blocks began
+	 * there (entries, summed by each tally): a faulted instruction runs
+	 * again from a block that begins with it.
+	 */
+	uint64_t *head_vaddr, *head_entries;
+	uint32_t *head_hash;
+	size_t nr_heads, alloc_heads, head_hash_size;
 	struct rep_site *pending_rep;	/* the rep string that started last, in block tb_starts */
 	uint64_t pending_tb;
 	struct rep_site **reps;
@@ -650,9 +660,67 @@ static int class_accesses(const struct iclass *c, uint64_t *rd, uint64_t *wr)
 	return 0;
 }
 
+static size_t hash_vaddr(uint64_t vaddr, size_t size)
+{
+	return (vaddr * 0x9e3779b97f4a7c15ULL >> 20) & (size - 1);
+}
+
+/* The slot of vaddr in m.head_hash: where its index + 1 is, or the empty slot for it. */
+static size_t head_slot(uint64_t vaddr)
+{
+	size_t i;
+
+	for (i = hash_vaddr(vaddr, m.head_hash_size); m.head_hash[i];
+	     i = (i + 1) & (m.head_hash_size - 1))
+		if (m.head_vaddr[m.head_hash[i] - 1] == vaddr)
+			break;
+	return i;
+}
+
+/* vaddr's index in m.heads, made when new (a block begins there). */
+static uint32_t head_of(uint64_t vaddr)
+{
+	size_t i, k;
+
+	if (2 * (m.nr_heads + 1) > m.head_hash_size) {
+		m.head_hash_size = m.head_hash_size ? 2 * m.head_hash_size : 65536;
+		free(m.head_hash);
+		m.head_hash = xcalloc(m.head_hash_size, sizeof(*m.head_hash));
+		for (k = 0; k < m.nr_heads; k++)
+			m.head_hash[head_slot(m.head_vaddr[k])] = (uint32_t)k + 1;
+	}
+	i = head_slot(vaddr);
+	if (m.head_hash[i])
+		return m.head_hash[i] - 1;
+	if (m.nr_heads == m.alloc_heads) {
+		m.alloc_heads = m.alloc_heads ? 2 * m.alloc_heads : 16384;
+		m.head_vaddr = realloc(m.head_vaddr, m.alloc_heads * sizeof(*m.head_vaddr));
+		m.head_entries = realloc(m.head_entries, m.alloc_heads * sizeof(*m.head_entries));
+		if (!m.head_vaddr || !m.head_entries) {
+			fputs("kcp-meter: out of memory\n", stderr);
+			abort();
+		}
+	}
+	m.head_vaddr[m.nr_heads] = vaddr;
+	m.head_entries[m.nr_heads] = 0;
+	m.head_hash[i] = (uint32_t)m.nr_heads + 1;
+	return (uint32_t)m.nr_heads++;
+}
+
+/* How often blocks began at vaddr, by the last tally's count. */
+static uint64_t entries_at(uint64_t vaddr)
+{
+	size_t i;
+
+	if (!m.head_hash_size)
+		return 0;
+	i = head_slot(vaddr);
+	return m.head_hash[i] ? m.head_entries[m.head_hash[i] - 1] : 0;
+}
+
 /* Per instruction address: starts that did not retire, and qemu's uninstrumented reruns. */
 struct abort_slot {
-	uint64_t vaddr, aborted, reruns, entries;
+	uint64_t vaddr, aborted, reruns;
 	uint64_t aborted_first;		/* of those aborted starts, ones that began their block */
 	uint32_t ctr;
 	int used;
@@ -676,8 +744,7 @@ static struct abort_slot *abort_slot(uint64_t vaddr, uint32_t ctr)
 				*abort_slot(old[k].vaddr, old[k].ctr) = old[k];
 		free(old);
 	}
-	for (i = (vaddr * 0x9e3779b97f4a7c15ULL >> 20) & (aborts_size - 1); aborts[i].used;
-	     i = (i + 1) & (aborts_size - 1))
+	for (i = hash_vaddr(vaddr, aborts_size); aborts[i].used; i = (i + 1) & (aborts_size - 1))
 		if (aborts[i].vaddr == vaddr)
 			return &aborts[i];
 	aborts_used++;
@@ -720,7 +787,7 @@ static void check_even(void)
 		 * block of its own, or another mode; more: an interrupt's
 		 * accesses may add a few, another path many.
 		 */
-		retried = abort_slot(b->vaddr[n - 1], b->ctr[n - 1])->entries;
+		retried = entries_at(b->vaddr[n - 1]);
 		if (acc + k * retried + started / 4 < k * started || acc > k * started + started / 4)
 			c->uneven = 1;
 	}
@@ -783,9 +850,10 @@ static void tally(uint64_t *out, const struct site *at)
 	aborts_used = 0;
 	learn();
 	/* how often each address began a block: a faulted instruction runs again so */
+	if (m.nr_heads)
+		memset(m.head_entries, 0, m.nr_heads * sizeof(*m.head_entries));
 	for (b = m.blocks; b; b = b->next)
-		if (starts_of(b, 0))
-			abort_slot(b->vaddr[0], b->ctr[0])->entries += starts_of(b, 0);
+		m.head_entries[b->head] += starts_of(b, 0);
 	check_even();
 	memset(out, 0, nr_counters() * sizeof(*out));
 	for (b = m.blocks; b; b = b->next) {
@@ -826,7 +894,7 @@ static void tally(uint64_t *out, const struct site *at)
 	for (k = 0; k < aborts_size; k++) {
 		struct abort_slot *a = &aborts[k];
 		uint64_t faults = a->aborted > a->reruns ? a->aborted - a->reruns : 0;
-		uint64_t again = a->entries - a->aborted_first;
+		uint64_t again = a->used ? entries_at(a->vaddr) - a->aborted_first : 0;
 
 		if (a->used && faults)
 			out[a->ctr] -= faults < again ? faults : again;
@@ -1239,6 +1307,32 @@ static void watch_accesses(struct block *b, int which, struct qemu_plugin_insn *
 					     &b->acc[which][1], 1);
 }
 
+/*
+ * Zeroed memory for a block, from chunks that are never freed (blocks are
+ * kept as long as qemu runs): a tally reads every block at each marker, and
+ * blocks made one after another in memory read several times faster than
+ * blocks spread over the heap between qemu's own allocations.
+ */
+static void *block_alloc(size_t size)
+{
+	static char *chunk;
+	static size_t left;
+	const size_t chunk_size = 1 << 20;
+	void *p;
+
+	size = (size + 15) & ~(size_t)15;
+	if (size > chunk_size)
+		return xcalloc(1, size);
+	if (size > left) {
+		chunk = xcalloc(1, chunk_size);
+		left = chunk_size;
+	}
+	p = chunk;
+	chunk += size;
+	left -= size;
+	return p;
+}
+
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
@@ -1249,12 +1343,15 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	(void)id;
 	if (!n)
 		return;
-	b = xcalloc(1, sizeof(*b) + n * sizeof(b->starts[0]));
+	/* one piece of the arena: each tally walks every block, in the order they were made */
+	b = block_alloc(sizeof(*b) + n * (sizeof(b->starts[0]) + sizeof(*b->vaddr) + sizeof(*b->ctr) +
+					  sizeof(*b->slot)));
 	b->n = (uint32_t)n;
-	b->ctr = xcalloc(n, sizeof(*b->ctr));
-	b->vaddr = xcalloc(n, sizeof(*b->vaddr));
-	b->slot = xcalloc(n, sizeof(*b->slot));
+	b->vaddr = (uint64_t *)&b->starts[n];
+	b->ctr = (uint32_t *)&b->vaddr[n];
+	b->slot = &b->ctr[n];
 	b->cls[0] = b->cls[1] = b->cls[2] = NO_CLASS;
+	b->head = head_of(qemu_plugin_insn_vaddr(qemu_plugin_tb_get_insn(tb, 0)));
 	/*
 	 * A rep string alone (each iteration runs one; a fifth of a boot's
 	 * blocks): rep_started counts its starts where it needs the callback
