@@ -439,10 +439,15 @@ static int load_map(const char *path)
 /* The counter of a kernel address: a function's, or BUCKET_KOTHER. */
 static size_t kernel_counter(uint64_t addr)
 {
-	size_t lo = 0, hi = m.nr_syms, mid;
+	/* the symbol found last, [from, to): a block's instructions are mostly one function's */
+	static uint64_t from = 1, to;
+	static size_t found;
+	size_t lo = 0, hi = m.nr_syms, mid, ret;
 
 	if (!m.nr_funcs || addr < m.text_lo || addr >= m.text_hi)
 		return m.nr_funcs + BUCKET_KOTHER;
+	if (addr >= from && addr < to)
+		return found;
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
 		if (m.syms[mid].addr <= addr)
@@ -453,9 +458,13 @@ static size_t kernel_counter(uint64_t addr)
 	/* the first symbol at that address holds the counter */
 	while (lo > 0 && m.syms[lo - 1].addr == m.syms[lo].addr)
 		lo--;
-	if (m.func_of[lo] == UINT32_MAX)
-		return m.nr_funcs + BUCKET_KOTHER;
-	return m.func_of[lo];
+	ret = m.func_of[lo] == UINT32_MAX ? m.nr_funcs + BUCKET_KOTHER : m.func_of[lo];
+	from = m.syms[lo].addr;
+	for (hi = lo + 1; hi < m.nr_syms && m.syms[hi].addr == from; hi++)
+		;
+	to = hi < m.nr_syms ? m.syms[hi].addr : m.text_hi;
+	found = ret;
+	return ret;
 }
 
 /*
