@@ -4,12 +4,14 @@
 # The slimmed baseline (--slim, the libguestfs profile, no debug info) and DEBUG_NOTIFIERS
 # seeded from its tree, booted under TCG with boot and libguestfs, 3 rounds.  The baseline
 # builds in ~15 minutes here.  Prints the boot and the libguestfs guest-time tables.
+# KCP_CACHE, when set, is the build cache (--cache).
 set -eu
 K=${KCONFPERF:-kconfperf}
 D=${RECIPE_DIR:-recipe-seed000-slim}
 mkdir -p "$D"
 xz -dc /usr/src/linux-config-6.1/config.amd64_none_amd64.xz >"$D/debian.config"
-"$K" sweep --source /usr/src/linux-source-6.1.tar.xz --base "$D/debian.config" --slim \
+"$K" sweep ${KCP_CACHE:+--cache "$KCP_CACHE"} --source /usr/src/linux-source-6.1.tar.xz \
+	--base "$D/debian.config" --slim \
 	--base-add CONFIG_DEBUG_INFO_NONE=y --options DEBUG_NOTIFIERS --no-baseline-again \
 	--workload boot --workload libguestfs --runs 3 --warmup 1 --timeout 900 --dir "$D/exp" >/dev/null
 "$K" report --dir "$D/exp" --workload boot --metric boot | sed -n '/^baseline/,/^$/p'
