@@ -3,7 +3,8 @@
 # Seed 002 (cmd:): dd with O_DIRECT through dm-crypt on LVM on a RAM disk, the lock-debugging group.
 # PROVE_LOCKING and DEBUG_ATOMIC_SLEEP together (--design all) against the baseline, the
 # disk in the guest's memory so the reads are the kernel's own instructions.  Prints the
-# report's tables (throughput, the program's guest time, boot, wall).
+# report: a table per metric (the meter's instructions, throughput, the program's guest time,
+# wall, boot), where the group's instructions go, the image sizes and what the kernels said.
 # KCP_CACHE, when set, is the build cache (--cache).
 set -eu
 K=${KCONFPERF:-kconfperf}
