@@ -11,5 +11,6 @@ D=${RECIPE_DIR:-recipe-seed001}
 	--base tinyconfig --base-add CONFIG_PREEMPT=y \
 	--options DEBUG_PREEMPT --no-baseline-again --runs 5 --seed 1 --timeout 900 \
 	--workload hackbench:groups=1,4,7,12 --dir "$D" >/dev/null
-"$K" report --dir "$D" --metric time | sed -n '/^series:/,/^$/p'
+# The series table: its header, a blank line, the rows; it ends at the next blank line.
+"$K" report --dir "$D" --metric time | awk '/^series:/ { p = 1 } p && /^$/ && ++n == 2 { print; exit } p'
 "$K" report --dir "$D" --metric time --format mmtests
