@@ -26,4 +26,5 @@ PATCH
 	--base tinyconfig --base-add CONFIG_SLUB=y --base-add CONFIG_KASAN=y \
 	--base-add CONFIG_PROVE_LOCKING=y --workload boot --workload syscall --workload hackbench \
 	--runs 3 --seed 3 --dir "$D/exp" >/dev/null
-"$K" report --dir "$D/exp" | sed -n '/^6.1+lockdep-kasan against 6.1/,/^$/p; /^builds of/,/^$/p'
+# The patch's time tables (each workload's own samples), whatever the patched source is named.
+"$K" report --dir "$D/exp" | sed -n '/^[^ ]* against 6\.1 (the patch.*: [a-z]* time (/,/^$/p; /^builds of/,/^$/p'
