@@ -1295,6 +1295,42 @@ static int cannot_stop(const struct qemu_plugin_insn *insn)
 }
 
 /*
+ * x86 instructions whose only memory access is the stack: push and pop of
+ * a register, push of an immediate, a direct call, a call through a
+ * register, ret and leave (REX prefixes only).
+ */
+static int x86_stack_only(const unsigned char *p, size_t len)
+{
+	size_t i = 0;
+	unsigned char op;
+
+	while (i + 1 < len && p[i] >= 0x40 && p[i] <= 0x4f)
+		i++;
+	if (i >= len)
+		return 0;
+	op = p[i++];
+	if ((op >= 0x50 && op <= 0x5f) || op == 0x6a || op == 0x68 || op == 0xe8 || op == 0xc3 ||
+	    op == 0xc9)
+		return 1;
+	return op == 0xff && i < len && (p[i] >> 6) == 3 && ((p[i] >> 3) & 7) == 2;
+}
+
+/*
+ * Whether instruction insn at addr (counter ctr) cannot stop its block
+ * though it touches memory: in the kernel's text once it runs on its own
+ * page tables, outside the exception table (rep_needs_callback says why
+ * nothing else there faults but fatally), an instruction that only pushes
+ * to or pops from the stack cannot fault (the stack is mapped; overflowing
+ * it is a double fault) nor reach I/O.  A run of instructions goes on past
+ * it, and as a block's first or last it needs no watch.
+ */
+static int kernel_cannot_stop(const struct qemu_plugin_insn *insn, uint64_t addr, size_t ctr)
+{
+	return m.is_x86_64 && m.have_extable && m.late && ctr < m.nr_funcs && !in_extable(addr) &&
+	       x86_stack_only(qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn));
+}
+
+/*
  * Whether an instruction's accesses can say anything: not of one that
  * cannot stop (it always retires), nor of x86's rep string, whose accesses
  * follow rcx (its faults are seen at the fault entry, rep_started): its
@@ -1304,6 +1340,12 @@ static int cannot_stop(const struct qemu_plugin_insn *insn)
 static int needs_watch(const struct qemu_plugin_insn *insn)
 {
 	return !cannot_stop(insn) && !insn_is_rep(insn);
+}
+
+/* needs_watch() of instruction i of b, which also cannot stop where kernel_cannot_stop() says. */
+static int watch_needed(const struct block *b, uint32_t i, const struct qemu_plugin_insn *insn)
+{
+	return needs_watch(insn) && !kernel_cannot_stop(insn, b->vaddr[i], b->ctr[i]);
 }
 
 /* Counts the completed accesses of instruction insn of b in b->acc[which]. */
@@ -1438,18 +1480,18 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			slots++;
 		}
 		b->slot[i] = slots - 1;
-		prev_stops = !cannot_stop(insn);
+		prev_stops = !cannot_stop(insn) && !kernel_cannot_stop(insn, addr, b->ctr[i]);
 		prev_marker = k >= 0;
 	}
 	/*
 	 * The first instruction's accesses teach its class; the last's say
 	 * how often it retired (the one before for a phantom).
 	 */
-	if (n >= 2 && needs_watch(qemu_plugin_tb_get_insn(tb, 0)))
+	if (n >= 2 && watch_needed(b, 0, qemu_plugin_tb_get_insn(tb, 0)))
 		watch_accesses(b, 0, qemu_plugin_tb_get_insn(tb, 0));
-	if (needs_watch(qemu_plugin_tb_get_insn(tb, n - 1)))
+	if (watch_needed(b, n - 1, qemu_plugin_tb_get_insn(tb, n - 1)))
 		watch_accesses(b, 1, qemu_plugin_tb_get_insn(tb, n - 1));
-	if (b->maybe_phantom && n >= 3 && needs_watch(qemu_plugin_tb_get_insn(tb, n - 2)))
+	if (b->maybe_phantom && n >= 3 && watch_needed(b, n - 2, qemu_plugin_tb_get_insn(tb, n - 2)))
 		watch_accesses(b, 2, qemu_plugin_tb_get_insn(tb, n - 2));
 	if (!folded && !quiet)
 		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,

@@ -817,6 +817,26 @@ static void test_extable(void)
 	check(cu->insns[1].cb != NULL && cu_alone->insns[0].cb != NULL);
 	check(cu_alone->insns[0].ptr == NULL && cu_alone->ptr == NULL);
 	check(user->insns[0].cb != NULL);
+	/* late kernel text: push, call and ret only touch the stack and cannot stop; user space: they may */
+	{
+		static const char *const code[] = {
+			"\x55",			/* push %rbp */
+			"\x48\x89\xe5",		/* mov %rsp, %rbp */
+			"\x8b\x07",			/* mov (%rdi), %eax: may fault */
+			"\xe8\x00\x00\x00\x00",	/* call */
+		};
+		static const size_t len[] = { 1, 3, 2, 5 };
+		struct qemu_plugin_tb *k = translate_insns(0xffffffff81000040, code, len, 4);
+		struct qemu_plugin_tb *u = translate_insns(0x401000, code, len, 4);
+		char *a;
+
+		check_str(a = adds_of(k), "1001");
+		free(a);
+		check_str(a = adds_of(u), "1w101w");
+		free(a);
+		free(k);
+		free(u);
+	}
 	run(pre, 4);			/* 4 */
 	run(early, 2);			/* 2 */
 	run(set, 1);			/* 1 */
