@@ -9,7 +9,8 @@
  * compiles into the translated code: one where a run of instructions
  * begins, since an instruction that touches no memory and raises nothing
  * cannot stop its block, and the one after it starts as often; see
- * cannot_stop()), so at the end it knows exactly how many instructions
+ * cannot_stop(), and kernel_cannot_stop() for the kernel's stack
+ * operations), so at the end it knows exactly how many instructions
  * ran and where: each instruction
  * of the kernel's text counts for its function (the System.map symbol at
  * or below its address), the rest for one of three buckets:
