@@ -481,14 +481,20 @@ out:
 	return ret;
 }
 
-/* One round: each kernel that some want still needs runs once, in a seeded order. */
+/*
+ * One round: each kernel that some want still needs runs once, in a seeded
+ * order, side by side as the session allows (a kernel's first boots, its
+ * warm-ups, end before its measured run starts).
+ */
 static int run_round(struct driver *d, const int64_t *ids, size_t n)
 {
-	size_t *order = xmalloc((n ? n : 1) * sizeof(*order)), i;
+	size_t *order = xmalloc((n ? n : 1) * sizeof(*order)), i, nr = 0;
+	struct measure_request *reqs = NULL;
+	size_t alloc = 0;
 	int ret = 0;
 
 	schedule_round_order(order, n, measure_session_seed(d->ms), d->spec, (int)d->passes++);
-	for (i = 0; i < n && !ret; i++) {
+	for (i = 0; i < n; i++) {
 		const struct store_variant *sv = NULL;
 		size_t k, measured, warmups;
 
@@ -497,17 +503,21 @@ static int run_round(struct driver *d, const int64_t *ids, size_t n)
 				sv = &d->stored[k];
 		if (!sv) {
 			ret = error("screen: a variant is gone from the store");
-			break;
+			goto out;
 		}
 		free(kernel_runs(d, sv->id, &measured, &warmups));
 		/* A kernel's first boots are warm-ups. */
-		while (!measured && warmups < (size_t)d->o->measure->warmup && !ret) {
-			if (measure_session_run(d->ms, sv, -(int)++warmups, 1) < 0)
-				ret = -1;
+		while (!measured && warmups < (size_t)d->o->measure->warmup) {
+			ALLOC_GROW(reqs, nr + 1, alloc);
+			reqs[nr++] = (struct measure_request){ sv, -(int)++warmups, 1 };
 		}
-		if (!ret && measure_session_run(d->ms, sv, (int)measured, 0) < 0)
-			ret = -1;
+		ALLOC_GROW(reqs, nr + 1, alloc);
+		reqs[nr++] = (struct measure_request){ sv, (int)measured, 0 };
 	}
+	if (measure_session_run_many(d->ms, reqs, nr) < 0)
+		ret = -1;
+out:
+	free(reqs);
 	free(order);
 	return ret;
 }
