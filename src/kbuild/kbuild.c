@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kbuild/kbuild.h"
+#include "kbuild/objects-index.h"
 #include "kbuild/objtree-move.h"
 #include "kconfig/kconfig.h"
 #include "plan/arch.h"
@@ -965,6 +966,7 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 	char *meta = xstrfmt("%s/meta", bp->entry);
 	char *map = xstrfmt("%s/" KBUILD_MAP_NAME, bp->entry);
 	char *extable = xstrfmt("%s/" KBUILD_EXTABLE_NAME, bp->entry);
+	char *objects = xstrfmt("%s/" OBJECTS_INDEX_NAME, bp->entry);
 	struct strbuf sb = STRBUF_INIT;
 	int ret = -1;
 
@@ -978,6 +980,9 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 	/* and on x86_64 the exception table, so it need not watch every rep string */
 	if (!access(bp->vmlinux, R_OK) && elf_extable_write(bp->vmlinux, extable) < 0)
 		warning("%s: no exception table for the meter; it will watch every rep string", name);
+	/* and which object holds each function, for the screen's attribution */
+	if (objects_index_write(bp->objtree, o->source->tree, objects) < 0)
+		warning("%s: no index of its objects; a screen cannot attribute its changes", name);
 	strbuf_addf(&sb, "key=%s\nname=%s\nseconds=%.3f\nbzimage_size=%lld\nvmlinux_size=%lld\n"
 		    "seeded_from=%s\nsource=%s\ncompiler=%s\njobs=%d\n", out->key, name, out->seconds,
 		    (long long)out->bzimage_size, (long long)out->vmlinux_size,
@@ -1028,6 +1033,7 @@ out:
 	free(meta);
 	free(map);
 	free(extable);
+	free(objects);
 	return ret;
 }
 
@@ -1072,6 +1078,42 @@ static void adopt_extable(const char *map)
 	free(entry);
 	free(own);
 	free(vmlinux);
+}
+
+char *kbuild_objects_index(const char *image)
+{
+	char *own = beside(image, OBJECTS_INDEX_NAME), *entry = xstrdup(image), *slash, *tree;
+	char *tmp = NULL, *ret = NULL;
+
+	if (!access(own, R_OK)) {
+		ret = own;
+		own = NULL;
+		goto out;
+	}
+	/* CACHE/builds/<key>/IMAGE -> CACHE/trees/<key> */
+	slash = strrchr(entry, '/');
+	if (slash)
+		*slash = '\0';
+	slash = slash ? strrchr(entry, '/') : NULL;
+	if (!slash || slash - entry < 7 || strncmp(slash - 7, "/builds", 7))
+		goto out;
+	tree = xstrfmt("%.*s/trees/%s", (int)(slash - 7 - entry), entry, slash + 1);
+	if (!access(tree, R_OK) && !access(entry, W_OK)) {
+		/* written beside, then renamed in: never half an index */
+		tmp = xstrfmt("%s.%ld", own, (long)getpid());
+		if (!objects_index_write(tree, NULL, tmp) && !rename(tmp, own)) {
+			ret = own;
+			own = NULL;
+		}
+	}
+	free(tree);
+out:
+	if (tmp)
+		unlink(tmp);
+	free(tmp);
+	free(own);
+	free(entry);
+	return ret;
 }
 
 char *kbuild_system_map(const char *image)
