@@ -100,7 +100,7 @@ static int parse_counts(struct meter_counts *c, char **w)
 
 static int mark_kind(const char *s, enum meter_mark_kind *out)
 {
-	static const char *const names[] = { "init", "begin", "end", "poweroff" };
+	static const char *const names[METER_NR_MARKS] = { METER_MARK_NAMES };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++)
@@ -139,32 +139,32 @@ static int parse_line(struct meter_result *out, char *line, int *ended, int *see
 
 	if (*ended)
 		return -1;	/* nothing after "end" */
-	if (!strcmp(w[0], "kcp-meter"))
-		return n == 2 && !strcmp(w[1], "1") ? 0 : -1;
-	if (!strcmp(w[0], "target") && n == 2) {
+	if (!strcmp(w[0], METER_FILE_MAGIC))
+		return n == 2 && !strcmp(w[1], METER_FILE_STR(METER_FILE_VERSION)) ? 0 : -1;
+	if (!strcmp(w[0], METER_REC_TARGET) && n == 2) {
 		free(out->target);
 		out->target = xstrdup(w[1]);
 		return 0;
 	}
-	if (!strcmp(w[0], "map")) {
-		out->has_map = n == 3 && !rest && strcmp(w[1], "none");
-		return (n == 2 && !strcmp(w[1], "none")) || (n == 3 && !rest) ? 0 : -1;
+	if (!strcmp(w[0], METER_REC_MAP)) {
+		out->has_map = n == 3 && !rest && strcmp(w[1], METER_NONE);
+		return (n == 2 && !strcmp(w[1], METER_NONE)) || (n == 3 && !rest) ? 0 : -1;
 	}
-	if (!strcmp(w[0], "guest")) {
+	if (!strcmp(w[0], METER_REC_GUEST)) {
 		out->has_guest = n == 3 && !rest;
-		return (n == 2 && !strcmp(w[1], "none")) || (n == 3 && !rest) ? 0 : -1;
+		return (n == 2 && !strcmp(w[1], METER_NONE)) || (n == 3 && !rest) ? 0 : -1;
 	}
-	if (!strcmp(w[0], "end") && n == 1) {
+	if (!strcmp(w[0], METER_REC_END) && n == 1) {
 		*ended = 1;
 		return *seen_total ? 0 : -1;
 	}
-	if (!strcmp(w[0], "fn") && n == 3 && rest && *rest && !strchr(rest, ' ')) {
+	if (!strcmp(w[0], METER_REC_FN) && n == 3 && rest && *rest && !strchr(rest, ' ')) {
 		if (store_meter_phase_parse(&phase, w[1]) || parse_u64(w[2], &count))
 			return -1;
 		profile_add(&out->phases[phase], rest, (double)count);
 		return 0;
 	}
-	if (!strcmp(w[0], "total") && rest) {
+	if (!strcmp(w[0], METER_REC_TOTAL) && rest) {
 		size_t k = split(rest, w + 3, 4, &rest);
 
 		/* w[1], w[2] and the four after them */
@@ -179,25 +179,25 @@ static int parse_line(struct meter_result *out, char *line, int *ended, int *see
 		*seen_total = 1;
 		return 0;
 	}
-	if (!strcmp(w[0], "started") && n == 2) {
+	if (!strcmp(w[0], METER_REC_STARTED) && n == 2) {
 		if (!*seen_total || out->started || parse_u64(w[1], &count) || count < out->total.total)
 			return -1;
 		out->started = count;
 		return 0;
 	}
 	/* ops ADDS WATCHES [CALLS]: CALLS since the plugin watched rep strings by the exception table */
-	if (!strcmp(w[0], "ops") && n == 3 && (!rest || !strchr(rest, ' '))) {
+	if (!strcmp(w[0], METER_REC_OPS) && n == 3 && (!rest || !strchr(rest, ' '))) {
 		if (!*seen_total || out->op_adds || parse_u64(w[1], &out->op_adds) ||
 		    parse_u64(w[2], &out->op_watches) || (rest && parse_u64(rest, &out->op_calls)))
 			return -1;
 		return 0;
 	}
-	if (!strcmp(w[0], "extable") && n == 2) {
-		if (!strcmp(w[1], "none"))
+	if (!strcmp(w[0], METER_REC_EXTABLE) && n == 2) {
+		if (!strcmp(w[1], METER_NONE))
 			return 0;
 		return parse_u64(w[1], &out->extable);
 	}
-	if (!strcmp(w[0], "mark") && rest) {
+	if (!strcmp(w[0], METER_REC_MARK) && rest) {
 		struct meter_mark mk;
 		char *c[6];
 		size_t k = split(rest, c, 6, &rest);
@@ -251,8 +251,8 @@ int meter_parse(struct meter_result *out, const char *buf, size_t len, const cha
 		strbuf_reset(&line);
 		strbuf_add(&line, buf + pos, l);
 		pos += l + (nl ? 1 : 0);
-		if (lineno == 1 && strcmp(line.buf, "kcp-meter 1")) {
-			strbuf_addf(why, "%s:1: not the meter's counts (expected 'kcp-meter 1')",
+		if (lineno == 1 && strcmp(line.buf, METER_FILE_HEADER)) {
+			strbuf_addf(why, "%s:1: not the meter's counts (expected '" METER_FILE_HEADER "')",
 				    origin);
 			goto out;
 		}
