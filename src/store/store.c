@@ -65,7 +65,7 @@ int store_schema(const struct store *st)
 
 int store_db_error(struct store *st, const char *what)
 {
-	return error("%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+	return store_sql_error(st->db, st->path, what);
 }
 
 int store_exec(struct store *st, const char *sql, const char *what)
@@ -89,21 +89,12 @@ char *store_column_dup(sqlite3_stmt *s, int i)
 
 int store_exec_sql(struct store *st, const char *sql)
 {
-	char *msg = NULL;
-
-	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("%s: %s", st->path, msg ? msg : "sqlite error");
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
+	return store_sql_exec(st->db, st->path, sql);
 }
 
 int store_prepare(struct store *st, sqlite3_stmt **out, const char *sql)
 {
-	if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK)
-		return store_db_error(st, "cannot prepare statement");
-	return 0;
+	return store_sql_prepare(st->db, st->path, out, sql);
 }
 
 const char *store_column_str(sqlite3_stmt *s, int i)
