@@ -32,67 +32,10 @@
 /* A cmd program's output as the guest sends it: 64 KiB and a line about what it left out. */
 #define OUTPUT_READ_MAX ((size_t)1 << 20)
 
-int vm_accel_parse(enum vm_accel *out, const char *name)
-{
-	if (!strcmp(name, "auto"))
-		*out = VM_ACCEL_AUTO;
-	else if (!strcmp(name, "kvm"))
-		*out = VM_ACCEL_KVM;
-	else if (!strcmp(name, "tcg"))
-		*out = VM_ACCEL_TCG;
-	else
-		return error("'%s' is not an accelerator: use auto, kvm or tcg", name);
-	return 0;
-}
-
 void vm_config_init(struct vm_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->icount_shift = -1;
-}
-
-int vm_clock_parse(enum vm_clock *clock, int *shift, const char *spec)
-{
-	static const struct {
-		const char *name;
-		enum vm_clock clock;
-	} icounts[] = {
-		{ "icount", VM_CLOCK_ICOUNT },
-		{ "icount-idle", VM_CLOCK_ICOUNT_IDLE },
-	};
-	const char *rest;
-	char *end;
-	long n;
-	size_t i;
-
-	*shift = -1;
-	if (!strcmp(spec, "auto")) {
-		*clock = VM_CLOCK_AUTO;
-		return 0;
-	}
-	if (!strcmp(spec, "host")) {
-		*clock = VM_CLOCK_HOST;
-		return 0;
-	}
-	for (i = 0; i < ARRAY_SIZE(icounts); i++) {
-		if (!skip_prefix(spec, icounts[i].name, &rest))
-			continue;
-		if (!*rest) {
-			*clock = icounts[i].clock;
-			return 0;
-		}
-		if (*rest++ != ':' || *rest < '0' || *rest > '9')
-			continue;
-		errno = 0;
-		n = strtol(rest, &end, 10);
-		if (!errno && !*end && n <= VM_ICOUNT_SHIFT_MAX) {
-			*clock = icounts[i].clock;
-			*shift = (int)n;
-			return 0;
-		}
-	}
-	return error("'%s' is not a clock: use icount, icount-idle, either with :SHIFT (0 to %d), "
-		     "host or auto", spec, VM_ICOUNT_SHIFT_MAX);
 }
 
 /* A run of cfg waits for I/O: the host's programs over 9p, scratch disks. */

@@ -8,6 +8,7 @@
 
 #include "stats/attribution.h"
 #include "stats/stats.h"
+#include "store/conditions.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
