@@ -9,6 +9,7 @@
 #include "cmd/commands.h"
 #include "store/experiment.h"
 #include "kbuild/kbuild.h"
+#include "store/metric.h"
 #include "util/parse-options.h"
 #include "report/report.h"
 #include "screen/screen-run.h"
@@ -139,8 +140,7 @@ static int screen_kernels(int argc, const char **argv)
 	if (ra.o.runs < 3 || runs_max < ra.o.runs || runs_confirm < 3)
 		usage_error("--runs and --confirm-runs must be at least 3, --max-runs at least --runs");
 	wi = &workload_table[ra.specs[0].id];
-	if (ro.metric && strcmp(ro.metric, "wall") && strcmp(ro.metric, "boot") &&
-	    strcmp(ro.metric, wi->metric))
+	if (ro.metric && !metric_is_every_runs(ro.metric) && strcmp(ro.metric, wi->metric))
 		usage_error("--metric '%s': the %s workload measures '%s' (or use wall, boot)",
 			    ro.metric, wi->name, wi->metric);
 	ro.screen.runs_initial = (size_t)ra.o.runs;

@@ -9,6 +9,7 @@
 #include "run/meter.h"
 #include "run/protocol.h"
 #include "store/idle-functions.h"
+#include "store/metric.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -384,9 +385,9 @@ static int add_sample(struct protocol_result *proto, const char *workload, unsig
 
 	for (i = 0; i < proto->nr_samples; i++)
 		if (proto->samples[i].iteration == iter &&
-		    !strcmp(proto->samples[i].metric, METER_METRIC)) {
+		    !strcmp(proto->samples[i].metric, METRIC_INSTRUCTIONS_NAME)) {
 			strbuf_addf(why, "the run has a metric '%s' of its own: the meter's is "
-				    "not added", METER_METRIC);
+				    "not added", METRIC_INSTRUCTIONS_NAME);
 			return -1;
 		}
 	ALLOC_GROW(proto->samples, proto->nr_samples + 1, proto->alloc_samples);
@@ -394,7 +395,7 @@ static int add_sample(struct protocol_result *proto, const char *workload, unsig
 	memset(s, 0, sizeof(*s));
 	s->workload = xstrdup(workload);
 	s->iteration = iter;
-	s->metric = xstrdup(METER_METRIC);
+	s->metric = xstrdup(METRIC_INSTRUCTIONS_NAME);
 	s->unit = xstrdup(METER_UNIT);
 	s->value = value;
 	s->higher_is_better = 0;

@@ -31,8 +31,7 @@ struct strbuf;
  */
 #define METER_FILE "meter.txt"
 #define METER_PLUGIN_NAME "kcp-meter.so"
-/* The sample every metered run gets. */
-#define METER_METRIC "instructions"
+/* The sample every metered run gets: store/metric.h's METRIC_INSTRUCTIONS, in this unit. */
 #define METER_UNIT "insn"
 
 /*

@@ -6,6 +6,7 @@
 
 #include "stats/analyze.h"
 #include "store/experiment.h"
+#include "store/metric.h"
 #include "util/json.h"
 #include "kbuild/kbuild-variants.h"
 #include "kbuild/kbuild.h"
@@ -79,7 +80,7 @@ static const char *metric_of(const struct screen_run_options *o, int *higher_is_
 {
 	const struct workload_info *wi = &workload_table[o->measure->workloads[0].id];
 
-	if (o->metric && (!strcmp(o->metric, "wall") || !strcmp(o->metric, "boot"))) {
+	if (o->metric && metric_is_every_runs(o->metric)) {
 		*higher_is_better = 0;
 		return o->metric;
 	}

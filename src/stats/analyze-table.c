@@ -9,6 +9,7 @@
 #include "run/workload-table.h"
 #include "stats/analyze-parts.h"
 #include "stats/analyze.h"
+#include "store/metric.h"
 #include "store/store-meter.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -20,7 +21,7 @@
 struct metric_spec {
 	char *name, *unit;
 	int higher_is_better;
-	enum { METRIC_WALL, METRIC_BOOT, METRIC_SAMPLE } kind;
+	enum metric_kind kind;	/* SAMPLE: from the samples (instructions too), else the run's own */
 };
 
 static int str_cmp(const void *a, const void *b)
@@ -116,12 +117,12 @@ static struct metric_spec *workload_metrics(const struct analyze_model *m,
 	if (nr && samples_are_boot(workload))
 		has_boot = 0;
 	ALLOC_GROW(ms, nr + 2, alloc);
-	ms[nr].name = xstrdup("wall");
+	ms[nr].name = xstrdup(METRIC_WALL_NAME);
 	ms[nr].unit = xstrdup("s");
 	ms[nr].higher_is_better = 0;
 	ms[nr++].kind = METRIC_WALL;
 	if (has_boot) {
-		ms[nr].name = xstrdup("boot");
+		ms[nr].name = xstrdup(METRIC_BOOT_NAME);
 		ms[nr].unit = xstrdup("s");
 		ms[nr].higher_is_better = 0;
 		ms[nr++].kind = METRIC_BOOT;
@@ -139,8 +140,8 @@ int analyze_run_value(const char *metric, const struct store_run *r,
 	double sum = 0;
 
 	*iterations = 0;
-	if (!strcmp(metric, "wall") || !strcmp(metric, "boot")) {
-		*out = metric[0] == 'w' ? r->wall_s : r->boot_s;
+	if (metric_is_every_runs(metric)) {
+		*out = metric_kind_of(metric) == METRIC_WALL ? r->wall_s : r->boot_s;
 		return isfinite(*out) ? 0 : -1;
 	}
 	for (i = 0; i < nr; i++) {
@@ -182,13 +183,14 @@ size_t analyze_row_of(const struct analyze_table *t, size_t variant)
 /* The clock of a run as a table lists it: "icount:0", or "host" (also for older runs). */
 static void add_clock(struct strvec *clocks, const struct store_run *r)
 {
-	char name[32];
+	struct strbuf sb = STRBUF_INIT;
 
 	if (vm_clock_is_icount(r->clock) && r->icount_shift >= 0)
-		snprintf(name, sizeof(name), "%s:%d", vm_clock_name(r->clock), r->icount_shift);
+		vm_clock_format(&sb, r->clock, r->icount_shift);
 	else
-		snprintf(name, sizeof(name), "host");
-	analyze_add_distinct(clocks, name);
+		vm_clock_format(&sb, VM_CLOCK_HOST, -1);
+	analyze_add_distinct(clocks, sb.buf);
+	strbuf_release(&sb);
 }
 
 static void fill_row(const struct analyze_model *m, struct analyze_table *t,
@@ -449,23 +451,25 @@ static int boots_itself(const char *workload)
 static void describe_clock(struct analyze_table *t, const struct strvec *clocks)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int shift;
+	enum vm_clock clock = VM_CLOCK_HOST;
+	int shift = -1;
 
-	if (!strcmp(t->metric, "wall"))
+	if (clocks->nr == 1 && vm_clock_scan(&clock, &shift, clocks->v[0]))
+		clock = VM_CLOCK_HOST;
+	if (metric_kind_of(t->metric) == METRIC_WALL)
 		strbuf_addstr(&sb, "host time, the whole run as the host saw it "
 			      "(what a user waits for; host load moves it)");
 	else if (clocks->nr > 1)
 		strbuf_addf(&sb, "runs under different guest clocks (%s) do not compare", t->clock);
-	else if (clocks->nr == 1 && sscanf(clocks->v[0], "icount:%d", &shift) == 1 &&
-		 boots_itself(t->workload))
+	else if (clock == VM_CLOCK_ICOUNT && shift >= 0 && boots_itself(t->workload))
 		strbuf_addf(&sb, "guest time under icount (shift %d), but this workload's guest "
 			    "waits for the host's disk I/O, and the idle time icount skips "
 			    "follows the host: host load moves it", shift);
-	else if (clocks->nr == 1 && sscanf(clocks->v[0], "icount:%d", &shift) == 1)
+	else if (clock == VM_CLOCK_ICOUNT && shift >= 0)
 		strbuf_addf(&sb, "guest time counted in instructions (icount shift %d: "
 			    "1 instruction = %d ns); host load does not move it; %zu layout%s sampled",
 			    shift, 1 << shift, t->layouts, t->layouts == 1 ? "" : "s");
-	else if (clocks->nr == 1 && sscanf(clocks->v[0], "icount-idle:%d", &shift) == 1)
+	else if (clock == VM_CLOCK_ICOUNT_IDLE && shift >= 0)
 		strbuf_addf(&sb, "guest time counted in instructions while the guest runs (icount "
 			    "shift %d: 1 instruction = %d ns) and host time while it waits for I/O "
 			    "(sleep=on), so host load moves the waits only; %zu layout%s sampled",
@@ -486,7 +490,7 @@ static void describe_meter(const struct analyze_model *m, struct analyze_table *
 	struct strbuf sb = STRBUF_INIT;
 	size_t i, k, runs = 0;
 
-	if (!m->meters || strcmp(t->metric, "wall"))
+	if (!m->meters || metric_kind_of(t->metric) != METRIC_WALL)
 		return;
 	for (i = 0; i < m->nr_runs; i++) {
 		const struct analyze_run_meter *rm = &m->meters[i];
