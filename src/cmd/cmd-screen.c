@@ -9,6 +9,7 @@
 #include "cmd/commands.h"
 #include "store/experiment.h"
 #include "kbuild/kbuild.h"
+#include "store/meta-keys.h"
 #include "store/metric.h"
 #include "util/parse-options.h"
 #include "report/report.h"
@@ -168,7 +169,7 @@ static int screen_kernels(int argc, const char **argv)
 	if (resume)
 		note("resuming the screen in '%s'", dir_opt);
 	else if (plan_save_inputs(st, &e.sources.v[0].ks, &pa.o, e.cache, "screen") ||
-		 store_set_meta(st, "plan_key", key))
+		 store_set_meta(st, META_PLAN_KEY, key))
 		goto out;
 
 	rc = screen_run(st, &ro, &s);

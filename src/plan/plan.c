@@ -13,6 +13,7 @@
 #include "plan/plan-parts.h"
 #include "plan/plan.h"
 #include "plan/slim.h"
+#include "store/meta-keys.h"
 #include "util/run-command.h"
 #include "plan/kernel-source.h"
 #include "store/conditions.h"
@@ -442,7 +443,7 @@ static int save_groups(const struct plan *p, struct store *st)
 	int ret;
 
 	plan_groups_text(&sb, p);
-	ret = store_set_meta(st, "groups", sb.buf);
+	ret = store_set_meta(st, META_GROUPS, sb.buf);
 	strbuf_release(&sb);
 	return ret;
 }
@@ -451,7 +452,7 @@ static int save_groups(const struct plan *p, struct store *st)
 static int save_slimmed(const struct plan *p, struct store *st)
 {
 	const struct strvec *lists[] = { &p->slimmed, &p->slim_stayed };
-	const char *keys[] = { "slim_removed", "slim_stayed" };
+	const char *keys[] = { META_SLIM_REMOVED, META_SLIM_STAYED };
 	struct strbuf sb = STRBUF_INIT;
 	size_t k, i;
 	int ret = 0;
@@ -524,7 +525,7 @@ static int plan_save_cross_compile(struct store *st, const struct plan_options *
 {
 	const char *cross = arch_cross_compile(plan_arch_of(o), o->cross_compile);
 
-	return store_set_meta(st, "cross_compile", cross ? cross : "");
+	return store_set_meta(st, META_CROSS_COMPILE, cross ? cross : "");
 }
 
 int plan_save_inputs(struct store *st, const struct kernel_source *ks,
@@ -544,11 +545,11 @@ int plan_save_inputs(struct store *st, const struct kernel_source *ks,
 	c.base = o->base ? xstrdup(o->base) : NULL;
 	ret = conditions_save(&c, st) ||
 	      plan_save_cross_compile(st, o) ||
-	      store_set_meta(st, "source", ks->origin) ||
-	      store_set_meta(st, "source_id", ks->id) ||
-	      store_set_meta(st, "source_tree", ks->tree) ||
-	      store_set_meta(st, "designs", designs) ||
-	      store_set_meta(st, "cache", cache) ? -1 : 0;
+	      store_set_meta(st, META_SOURCE, ks->origin) ||
+	      store_set_meta(st, META_SOURCE_ID, ks->id) ||
+	      store_set_meta(st, META_SOURCE_TREE, ks->tree) ||
+	      store_set_meta(st, META_DESIGNS, designs) ||
+	      store_set_meta(st, META_CACHE, cache) ? -1 : 0;
 	conditions_release(&c);
 	return ret;
 }

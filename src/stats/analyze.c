@@ -12,6 +12,7 @@
 #include "stats/analyze-findings.h"
 #include "stats/analyze.h"
 #include "stats/analyze-parts.h"
+#include "store/meta-keys.h"
 #include "store/store-meter.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -41,6 +42,13 @@ const char *analyze_interaction_verdict(const struct stats_interaction *ia)
 	if (ia->marker != '*')
 		return "multiplicative";
 	return ia->direction > 0 ? "super-multiplicative" : "sub-multiplicative";
+}
+
+const char *analyze_accel(const struct analyze_model *m)
+{
+	if (m->conditions.accel != VM_ACCEL_AUTO)
+		return vm_accel_name(m->conditions.accel);
+	return m->runs_accel && *m->runs_accel ? m->runs_accel : NULL;
 }
 
 const char *analyze_fact(const struct analyze_model *m, const char *key)
@@ -295,7 +303,7 @@ static void load_groups(struct analyze_model *m)
 	const char *line, *next;
 
 	for (i = 0; i + 1 < m->facts.nr; i += 2)
-		if (!strcmp(m->facts.v[i], "groups"))
+		if (!strcmp(m->facts.v[i], META_GROUPS))
 			break;
 	if (i + 1 >= m->facts.nr)
 		return;
@@ -326,7 +334,6 @@ int analyze_load(struct analyze_model *out, struct store *st,
 {
 	struct strvec accel = STRVEC_INIT;
 	size_t i;
-	char *joined;
 
 	memset(out, 0, sizeof(*out));
 	strvec_init(&out->facts);
@@ -345,16 +352,8 @@ int analyze_load(struct analyze_model *out, struct store *st,
 	for (i = 0; i < out->nr_runs; i++)
 		if (!out->runs[i].warmup)
 			analyze_add_distinct(&accel, out->runs[i].accel);
-	joined = analyze_join(&accel, ", ");
+	out->runs_accel = analyze_join(&accel, ", ");
 	strvec_clear(&accel);
-	for (i = 0; i + 1 < out->facts.nr; i += 2)
-		if (!strcmp(out->facts.v[i], "accel"))
-			break;
-	if (*joined && i + 1 >= out->facts.nr) {
-		strvec_push(&out->facts, "accel");
-		strvec_push(&out->facts, joined);
-	}
-	free(joined);
 
 	if (analyze_build_tables(out, opts))
 		goto fail;
@@ -410,6 +409,7 @@ void analyze_release(struct analyze_model *m)
 	analyze_claims_release(m);
 	conditions_release(&m->conditions);
 	free(m->screen_report);
+	free(m->runs_accel);
 	for (i = 0; i < m->nr_tables; i++)
 		table_release(&m->tables[i]);
 	free(m->tables);

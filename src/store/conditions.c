@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "store/conditions.h"
+#include "store/meta-keys.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
@@ -30,30 +31,30 @@ static const struct field {
 } fields[] = {
 #define S(key, label, member, flags) { key, label, F_STR, offsetof(struct conditions, member), flags }
 #define I(key, label, member, flags) { key, label, F_INT, offsetof(struct conditions, member), flags }
-	S("kconfperf", "kconfperf", kconfperf, 0),
-	S("kernel_version", "kernel", kernel_version, COMPARES | LISTED),
-	S("arch", "arch", arch, COMPARES | LISTED),
-	S("base", "baseline", base, COMPARES | LISTED),
-	S("harness", "harness", harness, COMPARES),
-	S("host", "host", host, LISTED),
-	{ "accel", "accel", F_ACCEL, offsetof(struct conditions, accel), COMPARES | LISTED },
-	{ "clock", "clock", F_CLOCK, offsetof(struct conditions, clock), COMPARES },
-	S("qemu", "qemu", qemu, LISTED),
-	S("qemu_version", "qemu version", qemu_version, COMPARES | LISTED),
-	S("compiler", "compiler", compiler, COMPARES | LISTED),
-	S("boot", "boot", boot, COMPARES | LISTED),
-	S("cpu", "cpu", cpu, COMPARES),
-	I("smp", "smp", smp, COMPARES),
-	I("mem_mb", "memory (MB)", mem_mb, COMPARES),
-	S("meter", "meter", meter, COMPARES),
-	S("initramfs_sha256", "guest", guest, COMPARES),
-	S("runner", "runner", runner, COMPARES),
-	S("host_kernel", "host kernel", host_kernel, 0),
-	S("cpu_model", "host cpu", cpu_model, 0),
-	I("host_cpus", "host cpus", host_cpus, 0),
-	S("kernel_cmdline", "command line", kernel_cmdline, 0),
-	S("machine", "machine", machine, 0),
-	S("firmware", "firmware", firmware, 0),
+	S(META_KCONFPERF, "kconfperf", kconfperf, 0),
+	S(META_KERNEL_VERSION, "kernel", kernel_version, COMPARES | LISTED),
+	S(META_ARCH, "arch", arch, COMPARES | LISTED),
+	S(META_BASE, "baseline", base, COMPARES | LISTED),
+	S(META_HARNESS, "harness", harness, COMPARES),
+	S(META_HOST, "host", host, LISTED),
+	{ META_ACCEL, "accel", F_ACCEL, offsetof(struct conditions, accel), COMPARES | LISTED },
+	{ META_CLOCK, "clock", F_CLOCK, offsetof(struct conditions, clock), COMPARES },
+	S(META_QEMU, "qemu", qemu, LISTED),
+	S(META_QEMU_VERSION, "qemu version", qemu_version, COMPARES | LISTED),
+	S(META_COMPILER, "compiler", compiler, COMPARES | LISTED),
+	S(META_BOOT, "boot", boot, COMPARES | LISTED),
+	S(META_CPU, "cpu", cpu, COMPARES),
+	I(META_SMP, "smp", smp, COMPARES),
+	I(META_MEM_MB, "memory (MB)", mem_mb, COMPARES),
+	S(META_METER, "meter", meter, COMPARES),
+	S(META_INITRAMFS_SHA256, "guest", guest, COMPARES),
+	S(META_RUNNER, "runner", runner, COMPARES),
+	S(META_HOST_KERNEL, "host kernel", host_kernel, 0),
+	S(META_CPU_MODEL, "host cpu", cpu_model, 0),
+	I(META_HOST_CPUS, "host cpus", host_cpus, 0),
+	S(META_KERNEL_CMDLINE, "command line", kernel_cmdline, 0),
+	S(META_MACHINE, "machine", machine, 0),
+	S(META_FIRMWARE, "firmware", firmware, 0),
 #undef S
 #undef I
 };

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/meta-keys.h"
 #include "store/status.h"
 #include "store/store-internal.h"
 #include "store/store.h"
@@ -211,16 +212,16 @@ int store_put_sources(struct store *st, const struct store_source *v, size_t nr)
 /* A database before version 4, read as it is: its one source, from the meta facts. */
 static int sources_from_meta(struct store *st, struct store_source **out, size_t *nr)
 {
-	char *id = store_get_meta(st, "source_id");
+	char *id = store_get_meta(st, META_SOURCE_ID);
 
 	if (!id)
 		return 0;
 	*out = xcalloc(1, sizeof(**out));
 	(*out)->label = xstrdup("");
 	(*out)->id = id;
-	(*out)->origin = store_get_meta(st, "source");
-	(*out)->tree = store_get_meta(st, "source_tree");
-	(*out)->version = store_get_meta(st, "kernel_version");
+	(*out)->origin = store_get_meta(st, META_SOURCE);
+	(*out)->tree = store_get_meta(st, META_SOURCE_TREE);
+	(*out)->version = store_get_meta(st, META_KERNEL_VERSION);
 	*nr = 1;
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store/meta-keys.h"
 #include "store/store-internal.h"
 #include "store/store-schema.h"
 #include "store/store.h"
@@ -592,16 +593,15 @@ void store_utc_now(char *buf, size_t size)
 }
 
 /* Where store_set_screen_report() keeps it (a meta row since schema 1: older screens have it). */
-#define SCREEN_REPORT_KEY "screen_report"
 
 int store_set_screen_report(struct store *st, const char *text)
 {
-	return store_set_meta(st, SCREEN_REPORT_KEY, text);
+	return store_set_meta(st, META_SCREEN_REPORT, text);
 }
 
 char *store_get_screen_report(struct store *st)
 {
-	return store_get_meta(st, SCREEN_REPORT_KEY);
+	return store_get_meta(st, META_SCREEN_REPORT);
 }
 
 int store_get_meta_all(struct store *st, struct strvec *out)
@@ -609,7 +609,7 @@ int store_get_meta_all(struct store *st, struct strvec *out)
 	sqlite3_stmt *s;
 	int rc;
 
-	if (store_prepare(st, &s, "SELECT key, value FROM meta WHERE key <> '" SCREEN_REPORT_KEY "'"
+	if (store_prepare(st, &s, "SELECT key, value FROM meta WHERE key <> '" META_SCREEN_REPORT "'"
 		    " ORDER BY key"))
 		return -1;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
