@@ -9,6 +9,8 @@
 #include "cmd/commands.h"
 #include "store/experiment.h"
 #include "kbuild/kbuild.h"
+#include "store/meta-keys.h"
+#include "store/metric.h"
 #include "util/parse-options.h"
 #include "report/report.h"
 #include "screen/screen-run.h"
@@ -139,8 +141,7 @@ static int screen_kernels(int argc, const char **argv)
 	if (ra.o.runs < 3 || runs_max < ra.o.runs || runs_confirm < 3)
 		usage_error("--runs and --confirm-runs must be at least 3, --max-runs at least --runs");
 	wi = &workload_table[ra.specs[0].id];
-	if (ro.metric && strcmp(ro.metric, "wall") && strcmp(ro.metric, "boot") &&
-	    strcmp(ro.metric, wi->metric))
+	if (ro.metric && !metric_is_every_runs(ro.metric) && strcmp(ro.metric, wi->metric))
 		usage_error("--metric '%s': the %s workload measures '%s' (or use wall, boot)",
 			    ro.metric, wi->name, wi->metric);
 	ro.screen.runs_initial = (size_t)ra.o.runs;
@@ -168,7 +169,7 @@ static int screen_kernels(int argc, const char **argv)
 	if (resume)
 		note("resuming the screen in '%s'", dir_opt);
 	else if (plan_save_inputs(st, &e.sources.v[0].ks, &pa.o, e.cache, "screen") ||
-		 store_set_meta(st, "plan_key", key))
+		 store_set_meta(st, META_PLAN_KEY, key))
 		goto out;
 
 	rc = screen_run(st, &ro, &s);

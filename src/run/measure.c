@@ -26,6 +26,7 @@
 #include "run/meter.h"
 #include "kbuild/kbuild.h"
 #include "store/conditions.h"
+#include "store/meta-keys.h"
 #include "store/store-findings.h"
 #include "store/store-meter.h"
 #include "util/run-command.h"
@@ -457,7 +458,7 @@ static int set_metaf(struct store *st, const char *key, const char *fmt, ...)
 /* Every workload run so far, one per line: the stored ones, then new ones. */
 static int store_workloads(struct state *s)
 {
-	char *old = store_get_meta(s->st, "workloads");
+	char *old = store_get_meta(s->st, META_WORKLOADS);
 	struct strvec all = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -470,7 +471,7 @@ static int store_workloads(struct state *s)
 			strvec_push(&all, s->specs.v[i]);
 	for (i = 0; i < all.nr; i++)
 		strbuf_addf(&sb, "%s%s", i ? "\n" : "", all.v[i]);
-	ret = store_set_meta(s->st, "workloads", sb.buf);
+	ret = store_set_meta(s->st, META_WORKLOADS, sb.buf);
 	strbuf_release(&sb);
 	strvec_clear(&all);
 	free(old);
@@ -486,7 +487,7 @@ static const char *qemu_of(const struct state *s)
 /* The parameter series run so far, one label per line, as store_workloads(). */
 static int store_series(struct state *s)
 {
-	char *old = store_get_meta(s->st, "series");
+	char *old = store_get_meta(s->st, META_SERIES);
 	struct strvec all = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -499,7 +500,7 @@ static int store_series(struct state *s)
 	for (i = 0; i < all.nr; i++)
 		strbuf_addf(&sb, "%s%s", i ? "\n" : "", all.v[i]);
 	if (all.nr)
-		ret = store_set_meta(s->st, "series", sb.buf);
+		ret = store_set_meta(s->st, META_SERIES, sb.buf);
 	strbuf_release(&sb);
 	strvec_clear(&all);
 	free(old);
@@ -650,10 +651,10 @@ static int record_conditions(struct state *s, enum vm_accel accel, uint64_t seed
 		now.machine = xstrdup(vm_machine(s->arch->name));
 	}
 	if (conditions_save(&now, s->st) ||
-	    set_metaf(s->st, "seed", "%llu", (unsigned long long)seed) ||
-	    set_metaf(s->st, "timeout", "%g", o->timeout > 0 ? o->timeout : VM_DEFAULT_TIMEOUT) ||
-	    set_metaf(s->st, "runs", "%d", o->runs) ||
-	    set_metaf(s->st, "warmup", "%d", o->warmup) ||
+	    set_metaf(s->st, META_SEED, "%llu", (unsigned long long)seed) ||
+	    set_metaf(s->st, META_TIMEOUT, "%g", o->timeout > 0 ? o->timeout : VM_DEFAULT_TIMEOUT) ||
+	    set_metaf(s->st, META_RUNS, "%d", o->runs) ||
+	    set_metaf(s->st, META_WARMUP, "%d", o->warmup) ||
 	    store_workloads(s) ||
 	    store_series(s))
 		goto out;
@@ -668,7 +669,7 @@ out:
 
 static int choose_seed(struct state *s, uint64_t *out)
 {
-	char *old = store_get_meta(s->st, "seed");
+	char *old = store_get_meta(s->st, META_SEED);
 	int64_t nr_runs = store_count_runs(s->st);
 	int ret = 0;
 
@@ -1011,7 +1012,7 @@ static int is_stored(const struct schedule_run *r, void *data)
 /* The plan's arch (meta arch; none in an older plan: x86_64), which must be bootable. */
 static int read_arch(struct state *s)
 {
-	s->arch_name = store_get_meta(s->st, "arch");
+	s->arch_name = store_get_meta(s->st, META_ARCH);
 	s->arch = arch_find(s->arch_name ? s->arch_name : VM_DEFAULT_ARCH);
 	if (!s->arch || !vm_arch_known(s->arch->name))
 		return error("'%s' is planned for arch '%s', which kconfperf cannot boot",
