@@ -81,10 +81,14 @@ ARM64_CC ?= aarch64-linux-gnu-gcc
 ARM64_LIBC := $(shell $(ARM64_CC) -print-file-name=libc.a 2>/dev/null)
 GUEST_ARM64 := $(if $(GUEST_SRC),$(if $(filter /%,$(ARM64_LIBC)),$(B)/kcp-guest-arm64))
 
-# The instruction meter: a qemu TCG plugin (plugin/kcp-meter.c, docs/meter.md),
-# loaded into qemu by every icount run; no sanitizers inside qemu.
+# The instruction meter: a qemu TCG plugin (plugin/*.c, plugin/kcp-meter.h says
+# which part does what; docs/meter.md), loaded into qemu by every icount run;
+# no sanitizers inside qemu.  Built alone: only the plain headers of src/ it names.
 METER := $(B)/kcp-meter.so
-METER_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g -fPIC -fvisibility=hidden $(WARNINGS) $(BANNED)
+METER_SRC := $(wildcard plugin/*.c)
+METER_OBJ := $(patsubst plugin/%.c,$(B)/plugin/%.o,$(METER_SRC))
+METER_CFLAGS = -std=gnu11 -D_GNU_SOURCE -O2 -g -fPIC -fvisibility=hidden $(WARNINGS) $(BANNED) \
+	-MMD -MP
 
 FUZZ_SECONDS ?= 60
 
@@ -154,9 +158,13 @@ $(B)/guest/src/%.o: src/%.c $(B)/GUEST_FLAGS
 $(B)/kcp-guest: $(GUEST_OBJ)
 	$(CC) -static -o $@ $^ -lpthread
 
-$(METER): plugin/kcp-meter.c plugin/qemu-plugin-api.h src/store/idle-functions.h $(B)/GUEST_FLAGS
+$(B)/plugin/%.o: plugin/%.c $(B)/GUEST_FLAGS
 	@mkdir -p $(dir $@)
-	$(CC) $(METER_CFLAGS) -shared -o $@ $<
+	$(CC) $(METER_CFLAGS) -c -o $@ $<
+
+$(METER): $(METER_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(METER_CFLAGS) -shared -o $@ $^
 
 $(B)/guest-arm64/%.o: guest/%.c $(B)/GUEST_FLAGS
 	@mkdir -p $(dir $@)
@@ -222,4 +230,4 @@ install: all doc
 clean:
 	rm -rf $(B) build build-san kconfperf kcp-guest kcp-guest-arm64 kcp-meter.so
 
--include $(shell find $(B)/src $(B)/tests $(B)/guest $(B)/guest-arm64 -name '*.d' -type f 2>/dev/null)
+-include $(shell find $(B)/src $(B)/tests $(B)/guest $(B)/guest-arm64 $(B)/plugin -name '*.d' -type f 2>/dev/null)

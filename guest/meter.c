@@ -1,4 +1,4 @@
-/* meter.c: the phase markers kconfperf's instruction meter (plugin/kcp-meter.c) watches. */
+/* meter.c: the phase markers kconfperf's instruction meter (plugin/load.c) watches. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "guest.h"
 

@@ -9,7 +9,7 @@
 
 /*
  * The part of qemu's plugin API (version 1, qemu 7.x: see qemu's
- * docs/devel/tcg-plugins.rst) that kcp-meter.c and bench/callstack-probe.c
+ * docs/devel/tcg-plugins.rst) that the meter (plugin/) and bench/callstack-probe.c
  * use, declared here because distributions do not ship qemu-plugin.h.
  * qemu resolves these names in its own executable when it loads a plugin;
  * tests/unit/test-meter-plugin.c defines them as a fake qemu.

@@ -6,7 +6,9 @@
 
 #include "cmd/cmd-options.h"
 #include "cmd/commands.h"
+#include "store/conditions.h"
 #include "store/experiment.h"
+#include "store/meta-keys.h"
 #include "store/shard-dir.h"
 #include "kbuild/kbuild-variants.h"
 #include "kbuild/kbuild.h"
@@ -57,7 +59,8 @@ int cmd_build(int argc, const char **argv)
 	struct store_variant *v = NULL;
 	size_t nr = 0;
 	const char *dir = EXPERIMENT_DEFAULT_DIR, *cache_opt = NULL;
-	char *cache = NULL, *logs = NULL, *arch = NULL, *cross = NULL;
+	char *cache = NULL, *logs = NULL, *cross = NULL;
+	struct conditions cond = CONDITIONS_INIT;
 	struct kbuild_summary sum = { 0 };
 	struct lockfile lock = LOCKFILE_INIT;
 	struct shard shard = SHARD_INIT;
@@ -102,7 +105,7 @@ int cmd_build(int argc, const char **argv)
 		error("'%s' has no plan yet (run 'kconfperf plan')", dir);
 		goto out;
 	}
-	cache = cache_opt ? absolute_path(cache_opt) : store_get_meta(st, "cache");
+	cache = cache_opt ? absolute_path(cache_opt) : store_get_meta(st, META_CACHE);
 	if (!cache) {
 		error("'%s': the plan does not say which cache it used; plan again", dir);
 		goto out;
@@ -119,9 +122,10 @@ int cmd_build(int argc, const char **argv)
 	o.cache_dir = cache;
 	o.log_dir = logs;
 	/* The plan's arch and cross compiler; an older plan has neither: x86_64. */
-	arch = store_get_meta(st, "arch");
-	cross = store_get_meta(st, "cross_compile");
-	o.arch = arch;
+	if (conditions_load(&cond, st))
+		goto out;
+	cross = store_get_meta(st, META_CROSS_COMPILE);
+	o.arch = cond.arch;
 	o.cross_compile = cross && *cross ? cross : NULL;
 	if (kbuild_prepare(&o))
 		goto out;
@@ -151,7 +155,7 @@ out:
 	source_set_release(&ss);
 	free(cache);
 	free(logs);
-	free(arch);
+	conditions_release(&cond);
 	free(cross);
 	return ret;
 }

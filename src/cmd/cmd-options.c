@@ -161,29 +161,25 @@ int parse_extract_option(const struct option *opt, const char *arg)
 	return attach(opt, arg, 1);
 }
 
-/* Parses one member of --workload number w and gives it w's attachments. */
-static int parse_member(struct run_args *a, size_t w, const char *member)
+/* Parses --workload number w (a spec or a series) with its --scratch and --extract. */
+static int parse_workload(struct run_args *a, size_t w)
 {
-	struct workload_spec *spec;
-	struct workload_spec blank = WORKLOAD_SPEC_INIT;
+	struct strvec scratch = STRVEC_INIT, extracts = STRVEC_INIT;
+	struct strbuf label = STRBUF_INIT;
 	size_t i;
+	int ret;
 
-	a->specs = xrealloc(a->specs, (a->nr_specs + 1) * sizeof(*a->specs));
-	spec = &a->specs[a->nr_specs];
-	*spec = blank;
-	if (workload_spec_parse(spec, member))
-		return -1;
-	a->nr_specs++;
-	for (i = 0; i < a->nr_attached; i++) {
-		const struct run_attachment *at = &a->attached[i];
-
-		if (at->workload != w)
-			continue;
-		if (at->extract ? workload_spec_add_extract(spec, at->arg)
-				: workload_spec_add_scratch(spec, at->arg))
-			return -1;
-	}
-	return 0;
+	for (i = 0; i < a->nr_attached; i++)
+		if (a->attached[i].workload == w)
+			strvec_push(a->attached[i].extract ? &extracts : &scratch, a->attached[i].arg);
+	ret = workload_spec_parse_arg(&a->specs, &a->nr_specs, &label, a->workloads.v[w],
+				      &scratch, &extracts);
+	if (!ret && label.len)
+		strvec_push(&a->series, label.buf);
+	strvec_clear(&scratch);
+	strvec_clear(&extracts);
+	strbuf_release(&label);
+	return ret;
 }
 
 void check_ram_disks(const struct workload_spec *spec, int mem_mb)
@@ -206,7 +202,7 @@ void check_ram_disks(const struct workload_spec *spec, int mem_mb)
 
 void run_args_finish(struct run_args *a, int allow_none)
 {
-	size_t i, k;
+	size_t i;
 
 	if (!a->workloads.nr && !allow_none)
 		usage_error("a --workload is needed (see 'kconfperf workloads')");
@@ -231,29 +227,9 @@ void run_args_finish(struct run_args *a, int allow_none)
 	if (a->o.warmup < 0 || a->o.warmup > RUNS_MAX)
 		usage_error("--warmup takes a number of rounds from 0 to %d, not '%d'", RUNS_MAX,
 			    a->o.warmup);
-	for (i = 0; i < a->workloads.nr; i++) {
-		struct strvec members = STRVEC_INIT, values = STRVEC_INIT;
-		size_t first = a->nr_specs;
-		char *param = NULL;
-
-		if (workload_spec_expand(&members, &param, a->workloads.v[i]))
+	for (i = 0; i < a->workloads.nr; i++)
+		if (parse_workload(a, i))
 			exit(2);
-		for (k = 0; k < members.nr; k++)
-			if (parse_member(a, i, members.v[k]))
-				exit(2);
-		if (param) {
-			struct strbuf label = STRBUF_INIT;
-
-			for (k = first; k < a->nr_specs; k++)
-				strvec_push(&values, workload_spec_get(&a->specs[k], param));
-			workload_spec_format_series(&a->specs[first], param, &values, &label);
-			strvec_push(&a->series, label.buf);
-			strbuf_release(&label);
-		}
-		free(param);
-		strvec_clear(&members);
-		strvec_clear(&values);
-	}
 	for (i = 0; i < a->nr_specs; i++)
 		check_ram_disks(&a->specs[i], a->o.mem_mb > 0 ? a->o.mem_mb : VM_DEFAULT_MEM_MB);
 	if (!a->specs)

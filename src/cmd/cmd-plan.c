@@ -6,6 +6,7 @@
 
 #include "cmd/cmd-options.h"
 #include "cmd/commands.h"
+#include "store/meta-keys.h"
 #include "util/escape.h"
 #include "store/experiment.h"
 #include "util/parse-options.h"
@@ -43,7 +44,7 @@ static const char *const plan_usage[] = {
 /* A plan with runs must not be silently replaced by a different one. */
 static int check_replace(struct store *st, const char *key, const char *dir)
 {
-	char *old = store_get_meta(st, "plan_key");
+	char *old = store_get_meta(st, META_PLAN_KEY);
 	int ret = 0;
 
 	if (old && strcmp(old, key) && store_count_runs(st) > 0)

@@ -8,6 +8,7 @@
 #include "report/profile-format.h"
 #include "run/meter.h"
 #include "store/experiment.h"
+#include "store/meta-keys.h"
 #include "store/profile.h"
 #include "store/store-meter.h"
 #include "store/store.h"
@@ -43,7 +44,7 @@ static const char *const profile_usage[] = {
 static int choose_workload(struct store *st, const char *dir, const char *given,
 			   struct strbuf *out)
 {
-	char *all = store_get_meta(st, "workloads");
+	char *all = store_get_meta(st, META_WORKLOADS);
 	struct strvec v = STRVEC_INIT;
 	int ret = 0;
 

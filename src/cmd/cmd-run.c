@@ -7,6 +7,7 @@
 #include "stats/stats.h"
 #include "cmd/commands.h"
 #include "store/experiment.h"
+#include "store/meta-keys.h"
 #include "store/shard-dir.h"
 #include "run/measure.h"
 #include "util/parse-options.h"
@@ -62,7 +63,7 @@ static const char *const run_usage[] = {
  */
 static int check_shard_seed(struct store *st, const struct run_args *ra)
 {
-	char *seed = store_get_meta(st, "seed");
+	char *seed = store_get_meta(st, META_SEED);
 	int ret = 0;
 
 	if (!seed && !ra->o.seed)
@@ -128,10 +129,10 @@ int cmd_run(int argc, const char **argv)
 		goto out;
 	}
 	/* a shard says whether its schedule ran to the end, for merge */
-	if (shard_dir && store_set_meta(st, "shard_complete", "no"))
+	if (shard_dir && store_set_meta(st, META_SHARD_COMPLETE, "no"))
 		goto out;
 	rc = run_args_measure(&ra, st, STATS_OPTIONS_DEFAULT_NOISE);
-	if (shard_dir && rc >= 0 && store_set_meta(st, "shard_complete", "yes"))
+	if (shard_dir && rc >= 0 && store_set_meta(st, META_SHARD_COMPLETE, "yes"))
 		rc = -1;
 	ret = rc ? 1 : 0;
 out:

@@ -9,6 +9,8 @@
 #include "cmd/commands.h"
 #include "store/experiment.h"
 #include "kbuild/kbuild.h"
+#include "store/meta-keys.h"
+#include "store/metric.h"
 #include "util/parse-options.h"
 #include "report/report.h"
 #include "screen/screen-run.h"
@@ -139,12 +141,12 @@ static int screen_kernels(int argc, const char **argv)
 	metered = !ra.o.no_meter && !ra.o.runner && ra.o.accel != VM_ACCEL_KVM &&
 		  ra.o.clock != VM_CLOCK_HOST;
 	if (!ro.metric && metered)
-		ro.metric = METER_METRIC;
+		ro.metric = METRIC_INSTRUCTIONS_NAME;
 	if (runs_initial < 0)
-		runs_initial = ro.metric && !strcmp(ro.metric, METER_METRIC) ? 3 :
+		runs_initial = ro.metric && metric_kind_of(ro.metric) == METRIC_INSTRUCTIONS ? 3 :
 			       (int)ro.screen.runs_initial;
 	if (runs_confirm < 0)
-		runs_confirm = ro.metric && !strcmp(ro.metric, METER_METRIC) ? 3 :
+		runs_confirm = ro.metric && metric_kind_of(ro.metric) == METRIC_INSTRUCTIONS ? 3 :
 			       (int)ro.screen.runs_confirm;
 	if (pa.sources.nr > 1)
 		usage_error("screen bisects the options of one source: give one --source "
@@ -169,14 +171,15 @@ static int screen_kernels(int argc, const char **argv)
 	if (ra.o.runs < 3 || runs_max < ra.o.runs || runs_confirm < 3)
 		usage_error("--runs and --confirm-runs must be at least 3, --max-runs at least --runs");
 	wi = &workload_table[ra.specs[0].id];
-	if (ro.metric && strcmp(ro.metric, "wall") && strcmp(ro.metric, "boot") &&
-	    strcmp(ro.metric, wi->metric) && strcmp(ro.metric, METER_METRIC))
+	if (ro.metric && !metric_is_every_runs(ro.metric) && strcmp(ro.metric, wi->metric) &&
+	    metric_kind_of(ro.metric) != METRIC_INSTRUCTIONS)
 		usage_error("--metric '%s': the %s workload measures '%s' (or use %s, wall, boot)",
-			    ro.metric, wi->name, wi->metric, METER_METRIC);
-	if (ro.metric && !strcmp(ro.metric, METER_METRIC) && !metered)
+			    ro.metric, wi->name, wi->metric, METRIC_INSTRUCTIONS_NAME);
+	if (ro.metric && metric_kind_of(ro.metric) == METRIC_INSTRUCTIONS && !metered)
 		usage_error("--metric %s needs metered runs: icount under TCG, without --no-meter "
-			    "or --runner", METER_METRIC);
-	ro.screen.attribute = !no_attribute && ro.metric && !strcmp(ro.metric, METER_METRIC);
+			    "or --runner", METRIC_INSTRUCTIONS_NAME);
+	ro.screen.attribute = !no_attribute && ro.metric &&
+			      metric_kind_of(ro.metric) == METRIC_INSTRUCTIONS;
 	ro.screen.runs_initial = (size_t)ra.o.runs;
 	ro.screen.runs_step = (size_t)ra.o.runs;
 	ro.screen.runs_max = (size_t)runs_max;
@@ -202,7 +205,7 @@ static int screen_kernels(int argc, const char **argv)
 	if (resume)
 		note("resuming the screen in '%s'", dir_opt);
 	else if (plan_save_inputs(st, &e.sources.v[0].ks, &pa.o, e.cache, "screen") ||
-		 store_set_meta(st, "plan_key", key))
+		 store_set_meta(st, META_PLAN_KEY, key))
 		goto out;
 
 	rc = screen_run(st, &ro, &s);

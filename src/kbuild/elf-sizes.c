@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "kbuild/elf-sizes.h"
+#include "store/meter-file.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -238,7 +239,7 @@ int elf_extable_write(const char *path, const char *out)
 		addr[n++] = base + i * X86_EXTABLE_ENTRY + (uint64_t)(int64_t)rel;
 	}
 	qsort(addr, n, sizeof(*addr), cmp_u64);
-	strbuf_addstr(&sb, "kcp-extable 1\n");
+	strbuf_addstr(&sb, METER_EXTABLE_HEADER "\n");
 	for (i = 0; i < n; i++)
 		if (!i || addr[i] != addr[i - 1])
 			strbuf_addf(&sb, "%llx\n", (unsigned long long)addr[i]);

@@ -41,7 +41,8 @@ int elf_sizes_read(struct elf_sizes *out, const char *path);
  * exception table (__ex_table) of the x86_64 vmlinux at path: the kernel
  * instructions allowed to fault once it runs (copies from and to user
  * space), which the meter watches for faults (docs/meter.md).  The file
- * is "kcp-extable 1", then one address a line, in hex, ascending.
+ * is store/meter-file.h's METER_EXTABLE_HEADER ("kcp-extable 1"), then one
+ * address a line, in hex, ascending.
  * Returns 0; 1 when there is nothing to write (not an x86_64 ELF64 file,
  * or no __ex_table), nothing said; -1 with a message.
  */

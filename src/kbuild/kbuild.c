@@ -12,6 +12,7 @@
 #include <utime.h>
 #include <unistd.h>
 
+#include "kbuild/kbuild-parts.h"
 #include "kbuild/kbuild.h"
 #include "kbuild/objects-index.h"
 #include "kbuild/objtree-move.h"
@@ -162,7 +163,7 @@ void kbuild_result_release(struct kbuild_result *r)
 	r->sections = (struct elf_sizes)ELF_SIZES_UNKNOWN;
 }
 
-static char *cache_path(const struct kbuild_options *o, const char *what, const char *key)
+char *kbuild_cache_path(const struct kbuild_options *o, const char *what, const char *key)
 {
 	return xstrfmt("%s/%s/%s", o->cache_dir, what, key);
 }
@@ -192,7 +193,7 @@ int kbuild_has_tree(const struct kbuild_options *o, const char *key)
 	return ret;
 }
 
-static int mkdir_cache(const struct kbuild_options *o, const char *sub)
+int kbuild_mkdir_cache(const struct kbuild_options *o, const char *sub)
 {
 	char *p = xstrfmt("%s/%s", o->cache_dir, sub);
 	char *what = xstrfmt("the cache's %s/", sub);
@@ -201,17 +202,6 @@ static int mkdir_cache(const struct kbuild_options *o, const char *sub)
 	free(p);
 	free(what);
 	return ret;
-}
-
-/* What a kept object tree holds besides make's files: kconfperf put it there. */
-#define TREE_MARKER ".kconfperf-tree"
-
-/* A build key: 64 lowercase hex digits, as kbuild_key() makes. */
-static int is_key(const char *name)
-{
-	size_t n = strspn(name, "0123456789abcdef");
-
-	return n == SHA256_HEX_SIZE - 1 && !name[n];
 }
 
 /*
@@ -357,11 +347,7 @@ static char *failure_summary(const char *log_path)
 	return strbuf_detach(&sb, NULL);
 }
 
-/*
- * Runs argv quietly (holding the build lock when lk is not NULL); on
- * failure prints "what: how it ended: stderr".
- */
-static int run_quiet(const char **argv, struct lockfile *lk, const char *what)
+int kbuild_run_quiet(const char **argv, struct lockfile *lk, const char *what)
 {
 	struct child_process cp = CHILD_PROCESS_INIT;
 	struct strbuf err = STRBUF_INIT;
@@ -385,11 +371,11 @@ static int run_quiet(const char **argv, struct lockfile *lk, const char *what)
 	return ret;
 }
 
-static int copy_file(const char *from, const char *to)
+int kbuild_copy_file(const char *from, const char *to)
 {
 	const char *argv[] = { "cp", "--reflink=auto", from, to, NULL };
 
-	return run_quiet(argv, NULL, "cannot copy build output");
+	return kbuild_run_quiet(argv, NULL, "cannot copy build output");
 }
 
 static int read_meta(const char *dir, struct kbuild_result *out)
@@ -506,233 +492,6 @@ static void take_cached(struct kbuild_result *out, const char *dir, const char *
 }
 
 /*
- * A meta line "name=value" of a finished build, malloc'd, or NULL; a build
- * that is not in the cache (a kept tree whose entry was removed) is NULL
- * without a message.
- */
-static char *meta_value(const struct kbuild_options *o, const char *key, const char *name)
-{
-	char *path = xstrfmt("%s/builds/%s/meta", o->cache_dir, key);
-	struct strbuf sb = STRBUF_INIT;
-	char *ret = NULL;
-	const char *line, *next, *v;
-
-	if (kbuild_is_cached(o, key) && strbuf_read_file(&sb, path, 0) >= 0) {
-		for (line = sb.buf; *line && !ret; line = next) {
-			size_t len = strcspn(line, "\n");
-
-			next = line + len + (line[len] == '\n');
-			if (skip_prefix(line, name, &v) && *v == '=')
-				ret = xstrndup(v + 1, (size_t)(line + len - v - 1));
-		}
-	}
-	strbuf_release(&sb);
-	free(path);
-	return ret;
-}
-
-/*
- * Whether the kept tree key can seed a build of this source and compiler:
- * 2 when it is this source's, 1 when this is a patched source and the
- * tree its base's (objtree-move.h points it at the patched copy), else 0.
- * A base's build is never seeded from a patched tree: the patched files'
- * objects would be newer than the base's own files, and stay.
- */
-static int tree_fits(const struct kbuild_options *o, const char *key)
-{
-	char *source = meta_value(o, key, "source");
-	char *cc = meta_value(o, key, "compiler");
-	int ret = 0;
-
-	if (source && cc && !strcmp(cc, o->compiler_version ? o->compiler_version : "")) {
-		if (!strcmp(source, o->source->id))
-			ret = 2;
-		else if (o->source->base_id && !strcmp(source, o->source->base_id))
-			ret = 1;
-	}
-	free(source);
-	free(cc);
-	return ret;
-}
-
-long kbuild_tree_distance(const char *a_text, const char *b_text)
-{
-	struct kconfig *a = kconfig_new(), *b = kconfig_new();
-	struct kconfig_changes ch = KCONFIG_CHANGES_INIT;
-	long ret = -1;
-
-	if (!kconfig_parse(a, "a", a_text, strlen(a_text), 0) &&
-	    !kconfig_parse(b, "b", b_text, strlen(b_text), 0)) {
-		kconfig_diff_list(&ch, a, b);
-		ret = (long)ch.nr;
-	}
-	kconfig_changes_release(&ch);
-	kconfig_free(a);
-	kconfig_free(b);
-	return ret;
-}
-
-/*
- * The kept tree to seed a build of config_text from: the one of this
- * source and compiler whose .config differs from it in the fewest symbols
- * (prefer on ties).  kbuild's fixdep rebuilds what those symbols touch, in
- * either direction, so a nearer tree rebuilds less: a group of options
- * seeded from a tree with most of them compiles only the rest.  Returns a
- * malloc'd key, or NULL when no tree fits.
- */
-static char *nearest_tree(const struct kbuild_options *o, const char *config_text,
-			  const char *prefer)
-{
-	char *dir = xstrfmt("%s/trees", o->cache_dir), *best = NULL;
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	long best_distance = -1;
-	int best_fit = 0;
-
-	while (d && (e = readdir(d))) {
-		struct strbuf config = STRBUF_INIT;
-		char *path;
-		long distance;
-		int fit;
-
-		if (e->d_name[0] == '.' || !kbuild_has_tree(o, e->d_name))
-			continue;
-		fit = tree_fits(o, e->d_name);
-		if (!fit)
-			continue;
-		path = xstrfmt("%s/%s/.config", dir, e->d_name);
-		distance = strbuf_read_file(&config, path, 0) < 0 ? -1
-			 : kbuild_tree_distance(config.buf, config_text);
-		free(path);
-		strbuf_release(&config);
-		if (distance < 0)
-			continue;
-		/* On a tie: prefer, then this source's own tree over its base's. */
-		if (!best || distance < best_distance ||
-		    (distance == best_distance && prefer && !strcmp(e->d_name, prefer)) ||
-		    (distance == best_distance && fit > best_fit &&
-		     !(prefer && !strcmp(best, prefer)))) {
-			free(best);
-			best = xstrdup(e->d_name);
-			best_distance = distance;
-			best_fit = fit;
-		}
-	}
-	if (d)
-		closedir(d);
-	free(dir);
-	return best;
-}
-
-struct kept_tree {
-	char *path;
-	char *family;	/* "source\ncompiler" of its build's meta */
-	time_t t;	/* built or last used */
-};
-
-/* By family, and in a family the most recently built or used first. */
-static int kept_tree_cmp(const void *a_, const void *b_)
-{
-	const struct kept_tree *a = a_, *b = b_;
-	int c = strcmp(a->family, b->family);
-
-	if (c)
-		return c;
-	return a->t > b->t ? -1 : a->t < b->t;
-}
-
-/*
- * Keeps at most KBUILD_KEEP_TREES object trees of each family (a source
- * and a compiler: the trees that can seed one another), the most recently
- * built or used (a tree's directory time is set when it seeds a build
- * or its kernel is found again in the cache).
- * Trees of another kernel version, a patched source or another arch never
- * seed this family's builds, so they do not push its trees out: an
- * experiment over two sources and arm64 keeps each one's nearest trees.
- * A tree whose build is gone from the cache goes too: its family is not
- * known, so it can seed nothing.
- */
-static void evict_trees(const struct kbuild_options *o)
-{
-	char *dir = xstrfmt("%s/trees", o->cache_dir);
-	DIR *d;
-	struct dirent *e;
-	struct kept_tree *v = NULL;
-	size_t nr = 0, alloc = 0, i, in_family = 0;
-
-	/* Only a trees/ of ours: a link there could lead anywhere. */
-	if (own_dir_check(dir, "the cache's trees/")) {
-		free(dir);
-		return;
-	}
-	d = opendir(dir);
-	while (d && (e = readdir(d))) {
-		char *path, *source, *cc, *marker;
-		struct stat st, mst;
-		int ours, cached;
-
-		/*
-		 * Only what kconfperf kept there: a directory named by a key,
-		 * with the marker, or (kept before there was one) with the
-		 * key's build in builds/.  Anything else stays.
-		 */
-		if (!is_key(e->d_name))
-			continue;
-		path = xstrfmt("%s/%s", dir, e->d_name);
-		marker = xstrfmt("%s/" TREE_MARKER, path);
-		cached = kbuild_is_cached(o, e->d_name);
-		ours = !lstat(path, &st) && S_ISDIR(st.st_mode) &&
-		       (cached || !lstat(marker, &mst));
-		free(marker);
-		if (!ours) {
-			free(path);
-			continue;
-		}
-		if (!cached) {
-			remove_tree(path);
-			free(path);
-			continue;
-		}
-		source = meta_value(o, e->d_name, "source");
-		cc = meta_value(o, e->d_name, "compiler");
-		ALLOC_GROW(v, nr + 1, alloc);
-		v[nr].path = path;
-		v[nr].family = xstrfmt("%s\n%s", source ? source : "", cc ? cc : "");
-		v[nr++].t = st.st_mtime;
-		free(source);
-		free(cc);
-	}
-	if (d)
-		closedir(d);
-	if (nr)
-		qsort(v, nr, sizeof(*v), kept_tree_cmp);
-	for (i = 0; i < nr; i++) {
-		if (i && strcmp(v[i].family, v[i - 1].family))
-			in_family = 0;
-		if (++in_family > KBUILD_KEEP_TREES)
-			remove_tree(v[i].path);
-	}
-	for (i = 0; i < nr; i++) {
-		free(v[i].path);
-		free(v[i].family);
-	}
-	free(v);
-	free(dir);
-}
-
-/* Where one build's files are: one variable per path. */
-struct build_paths {
-	char *final;		/* CACHE/builds/<key>: the finished cache entry */
-	char *objtree;		/* CACHE/tmp/objtree: the object tree make works in */
-	char *config;		/* <objtree>/.config */
-	char *bzimage;		/* <objtree>/arch/<srcarch>/boot/<image>: bzImage, Image */
-	char *vmlinux;		/* <objtree>/vmlinux */
-	char *map;		/* <objtree>/System.map */
-	char *entry;		/* CACHE/tmp/entry.<pid>: the cache entry being assembled */
-	char *tree;		/* CACHE/trees/<key>: where the object tree is kept */
-};
-
-/*
  * Every build happens at the same path, CACHE/tmp/objtree, one at a time
  * (the lock): kbuild's host tools (objtool) record absolute paths, and a
  * seed tree copied to another path would rebuild them and with them every
@@ -742,7 +501,7 @@ struct build_paths {
 static void build_paths_init(struct build_paths *bp, const struct kbuild_options *o,
 			     const char *key)
 {
-	bp->final = cache_path(o, "builds", key);
+	bp->final = kbuild_cache_path(o, "builds", key);
 	bp->objtree = xstrfmt("%s/tmp/objtree", o->cache_dir);
 	bp->config = xstrfmt("%s/.config", bp->objtree);
 	bp->bzimage = xstrfmt("%s/arch/%s/boot/%s", bp->objtree,
@@ -750,7 +509,7 @@ static void build_paths_init(struct build_paths *bp, const struct kbuild_options
 	bp->vmlinux = xstrfmt("%s/vmlinux", bp->objtree);
 	bp->map = xstrfmt("%s/System.map", bp->objtree);
 	bp->entry = xstrfmt("%s/tmp/entry.%ld", o->cache_dir, (long)getpid());
-	bp->tree = cache_path(o, "trees", key);
+	bp->tree = kbuild_cache_path(o, "trees", key);
 }
 
 static void build_paths_release(struct build_paths *bp)
@@ -763,71 +522,6 @@ static void build_paths_release(struct build_paths *bp)
 	free(bp->map);
 	free(bp->entry);
 	free(bp->tree);
-}
-
-/*
- * The seed tree just copied is the base's of this patched source: point it
- * at the patched tree (objtree-move.h), and make the files the patch
- * touched newer than every object in it, whenever the patched tree was
- * made, so that kbuild rebuilds what depends on them and only that.
- */
-static int seed_from_base(const struct kbuild_options *o, const struct build_paths *bp)
-{
-	char *from = objtree_srctree(bp->objtree);
-	long moved;
-	size_t i;
-
-	if (!from)
-		return error("the seed tree '%s' does not say which source it was built from",
-			     bp->objtree);
-	moved = objtree_retarget(bp->objtree, from, o->source->tree);
-	free(from);
-	if (moved < 0)
-		return -1;
-	for (i = 0; i < o->source->patched.nr; i++) {
-		char *path = xstrfmt("%s/%s", o->source->tree, o->source->patched.v[i]);
-
-		if (utime(path, NULL) && errno != ENOENT) {
-			error_errno("cannot touch '%s'", path);
-			free(path);
-			return -1;
-		}
-		free(path);
-	}
-	return 0;
-}
-
-/*
- * A fresh object tree whose .config is config_text: a copy of the nearest
- * kept tree (out->seeded_from) when there is one.  Holding the lock.
- * 0, or -1 with a message.
- */
-static int seed_objtree(const struct kbuild_options *o, const struct build_paths *bp,
-			const char *config_text, const char *seed_key, struct lockfile *lock,
-			struct kbuild_result *out)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int ret;
-
-	if (remove_tree(bp->objtree))
-		return -1;
-	out->seeded_from = nearest_tree(o, config_text, seed_key);
-	if (out->seeded_from) {
-		char *seed = cache_path(o, "trees", out->seeded_from);
-		const char *argv[] = { "cp", "-a", "--reflink=auto", seed, bp->objtree, NULL };
-
-		ret = run_quiet(argv, lock, "cannot copy the seed tree");
-		utime(seed, NULL);	/* recently used: kept longest */
-		free(seed);
-		if (ret || (tree_fits(o, out->seeded_from) == 1 && seed_from_base(o, bp)))
-			return -1;
-	} else if (mkdir_p(bp->objtree, 0755)) {
-		return -1;
-	}
-	strbuf_addstr(&sb, config_text);
-	ret = strbuf_write_file(&sb, bp->config);
-	strbuf_release(&sb);
-	return ret;
 }
 
 /* DIR/logs, made without following a link planted in DIR (own-dir.h). */
@@ -971,11 +665,11 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 	int ret = -1;
 
 	remove_tree(bp->entry);
-	if (mkdir_p(bp->entry, 0755) || copy_file(bp->bzimage, image) ||
-	    copy_file(bp->config, config) || copy_file(out->log_path, log))
+	if (mkdir_p(bp->entry, 0755) || kbuild_copy_file(bp->bzimage, image) ||
+	    kbuild_copy_file(bp->config, config) || kbuild_copy_file(out->log_path, log))
 		goto out;
 	/* the meter's map of the kernel's functions; every bzImage build makes one */
-	if (!access(bp->map, R_OK) && copy_file(bp->map, map))
+	if (!access(bp->map, R_OK) && kbuild_copy_file(bp->map, map))
 		goto out;
 	/* and on x86_64 the exception table, so it need not watch every rep string */
 	if (!access(bp->vmlinux, R_OK) && elf_extable_write(bp->vmlinux, extable) < 0)
@@ -1015,7 +709,7 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 		strbuf_addf(&sb, "ccache_hits=%ld\nccache_misses=%ld\nccache_uncacheable=%ld\n",
 			    out->cache_stats.hits, out->cache_stats.misses,
 			    out->cache_stats.uncacheable);
-	if (strbuf_write_file(&sb, meta) || mkdir_cache(o, "builds"))
+	if (strbuf_write_file(&sb, meta) || kbuild_mkdir_cache(o, "builds"))
 		goto out;
 	if (rename(bp->entry, bp->final)) {
 		if (errno != ENOTEMPTY && errno != EEXIST) {
@@ -1035,156 +729,6 @@ out:
 	free(extable);
 	free(objects);
 	return ret;
-}
-
-/* The file name beside path (a file in some directory), malloc'd. */
-static char *beside(const char *path, const char *name)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return xstrdup(name);
-	return xstrfmt("%.*s/%s", (int)(slash - path), path, name);
-}
-
-char *kbuild_extable_beside(const char *map)
-{
-	char *path = beside(map, KBUILD_EXTABLE_NAME);
-
-	if (!access(path, R_OK))
-		return path;
-	free(path);
-	return NULL;
-}
-
-/*
- * An entry CACHE/builds/<key> (its map at map) made before the cache kept
- * the exception table: written from its kept tree's vmlinux, when the
- * tree is there and the entry writable.
- */
-static void adopt_extable(const char *map)
-{
-	char *entry = xstrdup(map), *own = beside(map, KBUILD_EXTABLE_NAME), *vmlinux = NULL;
-	char *slash = strrchr(entry, '/');
-
-	if (slash)
-		*slash = '\0';
-	slash = slash ? strrchr(entry, '/') : NULL;
-	if (slash && slash - entry >= 7 && !strncmp(slash - 7, "/builds", 7)) {
-		vmlinux = xstrfmt("%.*s/trees/%s/vmlinux", (int)(slash - 7 - entry), entry, slash + 1);
-		if (access(own, F_OK) && !access(vmlinux, R_OK) && !access(entry, W_OK))
-			elf_extable_write(vmlinux, own);
-	}
-	free(entry);
-	free(own);
-	free(vmlinux);
-}
-
-char *kbuild_objects_index(const char *image)
-{
-	char *own = beside(image, OBJECTS_INDEX_NAME), *entry = xstrdup(image), *slash, *tree;
-	char *tmp = NULL, *ret = NULL;
-
-	if (!access(own, R_OK)) {
-		ret = own;
-		own = NULL;
-		goto out;
-	}
-	/* CACHE/builds/<key>/IMAGE -> CACHE/trees/<key> */
-	slash = strrchr(entry, '/');
-	if (slash)
-		*slash = '\0';
-	slash = slash ? strrchr(entry, '/') : NULL;
-	if (!slash || slash - entry < 7 || strncmp(slash - 7, "/builds", 7))
-		goto out;
-	tree = xstrfmt("%.*s/trees/%s", (int)(slash - 7 - entry), entry, slash + 1);
-	if (!access(tree, R_OK) && !access(entry, W_OK)) {
-		/* written beside, then renamed in: never half an index */
-		tmp = xstrfmt("%s.%ld", own, (long)getpid());
-		if (!objects_index_write(tree, NULL, tmp) && !rename(tmp, own)) {
-			ret = own;
-			own = NULL;
-		}
-	}
-	free(tree);
-out:
-	if (tmp)
-		unlink(tmp);
-	free(tmp);
-	free(own);
-	free(entry);
-	return ret;
-}
-
-char *kbuild_system_map(const char *image)
-{
-	char *dir = xstrdup(image), *slash, *key, *own = NULL, *kept = NULL, *tmp = NULL;
-	char *ret = NULL;
-
-	slash = strrchr(dir, '/');
-	if (!slash)
-		goto out;
-	*slash = '\0';
-	own = xstrfmt("%s/" KBUILD_MAP_NAME, dir);
-	if (!access(own, R_OK)) {
-		adopt_extable(own);
-		ret = own;
-		own = NULL;
-		goto out;
-	}
-	/* CACHE/builds/<key> -> CACHE/trees/<key>/System.map */
-	slash = strrchr(dir, '/');
-	if (!slash || slash - dir < 7 || strncmp(slash - 7, "/builds", 7))
-		goto out;
-	key = slash + 1;
-	*(slash - 7) = '\0';
-	kept = xstrfmt("%s/trees/%s/" KBUILD_MAP_NAME, dir, key);
-	if (access(kept, R_OK))
-		goto out;
-	/* adopt it, by a rename, so a reader never sees half a map */
-	tmp = xstrfmt("%s.%ld", own, (long)getpid());
-	if (!copy_file(kept, tmp) && !rename(tmp, own)) {
-		adopt_extable(own);
-		ret = own;
-		own = NULL;
-	} else {
-		unlink(tmp);
-		ret = kept;	/* the cache entry is not writable: read the tree's */
-		kept = NULL;
-	}
-out:
-	free(dir);
-	free(own);
-	free(kept);
-	free(tmp);
-	return ret;
-}
-
-/* Keeps the object tree to seed later builds; the least recently used go. */
-static int keep_tree(const struct kbuild_options *o, const struct build_paths *bp)
-{
-	char *marker = xstrfmt("%s/" TREE_MARKER, bp->objtree);
-	int fd;
-
-	if (mkdir_cache(o, "trees")) {
-		free(marker);
-		return -1;
-	}
-	/* Eviction removes only trees with the marker (evict_trees()). */
-	fd = open(marker, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		error_errno("cannot mark the object tree '%s'", bp->objtree);
-		free(marker);
-		return -1;
-	}
-	close(fd);
-	free(marker);
-	if (rename(bp->objtree, bp->tree) && errno != ENOTEMPTY && errno != EEXIST)
-		return error_errno("cannot keep the object tree '%s'", bp->tree);
-	utime(bp->tree, NULL);
-	evict_trees(o);
-	remove_tree(bp->objtree);	/* when another kconfperf kept the same tree first */
-	return 0;
 }
 
 int kbuild_build(const struct kbuild_options *o, const char *config_text,
@@ -1210,7 +754,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 		ret = 0;
 		goto out;
 	}
-	if (mkdir_cache(o, "tmp") || lock_cache(o, &lock))
+	if (kbuild_mkdir_cache(o, "tmp") || lock_cache(o, &lock))
 		goto out;
 	/* Another kconfperf may have built it while we waited for the lock. */
 	if (kbuild_is_cached(o, out->key)) {
@@ -1218,7 +762,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 		ret = 0;
 		goto out;
 	}
-	if (seed_objtree(o, &bp, config_text, seed_key, &lock, out))
+	if (kbuild_seed_objtree(o, &bp, config_text, seed_key, &lock, out))
 		goto fail;
 	made = run_make(o, &bp, name, &lock, out);
 	if (made < 0)
@@ -1239,7 +783,7 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
 	}
 	if (check_config(o, &bp, config_text, name))
 		goto fail;
-	if (store_entry(o, &bp, name, out) || keep_tree(o, &bp))
+	if (store_entry(o, &bp, name, out) || kbuild_keep_tree(o, &bp))
 		goto fail;
 	out->ok = 1;
 	ret = 0;

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "plan/plan.h"
+#include "store/conditions.h"
+#include "store/meta-keys.h"
 #include "store/store.h"
 #include "util/escape.h"
 #include "util/strbuf.h"
@@ -34,7 +36,7 @@ static const char *shown_text(struct strbuf *text, const char *s)
  */
 static void print_footer(struct store *st, const struct store_variant *v, size_t nr, FILE *fp)
 {
-	char *groups = store_get_meta(st, "groups");
+	char *groups = store_get_meta(st, META_GROUPS);
 	const char *line, *next;
 	size_t i, steps = 0, glen = 0;
 	const char *group = NULL;
@@ -87,8 +89,8 @@ static size_t count_lines(const char *s)
 /* "slim: 3853 modules turned off (...)" under the table of a --slim plan. */
 static void print_slim_summary(struct store *st, FILE *fp)
 {
-	char *removed = store_get_meta(st, "slim_removed");
-	char *stayed = store_get_meta(st, "slim_stayed");
+	char *removed = store_get_meta(st, META_SLIM_REMOVED);
+	char *stayed = store_get_meta(st, META_SLIM_STAYED);
 
 	if (removed && *removed)
 		fprintf(fp, "\nslim: %zu module symbols turned off, %zu stay m (selected or "
@@ -101,14 +103,16 @@ static void print_slim_summary(struct store *st, FILE *fp)
 /* "harness: x86_64,fast-boot" and "boot: bzImage, LZ4 (...)": what every variant got. */
 static void print_boot(struct store *st, FILE *fp)
 {
-	char *harness = store_get_meta(st, "harness"), *boot = store_get_meta(st, "boot");
+	struct conditions c = CONDITIONS_INIT;
 
-	if (harness && *harness)
-		fprintf(fp, "\nharness: %s\n", harness);
-	if (boot && *boot)
-		fprintf(fp, "%sboot:    %s\n", harness && *harness ? "" : "\n", boot);
-	free(harness);
-	free(boot);
+	if (conditions_load(&c, st))
+		goto out;
+	if (c.harness)
+		fprintf(fp, "\nharness: %s\n", c.harness);
+	if (c.boot)
+		fprintf(fp, "%sboot:    %s\n", c.harness ? "" : "\n", c.boot);
+out:
+	conditions_release(&c);
 }
 
 int plan_print_table(struct store *st, FILE *fp)
@@ -174,8 +178,8 @@ int plan_print_table(struct store *st, FILE *fp)
 
 int plan_print_slimmed(struct store *st, FILE *fp)
 {
-	char *removed = store_get_meta(st, "slim_removed");
-	char *stayed = store_get_meta(st, "slim_stayed");
+	char *removed = store_get_meta(st, META_SLIM_REMOVED);
+	char *stayed = store_get_meta(st, META_SLIM_STAYED);
 	const char *p, *nl;
 	int ret = 0;
 

@@ -5,6 +5,7 @@
 
 #include "plan/plan-claims.h"
 #include "plan/plan-set.h"
+#include "store/meta-keys.h"
 #include "store/store-claims.h"
 #include "store/store.h"
 #include "util/usage.h"
@@ -162,7 +163,7 @@ int plan_set_save(const struct plan_set *ps, const struct source_set *ss,
 		}
 	}
 	/* the groups are the same in every source's plan; --slim is the first's */
-	if (store_set_meta(st, "plan_key", key) || (ps->nr && plan_save_extras(&ps->plans[0], st)) ||
+	if (store_set_meta(st, META_PLAN_KEY, key) || (ps->nr && plan_save_extras(&ps->plans[0], st)) ||
 	    save_claims(ps, ss, st))
 		goto fail;
 	return store_commit(st);

@@ -762,6 +762,12 @@ static void environment(struct doc *d, const struct analyze_model *m)
 		doc_cell(r, 0, "%s", m->facts.v[i]);
 		doc_cell(r, 1, "%s", m->facts.v[i + 1]);
 	}
+	/* an import has no accel of ours: its runs' */
+	if (m->conditions.accel == VM_ACCEL_AUTO && analyze_accel(m)) {
+		r = doc_row(dt);
+		doc_cell(r, 0, "accel");
+		doc_cell(r, 1, "%s", analyze_accel(m));
+	}
 	r = doc_row(dt);
 	doc_cell(r, 0, "confidence");
 	doc_cell(r, 1, "%g", m->opts.stats.confidence);
@@ -782,8 +788,8 @@ static void page_facts(struct doc *d, const struct analyze_model *m)
 
 	conditions_each_listed(&m->conditions, add_page_fact, d);
 	/* an import has no accel of ours: its runs' */
-	if (m->conditions.accel == VM_ACCEL_AUTO && analyze_fact(m, "accel"))
-		doc_page_fact(d, "accel", analyze_fact(m, "accel"));
+	if (m->conditions.accel == VM_ACCEL_AUTO && analyze_accel(m))
+		doc_page_fact(d, "accel", analyze_accel(m));
 	doc_page_fact(d, "variants", n);
 	free(n);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "stats/analyze.h"
+#include "store/metric.h"
 #include "util/escape.h"
 #include "util/json.h"
 #include "report/report-writers.h"
@@ -83,10 +84,10 @@ void report_csv(struct strbuf *out, const struct analyze_model *m)
 
 		if (m->opts.workload && strcmp(m->opts.workload, r->workload))
 			continue;
-		if (isfinite(r->wall_s) && wanted(m, "wall"))
-			row(out, v, step, r, -1, "wall", r->wall_s, "s");
-		if (isfinite(r->boot_s) && wanted(m, "boot"))
-			row(out, v, step, r, -1, "boot", r->boot_s, "s");
+		if (isfinite(r->wall_s) && wanted(m, METRIC_WALL_NAME))
+			row(out, v, step, r, -1, METRIC_WALL_NAME, r->wall_s, "s");
+		if (isfinite(r->boot_s) && wanted(m, METRIC_BOOT_NAME))
+			row(out, v, step, r, -1, METRIC_BOOT_NAME, r->boot_s, "s");
 		n = analyze_run_samples(m, r->id, &first);
 		for (j = first; j < first + n; j++) {
 			const struct store_sample_row *s = &m->samples[j];

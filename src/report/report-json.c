@@ -508,6 +508,9 @@ void report_json(struct strbuf *out, const struct analyze_model *m)
 	jw_object_inline_begin_object(&jw, "experiment");
 	for (i = 0; i + 1 < m->facts.nr; i += 2)
 		jw_object_string(&jw, m->facts.v[i], m->facts.v[i + 1]);
+	/* an import has no accel of ours: its runs' */
+	if (m->conditions.accel == VM_ACCEL_AUTO && analyze_accel(m))
+		jw_object_string(&jw, "accel", analyze_accel(m));
 	jw_end(&jw);
 	jw_object_inline_begin_object(&jw, "options");
 	jw_object_double(&jw, "confidence", m->opts.stats.confidence);

@@ -7,6 +7,7 @@
 #include "stats/analyze.h"
 #include "report/report-util.h"
 #include "run/meter.h"
+#include "store/metric.h"
 #include "util/strbuf.h"
 
 void report_add_value(struct strbuf *sb, double v, int decimals)
@@ -19,12 +20,16 @@ void report_add_value(struct strbuf *sb, double v, int decimals)
 
 const char *report_metric_about(const struct analyze_table *t)
 {
-	if (!strcmp(t->metric, "wall"))
+	switch (metric_kind_of(t->metric)) {
+	case METRIC_WALL:
 		return "host wall time of the whole run";
-	if (!strcmp(t->metric, "boot"))
+	case METRIC_BOOT:
 		return "guest boot to init";
-	if (!strcmp(t->metric, METER_METRIC))
+	case METRIC_INSTRUCTIONS:
 		return meter_metric_description(t->workload);
+	case METRIC_SAMPLE:
+		break;
+	}
 	if (!strncmp(t->workload, "cmd:", 4))
 		return strcmp(t->metric, "time") ? "taken from the program's output (--extract)"
 						 : "the program's wall time in the guest";

@@ -6,6 +6,7 @@
 
 #include "run/extract.h"
 #include "run/protocol.h"
+#include "store/metric.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -142,8 +143,7 @@ int extract_parse(struct extract *out, const char *arg)
 		p = comma + 1;
 	}
 	if (!valid_name(parts.v[0]) || strlen(parts.v[0]) > EXTRACT_NAME_MAX ||
-	    !strcmp(parts.v[0], "time") || !strcmp(parts.v[0], "wall") ||
-	    !strcmp(parts.v[0], "boot")) {
+	    !strcmp(parts.v[0], "time") || metric_is_every_runs(parts.v[0])) {
 		error("--extract '%s': '%s' is not a metric name: lowercase letters, digits and "
 		      "'_', up to %d, not time, wall or boot (the run has those already)",
 		      arg, parts.v[0], EXTRACT_NAME_MAX);

@@ -20,6 +20,7 @@
 #include "run/meter.h"
 #include "kbuild/kbuild.h"
 #include "store/conditions.h"
+#include "store/meta-keys.h"
 #include "store/store-findings.h"
 #include "store/store-meter.h"
 #include "util/run-command.h"
@@ -117,7 +118,7 @@ static int set_metaf(struct store *st, const char *key, const char *fmt, ...)
 /* Every workload run so far, one per line: the stored ones, then new ones. */
 static int store_workloads(struct measure_state *s)
 {
-	char *old = store_get_meta(s->st, "workloads");
+	char *old = store_get_meta(s->st, META_WORKLOADS);
 	struct strvec all = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -130,7 +131,7 @@ static int store_workloads(struct measure_state *s)
 			strvec_push(&all, s->specs.v[i]);
 	for (i = 0; i < all.nr; i++)
 		strbuf_addf(&sb, "%s%s", i ? "\n" : "", all.v[i]);
-	ret = store_set_meta(s->st, "workloads", sb.buf);
+	ret = store_set_meta(s->st, META_WORKLOADS, sb.buf);
 	strbuf_release(&sb);
 	strvec_clear(&all);
 	free(old);
@@ -146,7 +147,7 @@ const char *measure_qemu(const struct measure_state *s)
 /* The parameter series run so far, one label per line, as store_workloads(). */
 static int store_series(struct measure_state *s)
 {
-	char *old = store_get_meta(s->st, "series");
+	char *old = store_get_meta(s->st, META_SERIES);
 	struct strvec all = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -159,7 +160,7 @@ static int store_series(struct measure_state *s)
 	for (i = 0; i < all.nr; i++)
 		strbuf_addf(&sb, "%s%s", i ? "\n" : "", all.v[i]);
 	if (all.nr)
-		ret = store_set_meta(s->st, "series", sb.buf);
+		ret = store_set_meta(s->st, META_SERIES, sb.buf);
 	strbuf_release(&sb);
 	strvec_clear(&all);
 	free(old);
@@ -310,10 +311,10 @@ int measure_record_conditions(struct measure_state *s, enum vm_accel accel, uint
 		now.machine = xstrdup(vm_machine(s->arch->name));
 	}
 	if (conditions_save(&now, s->st) ||
-	    set_metaf(s->st, "seed", "%llu", (unsigned long long)seed) ||
-	    set_metaf(s->st, "timeout", "%g", o->timeout > 0 ? o->timeout : VM_DEFAULT_TIMEOUT) ||
-	    set_metaf(s->st, "runs", "%d", o->runs) ||
-	    set_metaf(s->st, "warmup", "%d", o->warmup) ||
+	    set_metaf(s->st, META_SEED, "%llu", (unsigned long long)seed) ||
+	    set_metaf(s->st, META_TIMEOUT, "%g", o->timeout > 0 ? o->timeout : VM_DEFAULT_TIMEOUT) ||
+	    set_metaf(s->st, META_RUNS, "%d", o->runs) ||
+	    set_metaf(s->st, META_WARMUP, "%d", o->warmup) ||
 	    store_workloads(s) ||
 	    store_series(s))
 		goto out;
@@ -328,7 +329,7 @@ out:
 
 int measure_choose_seed(struct measure_state *s, uint64_t *out)
 {
-	char *old = store_get_meta(s->st, "seed");
+	char *old = store_get_meta(s->st, META_SEED);
 	int64_t nr_runs = store_count_runs(s->st);
 	int ret = 0;
 

@@ -27,6 +27,7 @@
 #include "run/meter.h"
 #include "kbuild/kbuild.h"
 #include "store/conditions.h"
+#include "store/meta-keys.h"
 #include "store/store-findings.h"
 #include "store/store-meter.h"
 #include "util/run-command.h"
@@ -380,7 +381,7 @@ static int is_stored(const struct schedule_run *r, void *data)
 /* The plan's arch (meta arch; none in an older plan: x86_64), which must be bootable. */
 static int read_arch(struct measure_state *s)
 {
-	s->arch_name = store_get_meta(s->st, "arch");
+	s->arch_name = store_get_meta(s->st, META_ARCH);
 	s->arch = arch_find(s->arch_name ? s->arch_name : VM_DEFAULT_ARCH);
 	if (!s->arch || !vm_arch_known(s->arch->name))
 		return error("'%s' is planned for arch '%s', which kconfperf cannot boot",

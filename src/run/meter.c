@@ -9,6 +9,7 @@
 #include "run/meter.h"
 #include "run/protocol.h"
 #include "store/idle-functions.h"
+#include "store/metric.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
@@ -100,7 +101,7 @@ static int parse_counts(struct meter_counts *c, char **w)
 
 static int mark_kind(const char *s, enum meter_mark_kind *out)
 {
-	static const char *const names[] = { "init", "begin", "end", "poweroff" };
+	static const char *const names[METER_NR_MARKS] = { METER_MARK_NAMES };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++)
@@ -139,32 +140,32 @@ static int parse_line(struct meter_result *out, char *line, int *ended, int *see
 
 	if (*ended)
 		return -1;	/* nothing after "end" */
-	if (!strcmp(w[0], "kcp-meter"))
-		return n == 2 && !strcmp(w[1], "1") ? 0 : -1;
-	if (!strcmp(w[0], "target") && n == 2) {
+	if (!strcmp(w[0], METER_FILE_MAGIC))
+		return n == 2 && !strcmp(w[1], METER_FILE_STR(METER_FILE_VERSION)) ? 0 : -1;
+	if (!strcmp(w[0], METER_REC_TARGET) && n == 2) {
 		free(out->target);
 		out->target = xstrdup(w[1]);
 		return 0;
 	}
-	if (!strcmp(w[0], "map")) {
-		out->has_map = n == 3 && !rest && strcmp(w[1], "none");
-		return (n == 2 && !strcmp(w[1], "none")) || (n == 3 && !rest) ? 0 : -1;
+	if (!strcmp(w[0], METER_REC_MAP)) {
+		out->has_map = n == 3 && !rest && strcmp(w[1], METER_NONE);
+		return (n == 2 && !strcmp(w[1], METER_NONE)) || (n == 3 && !rest) ? 0 : -1;
 	}
-	if (!strcmp(w[0], "guest")) {
+	if (!strcmp(w[0], METER_REC_GUEST)) {
 		out->has_guest = n == 3 && !rest;
-		return (n == 2 && !strcmp(w[1], "none")) || (n == 3 && !rest) ? 0 : -1;
+		return (n == 2 && !strcmp(w[1], METER_NONE)) || (n == 3 && !rest) ? 0 : -1;
 	}
-	if (!strcmp(w[0], "end") && n == 1) {
+	if (!strcmp(w[0], METER_REC_END) && n == 1) {
 		*ended = 1;
 		return *seen_total ? 0 : -1;
 	}
-	if (!strcmp(w[0], "fn") && n == 3 && rest && *rest && !strchr(rest, ' ')) {
+	if (!strcmp(w[0], METER_REC_FN) && n == 3 && rest && *rest && !strchr(rest, ' ')) {
 		if (store_meter_phase_parse(&phase, w[1]) || parse_u64(w[2], &count))
 			return -1;
 		profile_add(&out->phases[phase], rest, (double)count);
 		return 0;
 	}
-	if (!strcmp(w[0], "total") && rest) {
+	if (!strcmp(w[0], METER_REC_TOTAL) && rest) {
 		size_t k = split(rest, w + 3, 4, &rest);
 
 		/* w[1], w[2] and the four after them */
@@ -179,25 +180,25 @@ static int parse_line(struct meter_result *out, char *line, int *ended, int *see
 		*seen_total = 1;
 		return 0;
 	}
-	if (!strcmp(w[0], "started") && n == 2) {
+	if (!strcmp(w[0], METER_REC_STARTED) && n == 2) {
 		if (!*seen_total || out->started || parse_u64(w[1], &count) || count < out->total.total)
 			return -1;
 		out->started = count;
 		return 0;
 	}
 	/* ops ADDS WATCHES [CALLS]: CALLS since the plugin watched rep strings by the exception table */
-	if (!strcmp(w[0], "ops") && n == 3 && (!rest || !strchr(rest, ' '))) {
+	if (!strcmp(w[0], METER_REC_OPS) && n == 3 && (!rest || !strchr(rest, ' '))) {
 		if (!*seen_total || out->op_adds || parse_u64(w[1], &out->op_adds) ||
 		    parse_u64(w[2], &out->op_watches) || (rest && parse_u64(rest, &out->op_calls)))
 			return -1;
 		return 0;
 	}
-	if (!strcmp(w[0], "extable") && n == 2) {
-		if (!strcmp(w[1], "none"))
+	if (!strcmp(w[0], METER_REC_EXTABLE) && n == 2) {
+		if (!strcmp(w[1], METER_NONE))
 			return 0;
 		return parse_u64(w[1], &out->extable);
 	}
-	if (!strcmp(w[0], "mark") && rest) {
+	if (!strcmp(w[0], METER_REC_MARK) && rest) {
 		struct meter_mark mk;
 		char *c[6];
 		size_t k = split(rest, c, 6, &rest);
@@ -251,8 +252,8 @@ int meter_parse(struct meter_result *out, const char *buf, size_t len, const cha
 		strbuf_reset(&line);
 		strbuf_add(&line, buf + pos, l);
 		pos += l + (nl ? 1 : 0);
-		if (lineno == 1 && strcmp(line.buf, "kcp-meter 1")) {
-			strbuf_addf(why, "%s:1: not the meter's counts (expected 'kcp-meter 1')",
+		if (lineno == 1 && strcmp(line.buf, METER_FILE_HEADER)) {
+			strbuf_addf(why, "%s:1: not the meter's counts (expected '" METER_FILE_HEADER "')",
 				    origin);
 			goto out;
 		}
@@ -384,9 +385,9 @@ static int add_sample(struct protocol_result *proto, const char *workload, unsig
 
 	for (i = 0; i < proto->nr_samples; i++)
 		if (proto->samples[i].iteration == iter &&
-		    !strcmp(proto->samples[i].metric, METER_METRIC)) {
+		    !strcmp(proto->samples[i].metric, METRIC_INSTRUCTIONS_NAME)) {
 			strbuf_addf(why, "the run has a metric '%s' of its own: the meter's is "
-				    "not added", METER_METRIC);
+				    "not added", METRIC_INSTRUCTIONS_NAME);
 			return -1;
 		}
 	ALLOC_GROW(proto->samples, proto->nr_samples + 1, proto->alloc_samples);
@@ -394,7 +395,7 @@ static int add_sample(struct protocol_result *proto, const char *workload, unsig
 	memset(s, 0, sizeof(*s));
 	s->workload = xstrdup(workload);
 	s->iteration = iter;
-	s->metric = xstrdup(METER_METRIC);
+	s->metric = xstrdup(METRIC_INSTRUCTIONS_NAME);
 	s->unit = xstrdup(METER_UNIT);
 	s->value = value;
 	s->higher_is_better = 0;

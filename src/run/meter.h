@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store/meter-file.h"
 #include "store/profile.h"
 #include "store/store-meter.h"
 
@@ -14,7 +15,7 @@ struct strbuf;
 
 /*
  * Every run under icount loads kconfperf's qemu plugin, kcp-meter.so
- * (plugin/kcp-meter.c, docs/meter.md): it counts every guest instruction
+ * (plugin/, docs/meter.md): it counts every guest instruction
  * exactly (its total equals qemu's own count), where it ran (before the
  * kernel, kernel, user; the idle loop apart) and, with the kernel's
  * System.map, in which kernel function.  kcp-guest marks phases by
@@ -30,8 +31,7 @@ struct strbuf;
  */
 #define METER_FILE "meter.txt"
 #define METER_PLUGIN_NAME "kcp-meter.so"
-/* The sample every metered run gets. */
-#define METER_METRIC "instructions"
+/* The sample every metered run gets: store/metric.h's METRIC_INSTRUCTIONS, in this unit. */
 #define METER_UNIT "insn"
 
 /*
@@ -48,10 +48,8 @@ struct meter_counts {
 /* Every instruction but the idle loop's. */
 uint64_t meter_busy(const struct meter_counts *c);
 
-enum meter_mark_kind { METER_MARK_INIT, METER_MARK_BEGIN, METER_MARK_END, METER_MARK_POWEROFF };
-
 struct meter_mark {
-	enum meter_mark_kind kind;
+	enum meter_mark_kind kind;	/* store/meter-file.h */
 	int iter;		/* begin and end: the iteration, from 0; else -1 */
 	struct meter_counts c;
 };
@@ -81,7 +79,7 @@ void meter_result_init(struct meter_result *m);
 void meter_result_release(struct meter_result *m);
 
 /*
- * Parses the plugin's file (its format is in plugin/kcp-meter.c) from
+ * Parses the plugin's file (its format is store/meter-file.h's) from
  * buf[0..len); origin names it in messages.  A file without its "end"
  * line (qemu was killed) or with a malformed line is an error:
  * "meter.txt:12: expected 'fn PHASE COUNT NAME'" in why.  0, or -1.

@@ -7,7 +7,7 @@
 
 #include "run/findings.h"
 #include "run/protocol.h"
-#include "store/conditions.h"
+#include "store/vm-clock.h"
 #include "store/status.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -51,9 +51,7 @@ struct workload_spec;
  * in it runs under "sh -c", otherwise it is executed directly.
  */
 
-/* enum vm_accel, vm_accel_name(): store/conditions.h (a condition of the runs). */
-/* Parses "auto", "kvm" or "tcg"; returns 0, or -1 with an error printed. */
-int vm_accel_parse(enum vm_accel *out, const char *name);
+/* enum vm_accel, its names and --accel's parse: store/vm-clock.h (every stage's). */
 
 /*
  * The guest's clock.  Under TCG, qemu's icount makes guest time count
@@ -85,7 +83,7 @@ int vm_accel_parse(enum vm_accel *out, const char *name);
  * 9p) and any with scratch disks.  The waits then move with host load;
  * the rest does not.
  */
-/* enum vm_clock, vm_clock_name(), vm_clock_is_icount(): store/conditions.h. */
+/* enum vm_clock, its names and --clock's parse (vm_clock_parse()): store/vm-clock.h. */
 
 /*
  * Shift 0, 1 ns of guest time per instruction: chosen by bench/clock
@@ -95,14 +93,6 @@ int vm_accel_parse(enum vm_accel *out, const char *name);
  * shift adds timer-tick work to what is measured.
  */
 #define VM_DEFAULT_ICOUNT_SHIFT 0
-#define VM_ICOUNT_SHIFT_MAX 10
-
-/*
- * Parses --clock: "auto", "host", "icount" or "icount-idle" (the default
- * shift), or either with ":N", N in 0..VM_ICOUNT_SHIFT_MAX.  *shift gets
- * N, or -1 for the default.  0, or -1 with an error printed.
- */
-int vm_clock_parse(enum vm_clock *clock, int *shift, const char *spec);
 /*
  * The date the guest's RTC starts from for a layout seed, as qemu's -rtc
  * base= takes it ("2014-06-21T03:17:09"): a second within 2001-2030.

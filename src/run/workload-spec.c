@@ -437,6 +437,47 @@ out:
 	return ret;
 }
 
+int workload_spec_parse_arg(struct workload_spec **specs, size_t *nr, struct strbuf *series_label,
+			    const char *text, const struct strvec *scratch,
+			    const struct strvec *extracts)
+{
+	struct strvec members = STRVEC_INIT, values = STRVEC_INIT;
+	const struct workload_spec blank = WORKLOAD_SPEC_INIT;
+	size_t first = *nr, i, k;
+	char *param = NULL;
+	int ret = -1;
+
+	if (workload_spec_expand(&members, &param, text))
+		goto out;
+	for (k = 0; k < members.nr; k++) {
+		struct workload_spec *spec;
+
+		*specs = xrealloc(*specs, (*nr + 1) * sizeof(**specs));
+		spec = &(*specs)[*nr];
+		*spec = blank;
+		if (workload_spec_parse(spec, members.v[k]))
+			goto out;
+		(*nr)++;
+		for (i = 0; i < scratch->nr; i++)
+			if (workload_spec_add_scratch(spec, scratch->v[i]))
+				goto out;
+		for (i = 0; i < extracts->nr; i++)
+			if (workload_spec_add_extract(spec, extracts->v[i]))
+				goto out;
+	}
+	if (param) {
+		for (k = first; k < *nr; k++)
+			strvec_push(&values, workload_spec_get(&(*specs)[k], param));
+		workload_spec_format_series(&(*specs)[first], param, &values, series_label);
+	}
+	ret = 0;
+out:
+	free(param);
+	strvec_clear(&members);
+	strvec_clear(&values);
+	return ret;
+}
+
 static int valid_layers(const char *layers, const char *arg)
 {
 	struct strvec l = STRVEC_INIT;

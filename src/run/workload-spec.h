@@ -91,6 +91,20 @@ void workload_spec_format_series(const struct workload_spec *first, const char *
 				 const struct strvec *values, struct strbuf *out);
 
 /*
+ * One --workload value as the command line gives it, with the --scratch
+ * and --extract arguments that follow it (in their order): a spec, or a
+ * parameter series (workload_spec_expand()), parsed into one spec per
+ * member, each with those disks and extractions, appended to *specs
+ * (*nr of them, grown).  A series' label (workload_spec_format_series())
+ * is appended to series_label; nothing for one spec.  Returns 0, or -1
+ * after an error() (the specs appended so far stay, for the caller to
+ * release).
+ */
+int workload_spec_parse_arg(struct workload_spec **specs, size_t *nr, struct strbuf *series_label,
+			    const char *text, const struct strvec *scratch,
+			    const struct strvec *extracts);
+
+/*
  * Adds a scratch disk (--scratch SIZE[:LAYER,...]) or an --extract to
  * spec.  Returns 0, or -1 after an error() saying what is wrong with arg
  * (or that the workload cannot have it: layers and --extract need cmd).

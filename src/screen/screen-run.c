@@ -6,6 +6,8 @@
 
 #include "stats/analyze.h"
 #include "store/experiment.h"
+#include "store/conditions.h"
+#include "store/metric.h"
 #include "util/json.h"
 #include "kbuild/kbuild-variants.h"
 #include "kbuild/kbuild.h"
@@ -92,8 +94,8 @@ static const char *metric_of(const struct screen_run_options *o, int *higher_is_
 {
 	const struct workload_info *wi = &workload_table[o->measure->workloads[0].id];
 
-	if (o->metric && (!strcmp(o->metric, "wall") || !strcmp(o->metric, "boot") ||
-			  !strcmp(o->metric, METER_METRIC))) {
+	if (o->metric && (metric_is_every_runs(o->metric) ||
+			  metric_kind_of(o->metric) == METRIC_INSTRUCTIONS)) {
 		*higher_is_better = 0;
 		return o->metric;
 	}
@@ -767,11 +769,13 @@ static int save_report(struct driver *d)
  */
 static int keep_stored_boot(struct driver *d, struct plan_options *po)
 {
-	char *stored = store_get_meta(d->st, "harness");
+	struct conditions c = CONDITIONS_INIT;
 	struct strvec taken = STRVEC_INIT;
-	int ret = 0;
+	const char *stored;
+	int ret = conditions_load(&c, d->st);
 
-	if (stored && po->fast_boot == HARNESS_FAST_BOOT_AUTO &&
+	stored = c.harness;
+	if (!ret && stored && po->fast_boot == HARNESS_FAST_BOOT_AUTO &&
 	    strcmp(stored, d->plan.harness.buf)) {
 		strvec_split(&taken, d->plan.harness.buf, ",");
 		if (strvec_find(&taken, HARNESS_FAST_BOOT) >= 0 &&
@@ -791,7 +795,7 @@ static int keep_stored_boot(struct driver *d, struct plan_options *po)
 		}
 	}
 	strvec_clear(&taken);
-	free(stored);
+	conditions_release(&c);
 	return ret;
 }
 

@@ -12,6 +12,7 @@
 #include "run/workload-table.h"
 #include "stats/adaptive.h"
 #include "stats/analyze.h"
+#include "store/metric.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -36,8 +37,7 @@ static int has_own_metric(const struct analyze_model *m, const char *workload)
 
 	for (i = 0; i < m->nr_tables; i++)
 		if (!strcmp(m->tables[i].workload, workload) &&
-		    strcmp(m->tables[i].metric, "wall") && strcmp(m->tables[i].metric, "boot") &&
-		    strcmp(m->tables[i].metric, METER_METRIC))
+		    metric_kind_of(m->tables[i].metric) == METRIC_SAMPLE)
 			return 1;
 	return 0;
 }
@@ -56,25 +56,18 @@ static int has_table(const struct analyze_model *m, const char *workload, const 
 /* Whether t is the table that decides its workload (see adaptive.h). */
 static int deciding(const struct analyze_model *m, const struct analyze_table *t)
 {
-	size_t i;
+	enum metric_kind kind = metric_kind_of(t->metric);
 
-	if (!strcmp(t->metric, "wall"))
+	if (kind == METRIC_WALL)
 		return 0;
 	/* a waiting workload by the meter's busy instructions, where there are some */
-	if (waits(t->workload) && has_table(m, t->workload, METER_METRIC))
-		return !strcmp(t->metric, METER_METRIC);
+	if (waits(t->workload) && has_table(m, t->workload, METRIC_INSTRUCTIONS_NAME))
+		return kind == METRIC_INSTRUCTIONS;
 	/* the others by their own metric, as they were before the meter */
-	if (!strcmp(t->metric, METER_METRIC))
+	if (kind == METRIC_INSTRUCTIONS)
 		return !has_own_metric(m, t->workload);
-	if (strcmp(t->metric, "boot"))
-		return 1;
 	/* boot decides only a workload that reports no samples of its own */
-	for (i = 0; i < m->nr_tables; i++)
-		if (!strcmp(m->tables[i].workload, t->workload) &&
-		    strcmp(m->tables[i].metric, "wall") && strcmp(m->tables[i].metric, "boot") &&
-		    strcmp(m->tables[i].metric, METER_METRIC))
-			return 0;
-	return 1;
+	return kind != METRIC_BOOT || !has_own_metric(m, t->workload);
 }
 
 double adaptive_half_width(double change_lo, double change_hi)

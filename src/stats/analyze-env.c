@@ -69,8 +69,8 @@ static char *variant_fact(const struct analyze_model *m, size_t i, enum variant_
 		else if (m->nr_sources && m->sources[av->source].version &&
 			 *m->sources[av->source].version)
 			strbuf_addstr(&sb, m->sources[av->source].version);
-		else if (analyze_fact(m, "kernel_version"))
-			strbuf_addstr(&sb, analyze_fact(m, "kernel_version"));
+		else if (m->conditions.kernel_version)
+			strbuf_addstr(&sb, m->conditions.kernel_version);
 		analyze_config_value(&sb, config, "LOCALVERSION");
 		break;
 	case VF_PREEMPT:
@@ -99,8 +99,8 @@ static char *variant_fact(const struct analyze_model *m, size_t i, enum variant_
 		}
 		break;
 	case VF_COMPILER:
-		if (!analyze_config_value(&sb, config, "CC_VERSION_TEXT") && analyze_fact(m, "compiler"))
-			strbuf_addstr(&sb, analyze_fact(m, "compiler"));
+		if (!analyze_config_value(&sb, config, "CC_VERSION_TEXT") && m->conditions.compiler)
+			strbuf_addstr(&sb, m->conditions.compiler);
 		break;
 	}
 	if (!sb.len) {
@@ -164,56 +164,54 @@ static void add_per_variant(struct analyze_model *m, const char *name, enum vari
 	free(values);
 }
 
-static char *fact_dup(const struct analyze_model *m, const char *key)
+static char *dup_or_null(const char *s)
 {
-	const char *v = analyze_fact(m, key);
-
-	return v ? xstrdup(v) : NULL;
+	return s ? xstrdup(s) : NULL;
 }
 
 void analyze_env_build(struct analyze_model *m)
 {
+	const struct conditions *c = &m->conditions;
 	struct strbuf sb = STRBUF_INIT;
-	const char *v;
+	const char *accel = analyze_accel(m);
 
 	add_per_variant(m, "kernel", VF_KERNEL);
-	add(m, "command line", fact_dup(m, "kernel_cmdline"));
+	add(m, "command line", dup_or_null(c->kernel_cmdline));
 	add_per_variant(m, "preempt", VF_PREEMPT);
 	add_per_variant(m, "HZ", VF_HZ);
 	add_per_variant(m, "clocksource", VF_CLOCKSOURCE);
-	if (analyze_fact(m, "runner"))
-		add(m, "qemu", xstrfmt("none: runner %s", analyze_fact(m, "runner")));
+	if (c->runner)
+		add(m, "qemu", xstrfmt("none: runner %s", c->runner));
 	else
-		add(m, "qemu", fact_dup(m, analyze_fact(m, "qemu_version") ? "qemu_version" : "qemu"));
-	v = analyze_fact(m, "accel");
-	if (v) {
-		strbuf_addstr(&sb, v);
-		if (analyze_fact(m, "clock"))
-			strbuf_addf(&sb, ", clock %s", analyze_fact(m, "clock"));
+		add(m, "qemu", dup_or_null(c->qemu_version ? c->qemu_version : c->qemu));
+	if (accel) {
+		strbuf_addstr(&sb, accel);
+		if (c->clock != VM_CLOCK_AUTO) {
+			strbuf_addstr(&sb, ", clock ");
+			vm_clock_format(&sb, c->clock, c->icount_shift);
+		}
 		add(m, "accel", strbuf_detach(&sb, NULL));
 	}
 	strbuf_reset(&sb);
-	strbuf_addstr(&sb, analyze_fact(m, "arch") ? analyze_fact(m, "arch") : "x86_64");
-	if (analyze_fact(m, "machine"))
-		strbuf_addf(&sb, ", machine %s", analyze_fact(m, "machine"));
-	if (analyze_fact(m, "cpu"))
-		strbuf_addf(&sb, ", cpu %s", analyze_fact(m, "cpu"));
-	if (analyze_fact(m, "smp"))
-		strbuf_addf(&sb, ", %s CPU%s", analyze_fact(m, "smp"),
-			    strcmp(analyze_fact(m, "smp"), "1") ? "s" : "");
-	if (analyze_fact(m, "mem_mb"))
-		strbuf_addf(&sb, ", %s MB", analyze_fact(m, "mem_mb"));
-	if (analyze_fact(m, "smp") || analyze_fact(m, "machine"))
+	strbuf_addstr(&sb, c->arch ? c->arch : "x86_64");
+	if (c->machine)
+		strbuf_addf(&sb, ", machine %s", c->machine);
+	if (c->cpu)
+		strbuf_addf(&sb, ", cpu %s", c->cpu);
+	if (c->smp >= 0)
+		strbuf_addf(&sb, ", %d CPU%s", c->smp, c->smp != 1 ? "s" : "");
+	if (c->mem_mb >= 0)
+		strbuf_addf(&sb, ", %d MB", c->mem_mb);
+	if (c->smp >= 0 || c->machine)
 		add(m, "machine", strbuf_detach(&sb, NULL));
 	strbuf_reset(&sb);
-	add(m, "firmware", fact_dup(m, "firmware"));
-	add(m, "boot", fact_dup(m, "boot"));
+	add(m, "firmware", dup_or_null(c->firmware));
+	add(m, "boot", dup_or_null(c->boot));
 	add_per_variant(m, "compiler", VF_COMPILER);
-	v = analyze_fact(m, "kconfperf");
-	if (v && strcmp(v, KCONFPERF_VERSION))
-		add(m, "kconfperf", xstrfmt("%s (this report: %s)", v, KCONFPERF_VERSION));
-	else if (v)
-		add(m, "kconfperf", xstrdup(v));
+	if (c->kconfperf && strcmp(c->kconfperf, KCONFPERF_VERSION))
+		add(m, "kconfperf", xstrfmt("%s (this report: %s)", c->kconfperf, KCONFPERF_VERSION));
+	else if (c->kconfperf)
+		add(m, "kconfperf", xstrdup(c->kconfperf));
 	strbuf_release(&sb);
 }
 

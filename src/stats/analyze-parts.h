@@ -1,4 +1,4 @@
-/* analyze-parts.h: what analyze.c and its parts (analyze-design.c, -series.c, -sources.c, -where.c) share; private to them. */
+/* analyze-parts.h: what analyze.c and its parts (analyze-table.c, -design.c, -series.c, -sources.c, -where.c) share; private to them. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #ifndef ANALYZE_PARTS_H
 #define ANALYZE_PARTS_H
@@ -13,6 +13,7 @@ struct analyze_model;
 struct analyze_options;
 struct analyze_table;
 struct store;
+struct strvec;
 
 /* The oat/all/loo and cumulative designs' checks on one table (analyze-design.c). */
 /*
@@ -33,6 +34,20 @@ void analyze_design_steps(const struct analyze_model *m, struct analyze_table *t
 size_t analyze_measured(const struct analyze_model *m, size_t i);
 /* analyze.c's: the row of variant in t, or SIZE_MAX. */
 size_t analyze_row_of(const struct analyze_table *t, size_t variant);
+
+/* The model's tables (analyze-table.c). */
+/*
+ * For analyze.c, once the variants, runs and samples are loaded: builds
+ * m->tables, one per workload, metric and source with rows (only
+ * opts->workload's and opts->metric's when set), each compared, ordered
+ * and noted, with the across blocks of several sources.  0, or -1 when
+ * the workload or metric asked for was not measured, naming those that were.
+ */
+int analyze_build_tables(struct analyze_model *m, const struct analyze_options *opts);
+/* Adds s to sv unless it is there (or NULL or empty), keeping sv sorted. */
+void analyze_add_distinct(struct strvec *sv, const char *s);
+/* sv's strings joined by sep, malloc'd ("" for none). */
+char *analyze_join(const struct strvec *sv, const char *sep);
 
 /* Parameter series in the model: analyze.h's struct analyze_series (analyze-series.c). */
 /*

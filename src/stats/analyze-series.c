@@ -7,6 +7,7 @@
 #include "run/workload-spec.h"
 #include "stats/analyze.h"
 #include "stats/analyze-parts.h"
+#include "store/meta-keys.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/wrapper.h"
@@ -156,7 +157,7 @@ static void build_one(struct analyze_model *m, const char *label, const char *pa
 
 void analyze_series_build(struct analyze_model *m)
 {
-	const char *meta = analyze_fact(m, "series");
+	const char *meta = analyze_fact(m, META_SERIES);
 	struct strvec labels = STRVEC_INIT;
 	size_t l, i, alloc = 0;
 

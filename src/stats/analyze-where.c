@@ -7,6 +7,7 @@
 #include "run/meter.h"
 #include "stats/analyze.h"
 #include "stats/analyze-parts.h"
+#include "store/metric.h"
 #include "store/store-meter.h"
 #include "util/wrapper.h"
 
@@ -50,7 +51,7 @@ int analyze_where_build(struct analyze_model *m, struct store *st)
 		int base_runs = 0;
 		char *name;
 
-		if (strcmp(tab->metric, METER_METRIC) || tab->baseline == SIZE_MAX)
+		if (metric_kind_of(tab->metric) != METRIC_INSTRUCTIONS || tab->baseline == SIZE_MAX)
 			continue;
 		for (k = 0; k < tab->nr_order; k++)
 			if (marked(tab, tab->order[k]))

@@ -8,6 +8,7 @@
 
 #include "stats/attribution.h"
 #include "stats/stats.h"
+#include "store/conditions.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
@@ -406,8 +407,9 @@ struct analyze_model {
 	size_t nr_counterparts;
 	struct analyze_across *across;	/* one per workload and metric, with several sources */
 	size_t nr_across;
-	struct strvec facts;		/* key, value, key, value... (store meta, plus "accel") */
+	struct strvec facts;		/* key, value, key, value... (the store's meta, as text) */
 	struct conditions conditions;	/* the runs' conditions, typed (store/conditions.h) */
+	char *runs_accel;		/* the measured runs' accelerators, sorted, ", "-joined */
 	char *screen_report;		/* a screen's (store_get_screen_report()), or NULL */
 	struct analyze_variant *variants;	/* plan order */
 	size_t nr_variants;
@@ -462,8 +464,17 @@ const struct analyze_across *analyze_across_after(const struct analyze_model *m,
 /* "6.1 (6.1.192)", "6.1+fix (6.1.192 with fix.patch)"; appended to sb. */
 void analyze_describe_source(struct strbuf *sb, const struct analyze_source *s);
 
-/* The value of an experiment fact, or NULL when unknown or empty. */
+/*
+ * The value of an experiment fact that is not a condition (the store's
+ * meta, store/meta-keys.h), or NULL when unknown or empty; a condition is
+ * m->conditions'.
+ */
 const char *analyze_fact(const struct analyze_model *m, const char *key);
+/*
+ * The runs' accelerator: the experiment's condition, or for an import
+ * (which has none) its runs' ("kvm, tcg"); NULL when neither says.
+ */
+const char *analyze_accel(const struct analyze_model *m);
 
 /*
  * The cell of series s for value i and variant (an index into

@@ -5,106 +5,11 @@
 #include <string.h>
 
 #include "store/conditions.h"
+#include "store/meta-keys.h"
 #include "store/store.h"
 #include "util/strbuf.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
-
-static const char *const accel_names[] = {
-	[VM_ACCEL_AUTO] = "auto",
-	[VM_ACCEL_KVM] = "kvm",
-	[VM_ACCEL_TCG] = "tcg",
-	[VM_ACCEL_RUNNER] = "runner",
-};
-
-const char *vm_accel_name(enum vm_accel accel)
-{
-	if ((size_t)accel >= ARRAY_SIZE(accel_names))
-		return "unknown";
-	return accel_names[accel];
-}
-
-/* The index of name in names[0..nr), or -1 (also for NULL). */
-static int index_of(const char *const *names, size_t nr, const char *name)
-{
-	size_t i;
-
-	for (i = 0; name && i < nr; i++)
-		if (names[i] && !strcmp(name, names[i]))
-			return (int)i;
-	return -1;
-}
-
-int vm_accel_from_name(enum vm_accel *out, const char *name)
-{
-	int i = index_of(accel_names, ARRAY_SIZE(accel_names), name);
-
-	if (i < 0)
-		return -1;
-	*out = (enum vm_accel)i;
-	return 0;
-}
-
-static const char *const clock_names[] = {
-	[VM_CLOCK_AUTO] = "auto",
-	[VM_CLOCK_ICOUNT] = "icount",
-	[VM_CLOCK_ICOUNT_IDLE] = "icount-idle",
-	[VM_CLOCK_HOST] = "host",
-};
-
-const char *vm_clock_name(enum vm_clock clock)
-{
-	if ((size_t)clock >= ARRAY_SIZE(clock_names))
-		return "unknown";
-	return clock_names[clock];
-}
-
-int vm_clock_is_icount(enum vm_clock clock)
-{
-	return clock == VM_CLOCK_ICOUNT || clock == VM_CLOCK_ICOUNT_IDLE;
-}
-
-int vm_clock_from_name(enum vm_clock *out, const char *name)
-{
-	int i = index_of(clock_names, ARRAY_SIZE(clock_names), name);
-
-	if (i < 0)
-		return -1;
-	*out = (enum vm_clock)i;
-	return 0;
-}
-
-void vm_clock_format(struct strbuf *sb, enum vm_clock clock, int shift)
-{
-	strbuf_addstr(sb, vm_clock_name(clock));
-	if (vm_clock_is_icount(clock) && shift >= 0)
-		strbuf_addf(sb, ":%d", shift);
-}
-
-int vm_clock_scan(enum vm_clock *clock, int *shift, const char *text)
-{
-	const char *colon = text ? strchr(text, ':') : NULL;
-	char *name, *end;
-	long n;
-	int ret;
-
-	*shift = -1;
-	if (!text || !*text) {
-		*clock = VM_CLOCK_HOST;
-		return 0;
-	}
-	name = xstrndup(text, colon ? (size_t)(colon - text) : strlen(text));
-	ret = vm_clock_from_name(clock, name);
-	free(name);
-	if (ret || !colon)
-		return ret;
-	errno = 0;
-	n = strtol(colon + 1, &end, 10);
-	if (errno || *end || end == colon + 1 || n < 0 || n > 62 || !vm_clock_is_icount(*clock))
-		return -1;
-	*shift = (int)n;
-	return 0;
-}
 
 enum field_type {
 	F_STR,
@@ -126,30 +31,30 @@ static const struct field {
 } fields[] = {
 #define S(key, label, member, flags) { key, label, F_STR, offsetof(struct conditions, member), flags }
 #define I(key, label, member, flags) { key, label, F_INT, offsetof(struct conditions, member), flags }
-	S("kconfperf", "kconfperf", kconfperf, 0),
-	S("kernel_version", "kernel", kernel_version, COMPARES | LISTED),
-	S("arch", "arch", arch, COMPARES | LISTED),
-	S("base", "baseline", base, COMPARES | LISTED),
-	S("harness", "harness", harness, COMPARES),
-	S("host", "host", host, LISTED),
-	{ "accel", "accel", F_ACCEL, offsetof(struct conditions, accel), COMPARES | LISTED },
-	{ "clock", "clock", F_CLOCK, offsetof(struct conditions, clock), COMPARES },
-	S("qemu", "qemu", qemu, LISTED),
-	S("qemu_version", "qemu version", qemu_version, COMPARES | LISTED),
-	S("compiler", "compiler", compiler, COMPARES | LISTED),
-	S("boot", "boot", boot, COMPARES | LISTED),
-	S("cpu", "cpu", cpu, COMPARES),
-	I("smp", "smp", smp, COMPARES),
-	I("mem_mb", "memory (MB)", mem_mb, COMPARES),
-	S("meter", "meter", meter, COMPARES),
-	S("initramfs_sha256", "guest", guest, COMPARES),
-	S("runner", "runner", runner, COMPARES),
-	S("host_kernel", "host kernel", host_kernel, 0),
-	S("cpu_model", "host cpu", cpu_model, 0),
-	I("host_cpus", "host cpus", host_cpus, 0),
-	S("kernel_cmdline", "command line", kernel_cmdline, 0),
-	S("machine", "machine", machine, 0),
-	S("firmware", "firmware", firmware, 0),
+	S(META_KCONFPERF, "kconfperf", kconfperf, 0),
+	S(META_KERNEL_VERSION, "kernel", kernel_version, COMPARES | LISTED),
+	S(META_ARCH, "arch", arch, COMPARES | LISTED),
+	S(META_BASE, "baseline", base, COMPARES | LISTED),
+	S(META_HARNESS, "harness", harness, COMPARES),
+	S(META_HOST, "host", host, LISTED),
+	{ META_ACCEL, "accel", F_ACCEL, offsetof(struct conditions, accel), COMPARES | LISTED },
+	{ META_CLOCK, "clock", F_CLOCK, offsetof(struct conditions, clock), COMPARES },
+	S(META_QEMU, "qemu", qemu, LISTED),
+	S(META_QEMU_VERSION, "qemu version", qemu_version, COMPARES | LISTED),
+	S(META_COMPILER, "compiler", compiler, COMPARES | LISTED),
+	S(META_BOOT, "boot", boot, COMPARES | LISTED),
+	S(META_CPU, "cpu", cpu, COMPARES),
+	I(META_SMP, "smp", smp, COMPARES),
+	I(META_MEM_MB, "memory (MB)", mem_mb, COMPARES),
+	S(META_METER, "meter", meter, COMPARES),
+	S(META_INITRAMFS_SHA256, "guest", guest, COMPARES),
+	S(META_RUNNER, "runner", runner, COMPARES),
+	S(META_HOST_KERNEL, "host kernel", host_kernel, 0),
+	S(META_CPU_MODEL, "host cpu", cpu_model, 0),
+	I(META_HOST_CPUS, "host cpus", host_cpus, 0),
+	S(META_KERNEL_CMDLINE, "command line", kernel_cmdline, 0),
+	S(META_MACHINE, "machine", machine, 0),
+	S(META_FIRMWARE, "firmware", firmware, 0),
 #undef S
 #undef I
 };

@@ -5,49 +5,10 @@
 
 #include <stddef.h>
 
+#include "store/vm-clock.h"
+
 struct store;
 struct strbuf;
-
-/*
- * The accelerator qemu ran a guest with.  Named by vm_accel_name() and
- * stored by that name; vm_accel_from_name() is the other way.
- */
-enum vm_accel {
-	VM_ACCEL_AUTO = 0,	/* KVM if a bounded probe boot shows it works, else TCG */
-	VM_ACCEL_KVM,
-	VM_ACCEL_TCG,
-	VM_ACCEL_RUNNER,	/* a --runner ran it: not ours to say */
-};
-
-/* "auto", "kvm", "tcg", "runner"; "unknown" for a value out of range. */
-const char *vm_accel_name(enum vm_accel accel);
-/* The accelerator of a name vm_accel_name() gives: 0, or -1 (no message). */
-int vm_accel_from_name(enum vm_accel *out, const char *name);
-
-/*
- * The guest's clock (run/vm.h says what each means for a run).  Stored
- * by its name, with icount's shift after a colon: "icount:0", "host".
- */
-enum vm_clock {
-	VM_CLOCK_AUTO = 0,	/* icount (or icount-idle) under TCG, host under KVM and a runner */
-	VM_CLOCK_ICOUNT,
-	VM_CLOCK_HOST,
-	VM_CLOCK_ICOUNT_IDLE,
-};
-
-/* ICOUNT or ICOUNT_IDLE: guest time counts instructions (while it runs). */
-int vm_clock_is_icount(enum vm_clock clock);
-/* "auto", "icount", "host", "icount-idle"; "unknown" out of range. */
-const char *vm_clock_name(enum vm_clock clock);
-/* The clock of a name vm_clock_name() gives: 0, or -1 (no message). */
-int vm_clock_from_name(enum vm_clock *out, const char *name);
-/* "icount:0" (the name and icount's shift), or "host": how a clock is stored. */
-void vm_clock_format(struct strbuf *sb, enum vm_clock clock, int shift);
-/*
- * vm_clock_format()'s text back: 0, or -1 (no message).  A name without
- * ":N" gives shift -1; NULL or "" (runs older than the clock) is host time.
- */
-int vm_clock_scan(enum vm_clock *clock, int *shift, const char *text);
 
 /*
  * What an experiment's runs were made under: the stages that decide a

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "store/experiment.h"
+#include "store/meta-keys.h"
 #include "store/store.h"
 #include "util/lockfile.h"
 #include "util/strbuf.h"
@@ -146,7 +147,7 @@ int experiment_check_plan(const char *dir, const char *key, int start_new)
 		ret = -1;
 		goto out;
 	}
-	old = store_get_meta(st, "plan_key");
+	old = store_get_meta(st, META_PLAN_KEY);
 	if (old && !strcmp(old, key)) {
 		ret = 1;
 	} else if (old || store_count_runs(st) > 0) {

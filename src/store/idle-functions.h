@@ -9,7 +9,7 @@
  * names, profile_base_len()), of x86 and arm64.  Their instructions are the
  * meter's idle bucket, which "busy" leaves out: how often a CPU goes idle
  * follows the timer's phase, not the work.  What the loop calls (the tick,
- * RCU) is counted as work.  The plugin (plugin/kcp-meter.c) includes this
+ * RCU) is counted as work.  The plugin (plugin/load.c, output.c) includes this
  * too: one list.
  */
 #define KCP_IDLE_FUNCTIONS \

@@ -8,6 +8,7 @@
 
 #include "store/experiment.h"
 #include "store/import-hyperfine.h"
+#include "store/meta-keys.h"
 #include "store/sample-range.h"
 #include "util/json.h"
 #include "store/store.h"
@@ -227,11 +228,11 @@ static int store_import(struct store *st, const struct import *im, size_t base,
 	for (i = 0; i < im->nr; i++)
 		if (im->cmds[i].nr > most)
 			most = im->cmds[i].nr;
-	if (store_set_meta(st, "source", sb.buf) || store_set_meta(st, "imported", "hyperfine"))
+	if (store_set_meta(st, META_SOURCE, sb.buf) || store_set_meta(st, META_IMPORTED, "hyperfine"))
 		goto fail;
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%zu", most);
-	if (store_set_meta(st, "runs", sb.buf))
+	if (store_set_meta(st, META_RUNS, sb.buf))
 		goto fail;
 
 	for (i = 0; i < im->nr; i++) {

@@ -9,7 +9,7 @@
 struct strbuf;
 
 /*
- * What the instruction meter (plugin/kcp-meter.c, run/meter.h) counted in
+ * What the instruction meter (plugin/, run/meter.h) counted in
  * the kernel's functions over one phase of a run: one entry per function
  * name with its instructions.  Names are System.map's; a build's compiler
  * clones (foo.isra.0, foo.constprop.0, foo.part.0, foo.cold) and the many

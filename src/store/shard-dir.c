@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "store/experiment.h"
+#include "store/meta-keys.h"
 #include "store/shard-dir.h"
 #include "store/store.h"
 #include "util/usage.h"
@@ -21,12 +22,12 @@ char *shard_dir_path(const char *dir, const char *kind, const struct shard *sh)
 static int check_same_plan(struct store *exp, const char *dir, const char *shard_dir)
 {
 	struct store *st = NULL;
-	char *want = store_get_meta(exp, "plan_key"), *have = NULL;
+	char *want = store_get_meta(exp, META_PLAN_KEY), *have = NULL;
 	int ret = -1;
 
 	if (experiment_open(&st, shard_dir, 0))
 		goto out;
-	have = store_get_meta(st, "plan_key");
+	have = store_get_meta(st, META_PLAN_KEY);
 	if (!have)
 		error("'%s' holds no plan: it is not a shard of '%s' (remove it to run the "
 		      "shard)", shard_dir, dir);
@@ -54,7 +55,7 @@ static int make_copy(struct store *exp, const char *dir, const char *path, const
 	shard_format(sh, id, sizeof(id));
 	snprintf(what, sizeof(what), "%s %s", kind, id);
 	if (store_copy_to(exp, path) || store_open(&st, path, 0) ||
-	    store_set_meta(st, "shard", what) || store_set_meta(st, "shard_of", abs))
+	    store_set_meta(st, META_SHARD, what) || store_set_meta(st, META_SHARD_OF, abs))
 		goto out;
 	ret = 0;
 out:
@@ -72,7 +73,7 @@ int shard_dir_make(const char *dir, const char *shard_dir, const char *kind,
 
 	if (experiment_open_readonly(&exp, dir))
 		goto out;
-	plan = store_get_meta(exp, "plan_key");
+	plan = store_get_meta(exp, META_PLAN_KEY);
 	if (!plan) {
 		error("'%s' has no plan yet (run 'kconfperf plan')", dir);
 		goto out;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "store/conditions.h"
+#include "store/meta-keys.h"
 #include "store/profile.h"
 #include "store/shard-merge.h"
 #include "store/store-meter.h"
@@ -30,7 +31,7 @@ void merge_result_release(struct merge_result *r)
 }
 
 /* The facts of the plan and schedule that runs share, besides the typed conditions. */
-static const char *const schedule_keys[] = { "plan_key", "seed", NULL };
+static const char *const schedule_keys[] = { META_PLAN_KEY, META_SEED, NULL };
 static void set_difference(struct merge_difference *out, const char *field,
 			   const char *here, const char *there)
 {
@@ -354,9 +355,9 @@ static int adopt_meta(struct store *exp, struct store *shard)
 	for (i = 0; i + 1 < kv.nr && !ret; i += 2) {
 		char *have;
 
-		if (!strcmp(kv.v[i], "shard") || !strcmp(kv.v[i], "shard_of") ||
-		    starts_with(kv.v[i], "merged ") || !strcmp(kv.v[i], "workloads") ||
-		    !strcmp(kv.v[i], "series"))
+		if (!strcmp(kv.v[i], META_SHARD) || !strcmp(kv.v[i], META_SHARD_OF) ||
+		    starts_with(kv.v[i], "merged ") || !strcmp(kv.v[i], META_WORKLOADS) ||
+		    !strcmp(kv.v[i], META_SERIES))
 			continue;
 		have = store_get_meta(exp, kv.v[i]);
 		if (!have)
@@ -377,8 +378,8 @@ static int adopt_meta(struct store *exp, struct store *shard)
 static int record_merge(struct store *exp, struct store *shard, const char *name,
 			const struct merge_result *r)
 {
-	char *what = store_get_meta(shard, "shard"), *host = store_get_meta(shard, "host");
-	char *done = store_get_meta(shard, "shard_complete");
+	char *what = store_get_meta(shard, META_SHARD), *host = store_get_meta(shard, META_HOST);
+	char *done = store_get_meta(shard, META_SHARD_COMPLETE);
 	char *key = xstrfmt("merged %s", what ? what : name);
 	struct strbuf sb = STRBUF_INIT;
 	int ret;

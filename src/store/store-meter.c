@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/meter-file.h"
 #include "store/profile.h"
 #include "store/store-internal.h"
 #include "store/store-meter.h"
@@ -15,9 +16,9 @@
 #define METER_SCHEMA 5
 
 static const char *const phase_names[STORE_METER_NR_PHASES] = {
-	[STORE_METER_BOOT] = "boot",
-	[STORE_METER_WORK] = "work",
-	[STORE_METER_ALL] = "all",
+	[STORE_METER_BOOT] = METER_PHASE_BOOT,
+	[STORE_METER_WORK] = METER_PHASE_WORK,
+	[STORE_METER_ALL] = METER_PHASE_ALL,
 };
 
 const char *store_meter_phase_name(enum store_meter_phase phase)

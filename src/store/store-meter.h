@@ -9,7 +9,7 @@ struct profile;
 struct store;
 
 /*
- * What the meter (plugin/kcp-meter.c, run/meter.h) counted in one run,
+ * What the meter (plugin/, run/meter.h) counted in one run,
  * stored beside the run (schema 5).  The workload's own instruction
  * metric is a sample of the run like any other ("instructions", run/meter.h);
  * this is the rest: where all of the run's instructions went, and per

@@ -257,28 +257,43 @@ static const struct migration {
 	{ "ALTER TABLE run ADD COLUMN guests INTEGER;", NULL },
 };
 
-static int db_error(const struct conn *st, const char *what)
+int store_sql_error(sqlite3 *db, const char *path, const char *what)
 {
-	return error("%s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
+	return error("%s: %s: %s", path, what, sqlite3_errmsg(db));
 }
 
-static int exec_sql(const struct conn *st, const char *sql)
+int store_sql_exec(sqlite3 *db, const char *path, const char *sql)
 {
 	char *msg = NULL;
 
-	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("%s: %s", st->path, msg ? msg : "sqlite error");
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		error("%s: %s", path, msg ? msg : "sqlite error");
 		sqlite3_free(msg);
 		return -1;
 	}
 	return 0;
 }
 
+int store_sql_prepare(sqlite3 *db, const char *path, sqlite3_stmt **out, const char *sql)
+{
+	if (sqlite3_prepare_v2(db, sql, -1, out, NULL) != SQLITE_OK)
+		return store_sql_error(db, path, "cannot prepare statement");
+	return 0;
+}
+
+static int db_error(const struct conn *st, const char *what)
+{
+	return store_sql_error(st->db, st->path, what);
+}
+
+static int exec_sql(const struct conn *st, const char *sql)
+{
+	return store_sql_exec(st->db, st->path, sql);
+}
+
 static int prepare(const struct conn *st, sqlite3_stmt **out, const char *sql)
 {
-	if (sqlite3_prepare_v2(st->db, sql, -1, out, NULL) != SQLITE_OK)
-		return db_error(st, "cannot prepare statement");
-	return 0;
+	return store_sql_prepare(st->db, st->path, out, sql);
 }
 
 static const char *column_str(sqlite3_stmt *s, int i)

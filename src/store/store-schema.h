@@ -28,4 +28,14 @@
  */
 int store_schema_migrate(sqlite3 *db, const char *path);
 
+/*
+ * The SQL helpers the migrations and store.c share (db named path in
+ * messages): an error "PATH: WHAT: sqlite's message" (returns -1); sql
+ * run (0, or -1 with "PATH: sqlite's message"); a statement prepared (0,
+ * or -1 with an error).
+ */
+int store_sql_error(sqlite3 *db, const char *path, const char *what);
+int store_sql_exec(sqlite3 *db, const char *path, const char *sql);
+int store_sql_prepare(sqlite3 *db, const char *path, sqlite3_stmt **out, const char *sql);
+
 #endif

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "store/conditions.h"
+#include "store/vm-clock.h"
 #include "store/status.h"
 
 /*

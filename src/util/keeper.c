@@ -17,6 +17,7 @@
 #include "util/keeper.h"
 #include "util/proc-stat.h"
 #include "util/usage.h"
+#include "util/wrapper.h"
 
 /* The keeper's cleanup gives up on a process tree that will not die after this. */
 #define CLEANUP_SECONDS 10
@@ -26,17 +27,6 @@
 static int death_pipe[2] = { -1, -1 };
 /* Who made it: a process forked from that one (a test's) needs its own. */
 static pid_t death_pipe_owner;
-
-static int above_stdio(int fd)
-{
-	int moved;
-
-	if (fd < 0 || fd > 2)
-		return fd;
-	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	close(fd);
-	return moved;
-}
 
 int keeper_prepare(void)
 {
@@ -50,8 +40,8 @@ int keeper_prepare(void)
 	death_pipe_owner = getpid();
 	if (pipe2(death_pipe, O_CLOEXEC) < 0)
 		return error_errno("cannot create a pipe");
-	death_pipe[0] = above_stdio(death_pipe[0]);
-	death_pipe[1] = above_stdio(death_pipe[1]);
+	death_pipe[0] = fd_above_stdio(death_pipe[0]);
+	death_pipe[1] = fd_above_stdio(death_pipe[1]);
 	if (death_pipe[0] < 0 || death_pipe[1] < 0)
 		return error_errno("cannot duplicate a file descriptor");
 	return 0;

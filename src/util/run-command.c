@@ -105,22 +105,6 @@ static void spawn_plan_release(struct spawn_plan *p)
 	close_fd(&p->report[1]);
 }
 
-/*
- * The child dup2()s its fds onto 0, 1 and 2 in that order; a source fd that
- * is itself 0, 1 or 2 (when kconfperf runs with a standard fd closed) would
- * be overwritten first, so keep every prepared fd above them.
- */
-static int above_stdio(int fd)
-{
-	int moved;
-
-	if (fd < 0 || fd > 2)
-		return fd;
-	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	close(fd);
-	return moved;
-}
-
 static size_t key_len(const char *entry)
 {
 	return strchrnul(entry, '=') - entry;
@@ -272,7 +256,8 @@ static int open_stream(struct spawn_plan *p, int n, struct child_stream *s)
 		break;
 	}
 	}
-	p->child_fd[n] = above_stdio(fd);
+	/* the child dup2()s its fds onto 0, 1 and 2: every prepared fd stays above them */
+	p->child_fd[n] = fd_above_stdio(fd);
 	if (p->child_fd[n] < 0)
 		return error_errno("cannot duplicate a file descriptor");
 	return 0;
@@ -398,7 +383,7 @@ int start_command(struct child_process *cp)
 		err = errno;
 		goto out;
 	}
-	p.report[1] = above_stdio(p.report[1]);
+	p.report[1] = fd_above_stdio(p.report[1]);
 
 	/* No handler may run in the child before it has reset them. */
 	sigfillset(&all);

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,17 @@ ssize_t xread_all(int fd, void *buf, size_t len)
 		done += (size_t)n;
 	}
 	return (ssize_t)done;
+}
+
+int fd_above_stdio(int fd)
+{
+	int moved;
+
+	if (fd < 0 || fd > 2)
+		return fd;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return moved;
 }
 
 int starts_with(const char *s, const char *prefix)

@@ -32,6 +32,13 @@ char *xstrfmt(const char *fmt, ...) __attribute__((__format__(__printf__, 1, 2))
 /* write(2) and read(2) that retry on EINTR and short counts. */
 ssize_t xwrite_all(int fd, const void *buf, size_t len);
 ssize_t xread_all(int fd, void *buf, size_t len);
+/*
+ * fd, or when it is 0, 1 or 2 a close-on-exec duplicate of it above them
+ * (fd itself closed; -1 when that fails): a child dup2()s the fds it is
+ * given onto 0, 1 and 2 in that order, and one that is itself 0, 1 or 2
+ * (kconfperf run with a standard fd closed) would be overwritten first.
+ */
+int fd_above_stdio(int fd);
 
 int starts_with(const char *s, const char *prefix);
 /* If s starts with prefix, set *out to the rest and return 1. */

@@ -47,4 +47,19 @@ test_expect_success 'analyze.c'"'"'s private parts included elsewhere are found'
 	test_grep "^src/report/report-json.c:2: analyze-parts.h is private" out
 '
 
+test_expect_success 'a meta key, a clock name and a metric name written by hand are found' '
+	copy_tree &&
+	sed -i "1a static char *f(struct store *st) { return store_get_meta(st, \"arch\"); }" \
+		copy/src/cmd/cmd-build.c &&
+	sed -i "1a static int g(const char *a) { return !strcmp(a, \"tcg\"); }" copy/src/run/host.c &&
+	sed -i "1a static int h(const char *metric) { return !strcmp(metric, \"boot\"); }" \
+		copy/src/report/report-json.c &&
+	sed -i "1a static int k(const char *x) { return !strcmp(x, \"wall\"); }" copy/src/stats/stats.c &&
+	! copy/scripts/check-idioms >out &&
+	test_grep "^src/cmd/cmd-build.c:2: a meta key as a string literal" out &&
+	test_grep "^src/run/host.c:2: an accelerator or clock name compared by hand" out &&
+	test_grep "^src/report/report-json.c:2: a metric compared by name" out &&
+	test_grep "^src/stats/stats.c:2: a metric compared by name" out
+'
+
 test_done

@@ -1,5 +1,6 @@
 /* test-conditions.c: unit tests for an experiment's typed conditions (store/conditions.h). */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,42 @@ static void test_clock_names(void)
 	check_int(vm_clock_scan(&clock, &shift, "host:2"), ==, -1);
 	check_int(vm_clock_scan(&clock, &shift, "icount:"), ==, -1);
 	strbuf_release(&sb);
+}
+
+/* A stored clock and --clock follow one rule (store/vm-clock.h); so do the accelerators. */
+static void test_one_rule(void)
+{
+	static const char *const texts[] = {
+		"icount", "icount:0", "icount:10", "icount-idle:3", "host", "auto",
+		"icount:11", "icount:62", "icount:+3", "icount: 3", "icount:-1", "host:2", "wall",
+	};
+	enum vm_clock clock, parsed;
+	enum vm_accel accel;
+	int shift, parsed_shift;
+	size_t i;
+
+	test_capture_start();
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
+		int scanned = vm_clock_scan(&clock, &shift, texts[i]);
+
+		if (!check_int(vm_clock_parse(&parsed, &parsed_shift, texts[i]), ==, scanned))
+			fprintf(stderr, "#   clock: %s\n", texts[i]);
+		if (!scanned) {
+			check_int(parsed, ==, clock);
+			check_int(parsed_shift, ==, shift);
+		}
+	}
+	check_int(vm_clock_scan(&clock, &shift, "icount:10"), ==, 0);
+	check_int(shift, ==, VM_ICOUNT_SHIFT_MAX);
+	check_int(vm_clock_scan(&clock, &shift, "icount:11"), ==, -1);
+	/* a runner is stored as such, never chosen by name */
+	check_int(vm_accel_from_name(&accel, "runner"), ==, 0);
+	check_int(accel, ==, VM_ACCEL_RUNNER);
+	check_int(vm_accel_parse(&accel, "runner"), ==, -1);
+	check_int(vm_accel_parse(&accel, "tcg"), ==, 0);
+	check_int(accel, ==, VM_ACCEL_TCG);
+	test_capture_stop();
+	check(strstr(test_messages.buf, "'runner' is not an accelerator"));
 }
 
 static void set(struct conditions *c)
@@ -151,6 +188,7 @@ int main(int argc, char **argv)
 {
 	test_init(argc, argv);
 	TEST(test_clock_names);
+	TEST(test_one_rule);
 	TEST(test_save_and_load);
 	TEST(test_first_difference);
 	TEST(test_listed);

@@ -1,4 +1,4 @@
-/* test-meter-plugin.c: unit tests for plugin/kcp-meter.c, loaded into a fake qemu. */
+/* test-meter-plugin.c: unit tests for the meter plugin (plugin/), loaded into a fake qemu. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <dlfcn.h>
 #include <elf.h>

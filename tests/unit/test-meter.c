@@ -8,6 +8,7 @@
 #include "report/profile-format.h"
 #include "run/meter.h"
 #include "run/protocol.h"
+#include "store/metric.h"
 #include "store/profile.h"
 #include "store/store-meter.h"
 #include "store/store.h"
@@ -147,8 +148,8 @@ static void test_samples(void)
 	check_double(p.samples[0].per, 100, 0);
 	check_int(meter_add_samples(&p, &m, "syscall", &why), ==, 0);
 	/* busy (total - idle) from begin to end, per call */
-	check_double(sample_value(&p, METER_METRIC, 0), ((5000 - 60) - (2000 - 50)) / 100.0, 1e-12);
-	check_double(sample_value(&p, METER_METRIC, 1), ((8600 - 70) - (5500 - 70)) / 100.0, 1e-12);
+	check_double(sample_value(&p, METRIC_INSTRUCTIONS_NAME, 0), ((5000 - 60) - (2000 - 50)) / 100.0, 1e-12);
+	check_double(sample_value(&p, METRIC_INSTRUCTIONS_NAME, 1), ((8600 - 70) - (5500 - 70)) / 100.0, 1e-12);
 	check_str(p.samples[2].unit, METER_UNIT);
 	check_int(p.samples[2].higher_is_better, ==, 0);
 	/* twice is refused: the run has the metric already */
@@ -159,13 +160,13 @@ static void test_samples(void)
 	protocol_result_init(&p);
 	strbuf_reset(&why);
 	check_int(meter_add_samples(&p, &m, "boot", &why), ==, 0);
-	check_double(sample_value(&p, METER_METRIC, 0), 1000 - 30 - 600, 0);
+	check_double(sample_value(&p, METRIC_INSTRUCTIONS_NAME, 0), 1000 - 30 - 600, 0);
 	protocol_result_release(&p);
 
 	/* libguestfs: every busy instruction of the appliance */
 	protocol_result_init(&p);
 	check_int(meter_add_samples(&p, &m, "libguestfs", &why), ==, 0);
-	check_double(sample_value(&p, METER_METRIC, 0), 9100 - 80, 0);
+	check_double(sample_value(&p, METRIC_INSTRUCTIONS_NAME, 0), 9100 - 80, 0);
 	protocol_result_release(&p);
 
 	/* an iteration the meter did not see framed gives no samples and says so */

@@ -284,6 +284,48 @@ static void test_series_label(void)
 	strbuf_release(&sb);
 }
 
+/* One --workload argument with its --scratch: every member of a series gets the disk, and the label shows it. */
+static void test_parse_arg(void)
+{
+	struct strvec scratch = STRVEC_INIT, extracts = STRVEC_INIT;
+	struct workload_spec *specs = NULL;
+	struct strbuf label = STRBUF_INIT, sb = STRBUF_INIT;
+	size_t nr = 0, i;
+
+	strvec_push(&scratch, "16M");
+	check_int(workload_spec_parse_arg(&specs, &nr, &label, "hackbench:groups=1,4", &scratch,
+					  &extracts), ==, 0);
+	check_int(nr, ==, 2);
+	check_str(label.buf, "hackbench:groups=1,4 --scratch 16M");
+	for (i = 0; i < nr; i++) {
+		check_int(specs[i].nr_scratch, ==, 1);
+		strbuf_reset(&sb);
+		workload_spec_format(&specs[i], &sb);
+		check_str(sb.buf, i ? "hackbench:groups=4 --scratch 16M" : "hackbench --scratch 16M");
+	}
+	/* one spec: no label; appended after what is there */
+	strbuf_reset(&label);
+	check_int(workload_spec_parse_arg(&specs, &nr, &label, "syscall", &extracts, &extracts),
+		  ==, 0);
+	check_int(nr, ==, 3);
+	check_int(label.len, ==, 0);
+	/* --extract needs cmd: the error, and the member parsed so far stays for the caller */
+	strvec_push(&extracts, "x=y");
+	test_capture_start();
+	check_int(workload_spec_parse_arg(&specs, &nr, &label, "syscall", &scratch, &extracts),
+		  ==, -1);
+	test_capture_stop();
+	check(test_messages.len > 0);
+	check_int(nr, ==, 4);
+	for (i = 0; i < nr; i++)
+		workload_spec_release(&specs[i]);
+	free(specs);
+	strvec_clear(&scratch);
+	strvec_clear(&extracts);
+	strbuf_release(&label);
+	strbuf_release(&sb);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -295,6 +337,7 @@ int main(int argc, char **argv)
 	TEST(test_extract_on_a_spec);
 	TEST(test_series_expand);
 	TEST(test_series_label);
+	TEST(test_parse_arg);
 	strbuf_release(&test_messages);
 	return test_done();
 }
