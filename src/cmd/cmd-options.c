@@ -79,6 +79,14 @@ int parse_smp_option(const struct option *opt, const char *arg)
 	return 0;
 }
 
+int parse_guests_option(const struct option *opt, const char *arg)
+{
+	if (int_in_range(opt->value, arg, 1, GUESTS_MAX))
+		return error("--%s takes how many guests run side by side, from 1 to %d, not '%s'",
+			     opt->long_name, GUESTS_MAX, arg);
+	return 0;
+}
+
 int parse_mem_option(const struct option *opt, const char *arg)
 {
 	if (int_in_range(opt->value, arg, VM_MIN_MEM_MB, VM_MAX_MEM_MB))

@@ -172,6 +172,12 @@ void check_noise_option(double noise);
 int parse_smp_option(const struct option *opt, const char *arg);
 int parse_mem_option(const struct option *opt, const char *arg);
 int parse_timeout_option(const struct option *opt, const char *arg);
+/*
+ * --guests (an int *): 1 to GUESTS_MAX.  A host runs a guest per CPU; the
+ * bound is a typo's, far above any host's CPUs.
+ */
+#define GUESTS_MAX 1024
+int parse_guests_option(const struct option *opt, const char *arg);
 
 /* For OPT_RUN_ARGS' --accel: opt->value is an enum vm_accel *. */
 int parse_accel_option(const struct option *opt, const char *arg);
@@ -221,6 +227,9 @@ int parse_extract_option(const struct option *opt, const char *arg);
 		     parse_smp_option), \
 	OPT_CALLBACK(0, "mem", &(a)->o.mem_mb, "MB", "guest memory, at least 64 (default 512)", \
 		     parse_mem_option), \
+	OPT_CALLBACK(0, "guests", &(a)->o.guests, "N", \
+		     "guests run side by side (default: one per CPU under icount, where it moves " \
+		     "no guest time or instruction; else 1)", parse_guests_option), \
 	OPT_CALLBACK(0, "timeout", &(a)->o.timeout, "SEC", \
 		     "kill a run after SEC seconds, at most a week, and record a timeout " \
 		     "(default 120)", parse_timeout_option), \

@@ -23,8 +23,8 @@
 static const char *const run_usage[] = {
 	"kconfperf run [--dir DIR] --workload NAME[:k=v,...]... [--runs N|auto] [--max-runs N]\n"
 	"                     [--warmup N] [--accel auto|kvm|tcg] [--clock icount[:SHIFT]|icount-idle|host]\n"
-	"                     [--smp N] [--mem MB] [--timeout SEC] [--seed N] [--runner CMD]\n"
-	"                     [--workload-exec FILE] [--shard I/N|auto/N]",
+	"                     [--smp N] [--mem MB] [--guests N] [--timeout SEC] [--seed N]\n"
+	"                     [--runner CMD] [--workload-exec FILE] [--shard I/N|auto/N]",
 	"kconfperf run ... --workload 'cmd:PROGRAM ARGS' [--scratch SIZE[:LAYER,...]]...\n"
 	"                     [--extract NAME,UNIT,higher|lower,SOURCE]...",
 	"kconfperf run [--dir DIR] --workload NAME[:k=v,...] --print-command VARIANT",

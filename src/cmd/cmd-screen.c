@@ -20,6 +20,8 @@
 #include "util/strbuf.h"
 #include "util/lockfile.h"
 #include "util/usage.h"
+#include "run/meter.h"
+#include "run/vm.h"
 #include "run/workload-spec.h"
 #include "run/workload-table.h"
 #include "util/wrapper.h"
@@ -28,7 +30,7 @@ static const char *const screen_usage[] = {
 	"kconfperf screen --source SRC --base BASE [--base-add FRAG|CONFIG_X=y]...\n"
 	"                        (--options FILE|LIST | --options-from-diff OLD NEW)\n"
 	"                        --workload NAME[:k=v,...] [--metric NAME] [--threshold PCT]\n"
-	"                        [--order given|related]\n"
+	"                        [--order given|related] [--no-attribute]\n"
 	"                        [--runs N] [--max-runs N] [--confirm-runs N] [--dir DIR] [--new]\n"
 	"                        [run and build options as for sweep]",
 	"",
@@ -41,7 +43,15 @@ static const char *const screen_usage[] = {
 	"no-ops are left out with their reason.  Everything is stored in DIR and the",
 	"same command resumes.  Prints the bifurcation tree and the usual report;",
 	"writes DIR/screen.json, DIR/report.html and DIR/report.json.  One workload",
-	"and one of its metrics decide (default: the workload's own; or wall, boot).",
+	"and one metric decide: where the runs are metered (icount, TCG) the",
+	"meter's instructions, exact, else the workload's own (--metric: its own,",
+	"instructions, wall or boot).  On the meter a group above the threshold",
+	"is first matched with its members: the functions whose counts changed,",
+	"the objects that define them and the CONFIG symbols those depend on",
+	"(kbuild's .cmd files and Makefiles).  When only one member can have",
+	"changed them, that member is found without a split (and measured alone,",
+	"as every found option is); when several can, the group is split between",
+	"them; when none can, at its middle (--no-attribute: always at its middle).",
 	"See src/screen/screen.h for the decision rule, and 'kconfperf simulate-screen'",
 	"for planning a screen on a table of option costs.",
 	NULL,
@@ -76,7 +86,7 @@ static int screen_kernels(int argc, const char **argv)
 	char key[SHA256_HEX_SIZE];
 	double noise = 1.0, start = now_seconds();
 	struct lockfile lock = LOCKFILE_INIT;
-	int jobs = 0, start_new = 0, resume, rc, ret = 1, locked;
+	int jobs = 0, start_new = 0, resume, rc, ret = 1, locked, no_attribute = 0, metered;
 	int runs_initial, runs_max, runs_confirm;
 	const char *order = "given";
 	char runs_text[32];
@@ -86,15 +96,20 @@ static int screen_kernels(int argc, const char **argv)
 		OPT_PLAN_SOURCE(&pa),
 		OPT_PLAN_INPUTS(&pa),
 		OPT_STRING(0, "metric", &ro.metric, "NAME",
-			   "the workload's metric that decides (default its own; or wall, boot)"),
+			   "the metric that decides: the workload's own, instructions, wall or boot "
+			   "(default instructions where the runs are metered, else its own)"),
 		OPT_DOUBLE(0, "threshold", &ro.screen.threshold, "PCT",
 			   "a group costing more is split, less dropped (3)"),
 		OPT_STRING(0, "order", &order, "given|related",
 			   "options as given, or those changing the same symbols together (given)"),
+		OPT_BOOL(0, "no-attribute", &no_attribute,
+			 "split every group above the threshold at its middle, never by the "
+			 "functions that changed (attribution is on where the metric is instructions)"),
 		OPT_INTEGER(0, "max-runs", &runs_max, "N",
 			    "runs of a variant at which a group is decided anyway (60)"),
 		OPT_INTEGER(0, "confirm-runs", &runs_confirm, "N",
-			    "runs of each found option alone, all found and the baseline (10)"),
+			    "runs of each found option alone, all found and the baseline (3 on "
+			    "instructions, else 10)"),
 		OPT_GROUP("how to build:"),
 		OPT_JOBS(&jobs, "make -j and parallel olddefconfig, 1 to 1024 (default: CPUs)"),
 		OPT_STRING(0, "cc-wrapper", &e.build.cc_wrapper, "CMD",
@@ -102,7 +117,7 @@ static int screen_kernels(int argc, const char **argv)
 		OPT_GROUP("how to run:"),
 		OPT_INTEGER(0, "runs", &runs_initial, "N",
 			    "runs of a new variant before it is judged, and added to an "
-			    "undecided group at a time (5)"),
+			    "undecided group at a time (3 on instructions, else 5)"),
 		OPT_RUN_ARGS(&ra),
 		OPT_GROUP("where and how to report:"),
 		OPT_STRING(0, "dir", &dir_opt, "DIR", "experiment directory (default kconfperf-results)"),
@@ -114,10 +129,25 @@ static int screen_kernels(int argc, const char **argv)
 	};
 
 	ro.screen = (struct screen_options)SCREEN_OPTIONS_INIT;
-	runs_initial = (int)ro.screen.runs_initial;
+	runs_initial = -1;	/* not given: by the metric's precision, below */
 	runs_max = (int)ro.screen.runs_max;
-	runs_confirm = (int)ro.screen.runs_confirm;
+	runs_confirm = -1;
 	argc = parse_options(argc, argv, opts, screen_usage);
+	/*
+	 * The metric decides the runs: the meter's instructions repeat to a
+	 * few parts in ten thousand, and 3 runs a side (the fewest an
+	 * interval takes) decide what 5 would; other metrics take 5 and 10.
+	 */
+	metered = !ra.o.no_meter && !ra.o.runner && ra.o.accel != VM_ACCEL_KVM &&
+		  ra.o.clock != VM_CLOCK_HOST;
+	if (!ro.metric && metered)
+		ro.metric = METRIC_INSTRUCTIONS_NAME;
+	if (runs_initial < 0)
+		runs_initial = ro.metric && metric_kind_of(ro.metric) == METRIC_INSTRUCTIONS ? 3 :
+			       (int)ro.screen.runs_initial;
+	if (runs_confirm < 0)
+		runs_confirm = ro.metric && metric_kind_of(ro.metric) == METRIC_INSTRUCTIONS ? 3 :
+			       (int)ro.screen.runs_confirm;
 	if (pa.sources.nr > 1)
 		usage_error("screen bisects the options of one source: give one --source "
 			    "(sweep compares sources)");
@@ -141,9 +171,15 @@ static int screen_kernels(int argc, const char **argv)
 	if (ra.o.runs < 3 || runs_max < ra.o.runs || runs_confirm < 3)
 		usage_error("--runs and --confirm-runs must be at least 3, --max-runs at least --runs");
 	wi = &workload_table[ra.specs[0].id];
-	if (ro.metric && !metric_is_every_runs(ro.metric) && strcmp(ro.metric, wi->metric))
-		usage_error("--metric '%s': the %s workload measures '%s' (or use wall, boot)",
-			    ro.metric, wi->name, wi->metric);
+	if (ro.metric && !metric_is_every_runs(ro.metric) && strcmp(ro.metric, wi->metric) &&
+	    metric_kind_of(ro.metric) != METRIC_INSTRUCTIONS)
+		usage_error("--metric '%s': the %s workload measures '%s' (or use %s, wall, boot)",
+			    ro.metric, wi->name, wi->metric, METRIC_INSTRUCTIONS_NAME);
+	if (ro.metric && metric_kind_of(ro.metric) == METRIC_INSTRUCTIONS && !metered)
+		usage_error("--metric %s needs metered runs: icount under TCG, without --no-meter "
+			    "or --runner", METRIC_INSTRUCTIONS_NAME);
+	ro.screen.attribute = !no_attribute && ro.metric &&
+			      metric_kind_of(ro.metric) == METRIC_INSTRUCTIONS;
 	ro.screen.runs_initial = (size_t)ra.o.runs;
 	ro.screen.runs_step = (size_t)ra.o.runs;
 	ro.screen.runs_max = (size_t)runs_max;

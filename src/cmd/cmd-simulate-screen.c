@@ -14,7 +14,7 @@
 static const char *const simulate_usage[] = {
 	"kconfperf simulate-screen EFFECTS.csv [--sd PCT] [--threshold PCT] [--zero-below PCT]\n"
 	"                        [--order random|given|related] [--seed N] [--seeds N [--detect PCT]]\n"
-	"                        [--runs N] [--max-runs N] [--format text|json]",
+	"                        [--runs N] [--max-runs N] [--functions FILE] [--format text|json]",
 	"",
 	"Runs the engine of 'kconfperf screen' against a table of true option costs",
 	"instead of kernels: that is how to plan a screen.  The table has lines",
@@ -23,6 +23,11 @@ static const char *const simulate_usage[] = {
 	"log-normal noise of --sd.  With --seeds N it runs N seeds from --seed and",
 	"prints mean and largest builds and runs, how often each option costing",
 	"--detect or more was found, and how often an option of zero cost was.",
+	"--functions FILE says which kernel functions each option changes",
+	"(CONFIG_X=y FUNC ~FUNC ...: a function several options list is in code",
+	"each can change, ~FUNC in code none can) and simulates the screen's",
+	"attribution on the meter: a group whose change only one member can own is",
+	"found without a split.",
 	"JSON: one object (builds, runs, found, found_details, all_found, tree...),",
 	"or with --seeds the summary figures and per-option rates.",
 	NULL,
@@ -35,7 +40,8 @@ int cmd_simulate_screen(int argc, const char **argv)
 	struct screen_sim_summary sum = SCREEN_SIM_SUMMARY_INIT;
 	struct screen *s = NULL;
 	struct strbuf out = STRBUF_INIT;
-	const char *table, *format = "text", *order = "random";
+	const char *table, *format = "text", *order = "random", *functions = NULL;
+	struct screen_functions fn = SCREEN_FUNCTIONS_INIT;
 	int seed = 1, seeds = 0, runs_initial = (int)o.screen.runs_initial;
 	int runs_max = (int)o.screen.runs_max;
 	double detect = 5.0;
@@ -56,6 +62,8 @@ int cmd_simulate_screen(int argc, const char **argv)
 		OPT_INTEGER(0, "runs", &runs_initial, "N", "runs of a new variant (5)"),
 		OPT_INTEGER(0, "max-runs", &runs_max, "N",
 			    "runs of a variant at which a group is decided anyway (60)"),
+		OPT_STRING(0, "functions", &functions, "FILE",
+			   "which functions each option changes: simulate attribution (see below)"),
 		OPT_STRING(0, "format", &format, "FORMAT", "text or json (text)"),
 		OPT_END(),
 	};
@@ -83,6 +91,11 @@ int cmd_simulate_screen(int argc, const char **argv)
 
 	if (screen_effects_load(&fx, table))
 		goto out;
+	if (functions) {
+		if (screen_functions_load(&fn, &fx, functions))
+			goto out;
+		o.functions = &fn;
+	}
 	if (seeds) {
 		if (screen_sim_many(&sum, &fx, &o, (size_t)seeds, detect))
 			goto out;
@@ -106,5 +119,6 @@ out:
 	screen_free(s);
 	screen_sim_summary_release(&sum);
 	screen_effects_release(&fx);
+	screen_functions_release(&fn);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include "kbuild/elf-sizes.h"
 #include "kbuild/kbuild-parts.h"
 #include "kbuild/kbuild.h"
+#include "kbuild/objects-index.h"
 #include "util/wrapper.h"
 
 /* The file name beside path (a file in some directory), malloc'd. */
@@ -51,6 +52,42 @@ static void adopt_extable(const char *map)
 	free(entry);
 	free(own);
 	free(vmlinux);
+}
+
+char *kbuild_objects_index(const char *image)
+{
+	char *own = beside(image, OBJECTS_INDEX_NAME), *entry = xstrdup(image), *slash, *tree;
+	char *tmp = NULL, *ret = NULL;
+
+	if (!access(own, R_OK)) {
+		ret = own;
+		own = NULL;
+		goto out;
+	}
+	/* CACHE/builds/<key>/IMAGE -> CACHE/trees/<key> */
+	slash = strrchr(entry, '/');
+	if (slash)
+		*slash = '\0';
+	slash = slash ? strrchr(entry, '/') : NULL;
+	if (!slash || slash - entry < 7 || strncmp(slash - 7, "/builds", 7))
+		goto out;
+	tree = xstrfmt("%.*s/trees/%s", (int)(slash - 7 - entry), entry, slash + 1);
+	if (!access(tree, R_OK) && !access(entry, W_OK)) {
+		/* written beside, then renamed in: never half an index */
+		tmp = xstrfmt("%s.%ld", own, (long)getpid());
+		if (!objects_index_write(tree, NULL, tmp) && !rename(tmp, own)) {
+			ret = own;
+			own = NULL;
+		}
+	}
+	free(tree);
+out:
+	if (tmp)
+		unlink(tmp);
+	free(tmp);
+	free(own);
+	free(entry);
+	return ret;
 }
 
 char *kbuild_system_map(const char *image)

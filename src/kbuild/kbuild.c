@@ -14,6 +14,7 @@
 
 #include "kbuild/kbuild-parts.h"
 #include "kbuild/kbuild.h"
+#include "kbuild/objects-index.h"
 #include "kbuild/objtree-move.h"
 #include "kconfig/kconfig.h"
 #include "plan/arch.h"
@@ -659,6 +660,7 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 	char *meta = xstrfmt("%s/meta", bp->entry);
 	char *map = xstrfmt("%s/" KBUILD_MAP_NAME, bp->entry);
 	char *extable = xstrfmt("%s/" KBUILD_EXTABLE_NAME, bp->entry);
+	char *objects = xstrfmt("%s/" OBJECTS_INDEX_NAME, bp->entry);
 	struct strbuf sb = STRBUF_INIT;
 	int ret = -1;
 
@@ -672,6 +674,9 @@ static int store_entry(const struct kbuild_options *o, const struct build_paths 
 	/* and on x86_64 the exception table, so it need not watch every rep string */
 	if (!access(bp->vmlinux, R_OK) && elf_extable_write(bp->vmlinux, extable) < 0)
 		warning("%s: no exception table for the meter; it will watch every rep string", name);
+	/* and which object holds each function, for the screen's attribution */
+	if (objects_index_write(bp->objtree, o->source->tree, objects) < 0)
+		warning("%s: no index of its objects; a screen cannot attribute its changes", name);
 	strbuf_addf(&sb, "key=%s\nname=%s\nseconds=%.3f\nbzimage_size=%lld\nvmlinux_size=%lld\n"
 		    "seeded_from=%s\nsource=%s\ncompiler=%s\njobs=%d\n", out->key, name, out->seconds,
 		    (long long)out->bzimage_size, (long long)out->vmlinux_size,
@@ -722,6 +727,7 @@ out:
 	free(meta);
 	free(map);
 	free(extable);
+	free(objects);
 	return ret;
 }
 

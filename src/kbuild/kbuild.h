@@ -144,6 +144,15 @@ int kbuild_build(const struct kbuild_options *o, const char *config_text,
  */
 char *kbuild_system_map(const char *image);
 
+/*
+ * The index of the objects of the kernel whose cached image is at image
+ * (objects-index.h): the entry's own OBJECTS_INDEX_NAME, written when it
+ * was built; for an older entry, written into it from its kept tree now;
+ * NULL when neither can be had (the tree evicted, the entry not
+ * writable).  malloc'd.
+ */
+char *kbuild_objects_index(const char *image);
+
 #define KBUILD_EXTABLE_NAME "extable"
 
 /*

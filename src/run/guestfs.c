@@ -332,38 +332,27 @@ static int check_kernel_config(const struct vm_config *cfg, struct strbuf *why)
 	return ret;
 }
 
+/* What finishing a run of the tool needs beside its job. */
+struct tool_run {
+	enum vm_accel accel;
+};
+
 /*
- * One run of the tool with its output in dir/console.txt, classified into
- * *out.  timeout: seconds.
+ * After the tool has ended: its output (dir/console.txt) classified into
+ * *out, and the meter's counts read.
  */
-static void run_tool(struct vm_result *out, const struct vm_config *cfg, enum vm_accel accel,
-		     const char *kdir, const char *release, const char *dir, double timeout)
+static void finish_tool(struct vm_job *job, struct vm_result *out)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
+	const struct vm_config *cfg = vm_job_config(job);
+	struct tool_run *tr = vm_job_data(job);
+	const struct child_process *cp = vm_job_child(job);
 	struct strbuf console = STRBUF_INIT, results = STRBUF_INIT;
-	char *console_path = xstrfmt("%s/console.txt", dir);
-	char *results_path = xstrfmt("%s/results.txt", dir);
-	char *hv_log = xstrfmt("%s/hv.txt", dir);
-	char *meter_out = xstrfmt("%s/" METER_FILE, dir);
+	char *console_path = xstrfmt("%s/console.txt", cfg->run_dir);
+	char *results_path = xstrfmt("%s/results.txt", cfg->run_dir);
+	char *meter_out = xstrfmt("%s/" METER_FILE, cfg->run_dir);
 	struct vm_config metered = *cfg;
 	int fd;
 
-	/* A stale file from an earlier run must not pass for this one's output. */
-	unlink(console_path);
-	unlink(results_path);
-	unlink(hv_log);
-	unlink(meter_out);
-	strvec_push(&cp.args, tool_path(cfg));
-	tool_env(&cp.env, cfg, accel, kdir, release, hv_log, meter_out, 0);
-	cp.in.mode = CHILD_IO_NULL;
-	cp.out.mode = CHILD_IO_FILE;
-	cp.out.path = console_path;
-	cp.err.mode = CHILD_IO_TO_STDOUT;
-	cp.timeout = timeout;
-	cp.kill_on_parent_death = 1;
-	cp.silent_exec_failure = 1;
-	if (!start_command(&cp))
-		finish_command(&cp);
 	fd = open(console_path, O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		struct stat st;
@@ -374,34 +363,88 @@ static void run_tool(struct vm_result *out, const struct vm_config *cfg, enum vm
 			warning("cannot read '%s': %s", console_path, strerror(errno));
 		close(fd);
 	}
-	if (!cp.start_errno) {
-		guestfs_results(&results, console.buf, console.len, cp.exit_code, cp.signal,
-				cp.timed_out);
+	if (!cp->start_errno) {
+		guestfs_results(&results, console.buf, console.len, cp->exit_code, cp->signal,
+				cp->timed_out);
 		if (strbuf_write_file(&results, results_path))
 			warning("cannot write '%s'", results_path);
 	}
-	out->accel = accel;
-	vm_classify(out, &cp, console.buf, console.len, results.buf, results.len, NULL);
+	out->accel = tr->accel;
+	vm_classify(out, cp, console.buf, console.len, results.buf, results.len, NULL);
 	/* the appliance's kernel prints its console into the tool's output */
 	findings_scan(&out->findings, console.buf, console.len);
-	out->meter_loaded = vm_meter_loaded(cfg, accel);
-	if (out->meter_loaded && !cp.start_errno) {
+	out->meter_loaded = vm_meter_loaded(cfg, tr->accel);
+	if (out->meter_loaded && !cp->start_errno) {
 		metered.meter_out = meter_out;
 		vm_read_meter(out, &metered);
 	}
-	if (cp.start_errno) {
+	if (cp->start_errno) {
 		/* vm_classify() would name qemu: it was the tool that did not start. */
 		strbuf_reset(&out->reason);
 		strbuf_addf(&out->reason, "cannot start '%s': %s (install libguestfs-tools)",
-			    tool_path(cfg), strerror(cp.start_errno));
+			    tool_path(cfg), strerror(cp->start_errno));
 	}
-	child_process_release(&cp);
+	vm_effective_clock(&out->clock, &out->icount_shift, cfg, tr->accel);
+	free(tr);
 	strbuf_release(&console);
 	strbuf_release(&results);
 	free(console_path);
 	free(results_path);
+	free(meter_out);
+}
+
+/*
+ * Starts one run of the tool with its output in dir/console.txt; the job's
+ * finish classifies it into *out.  timeout: seconds.
+ */
+static struct vm_job *start_tool(const struct vm_config *cfg, enum vm_accel accel,
+				 const char *kdir, const char *release, const char *dir,
+				 double timeout)
+{
+	struct tool_run *tr = xcalloc(1, sizeof(*tr));
+	struct vm_job *job;
+	struct child_process *cp;
+	char *console_path = xstrfmt("%s/console.txt", dir);
+	char *results_path = xstrfmt("%s/results.txt", dir);
+	char *hv_log = xstrfmt("%s/hv.txt", dir);
+	char *meter_out = xstrfmt("%s/" METER_FILE, dir);
+
+	tr->accel = accel;
+	job = vm_job_new(cfg, dir, finish_tool, tr);
+	cp = vm_job_child(job);
+	/* A stale file from an earlier run must not pass for this one's output. */
+	unlink(console_path);
+	unlink(results_path);
+	unlink(hv_log);
+	unlink(meter_out);
+	strvec_push(&cp->args, tool_path(cfg));
+	tool_env(&cp->env, cfg, accel, kdir, release, hv_log, meter_out, 0);
+	cp->in.mode = CHILD_IO_NULL;
+	cp->out.mode = CHILD_IO_FILE;
+	cp->out.path = console_path;	/* opened by start_command() */
+	cp->err.mode = CHILD_IO_TO_STDOUT;
+	cp->timeout = timeout;
+	cp->kill_on_parent_death = 1;
+	cp->silent_exec_failure = 1;
+	start_command(cp);
+	cp->out.path = NULL;
+	free(console_path);
+	free(results_path);
 	free(hv_log);
 	free(meter_out);
+	return job;
+}
+
+/* One run of the tool, waited for: start_tool(), then its finish. */
+static void run_tool(struct vm_result *out, const struct vm_config *cfg, enum vm_accel accel,
+		     const char *kdir, const char *release, const char *dir, double timeout)
+{
+	struct vm_job *job = start_tool(cfg, accel, kdir, release, dir, timeout);
+	struct child_process *cp = vm_job_process(job);
+
+	if (cp)
+		finish_command(cp);
+	vm_job_finish(job, out);
 }
 
 /*
@@ -445,14 +488,25 @@ out:
 	return ret;
 }
 
-int guestfs_run(struct vm_result *out, const struct vm_config *cfg, const char *kdir,
-		const char *run_dir)
+/* The job of a run that ended before it started (the appliance failed): its clock only. */
+static void finish_nothing(struct vm_job *job, struct vm_result *out)
+{
+	struct tool_run *tr = vm_job_data(job);
+
+	vm_effective_clock(&out->clock, &out->icount_shift, vm_job_config(job), tr->accel);
+	free(tr);
+}
+
+int guestfs_start(struct vm_job **job, struct vm_result *out, const struct vm_config *cfg,
+		  const char *kdir, const char *run_dir)
 {
 	struct strbuf release = STRBUF_INIT;
 	double timeout = cfg->timeout > 0 ? cfg->timeout : VM_DEFAULT_TIMEOUT;
+	struct tool_run *tr;
 	enum vm_accel accel;
 	int ret = -1;
 
+	*job = NULL;
 	vm_result_release(out);
 	out->workload = "libguestfs";
 	accel = vm_resolve_accel(cfg);
@@ -474,15 +528,35 @@ int guestfs_run(struct vm_result *out, const struct vm_config *cfg, const char *
 		goto out;
 	}
 	out->status = RUN_OK;
-	if (prepare(out, cfg, accel, kdir, release.buf, timeout))
-		goto done;
-	run_tool(out, cfg, accel, kdir, release.buf, run_dir, timeout);
-done:
-	vm_effective_clock(&out->clock, &out->icount_shift, cfg, accel);
-	ret = out->status == RUN_OK ? 0 : -1;
+	ret = 0;
+	if (prepare(out, cfg, accel, kdir, release.buf, timeout)) {
+		if (out->status == RUN_START_FAILED) {
+			ret = -1;
+			goto out;
+		}
+		tr = xcalloc(1, sizeof(*tr));
+		tr->accel = accel;
+		*job = vm_job_new(cfg, run_dir, finish_nothing, tr);
+		goto out;
+	}
+	*job = start_tool(cfg, accel, kdir, release.buf, run_dir, timeout);
 out:
 	strbuf_release(&release);
 	return ret;
+}
+
+int guestfs_run(struct vm_result *out, const struct vm_config *cfg, const char *kdir,
+		const char *run_dir)
+{
+	struct vm_job *job;
+	struct child_process *cp;
+
+	if (guestfs_start(&job, out, cfg, kdir, run_dir))
+		return -1;
+	cp = vm_job_process(job);
+	if (cp)
+		finish_command(cp);
+	return vm_job_finish(job, out);
 }
 
 int guestfs_format_command(struct strbuf *out, const struct vm_config *cfg, const char *kdir)

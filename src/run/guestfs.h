@@ -67,6 +67,14 @@ char *guestfs_kernel_dir(const char *experiment_dir, const char *config_hash);
  */
 int guestfs_run(struct vm_result *out, const struct vm_config *cfg, const char *kdir,
 		const char *run_dir);
+/*
+ * The same run started, to run side by side with others (vm_start()):
+ * preparing a kernel's appliance is done before it returns.  0 with *job
+ * set (a prepare that failed gives a job without a process, its result in
+ * out already), or -1 when the harness failed (RUN_START_FAILED).
+ */
+int guestfs_start(struct vm_job **job, struct vm_result *out, const struct vm_config *cfg,
+		  const char *kdir, const char *run_dir);
 
 /*
  * Appends the shell command of a run of cfg ("env K=V ... libguestfs-test-tool"),

@@ -1,5 +1,6 @@
 /* host.c: facts about the machine the runs are made on, stored with the experiment. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,33 @@ void host_facts_read(struct host_facts *out)
 	cpu_model(&model);
 	out->cpu_model = strbuf_detach(&model, NULL);
 	out->cpus = online_cpus();
+}
+
+long host_mem_available_mb(void)
+{
+	FILE *fp = fopen("/proc/meminfo", "r");
+	struct strbuf line = STRBUF_INIT;
+	const char *v;
+	long mb = -1;
+
+	if (!fp)
+		return -1;
+	while (strbuf_getline(&line, fp) != EOF) {
+		char *end;
+		long kb;
+
+		if (skip_prefix(line.buf, "MemAvailable:", &v)) {
+			errno = 0;
+			kb = strtol(v, &end, 10);
+			if (!errno && end != v && kb >= 0)
+				mb = kb / 1024;
+			break;
+		}
+		strbuf_reset(&line);
+	}
+	strbuf_release(&line);
+	fclose(fp);
+	return mb;
 }
 
 void host_facts_release(struct host_facts *f)

@@ -23,6 +23,9 @@ struct host_facts {
 void host_facts_read(struct host_facts *out);
 void host_facts_release(struct host_facts *f);
 
+/* The memory the host can give without swapping (/proc/meminfo MemAvailable), in MiB; -1 unknown. */
+long host_mem_available_mb(void);
+
 /*
  * Puts the first line of `qemu --version` into out (empty).  A qemu that cannot
  * run is an error that says how to install one (so that a missing qemu is

@@ -33,7 +33,8 @@ struct workload_spec;
  *     and why), workloads (every
  *     workload run so far, one per line), host, host_kernel, cpu_model,
  *     host_cpus, initramfs_sha256, kconfperf (its version).
- *  5. Runs the schedule (schedule.h) minus the runs already stored, each in
+ *  5. Runs the schedule (schedule.h) minus the runs already stored, up to
+ *     `guests` side by side (o->guests; measure-runs.c), each in
  *     DIR/runs/<variant>/<workload>/<r0, r1, ... or w1, w2 ...>/, and stores
  *     each at once, with its samples, in one transaction: a run interrupted
  *     by anything, SIGKILL included, is simply run again next time, and a
@@ -94,6 +95,14 @@ struct measure_options {
 	const char *meter;
 	/* Run only this shard's rounds (schedule.h); { 0, 0 }: all of them. */
 	struct shard shard;
+	/*
+	 * Guests run side by side (--guests); 0 chooses: under icount, where
+	 * neither a run's guest time nor its instructions depend on what else
+	 * the host runs, one per CPU the host has (and memory for); under the
+	 * host clock, KVM or a runner, one.  Each run stores how many ran
+	 * beside it, and reports of wall time say so.
+	 */
+	int guests;
 };
 #define MEASURE_OPTIONS_INIT { .runs = 10, .warmup = 1, .icount_shift = -1 }
 
@@ -130,13 +139,20 @@ int measure_session_open(struct measure_session **out, struct store *st,
 /* The experiment's seed (--seed, stored, or new), for the caller's orders. */
 uint64_t measure_session_seed(const struct measure_session *ms);
 /*
- * Runs variant v (planned and built; o->workloads[0]) once as round
- * `round` (a warm-up when warmup, rounds -1, -2 ...) and stores it as
- * measure_runs() does.  Returns 1 when the run was ok, 0 when it failed
- * (stored, and warned about), -1 on an error that stops the experiment.
+ * Runs several at once: reqs[0..n) (variant, round, warmup each), up to the
+ * session's guests side by side (o->guests, or chosen as measure_runs()
+ * chooses), each stored as it ends.  A warm-up of a kernel ends before
+ * its other runs in reqs start.  Returns the number of runs that were
+ * ok, or -1 on an error that stops the experiment (the runs that ended
+ * are stored).
  */
-int measure_session_run(struct measure_session *ms, const struct store_variant *v,
-			int round, int warmup);
+struct measure_request {
+	const struct store_variant *v;
+	int round;
+	int warmup;
+};
+long measure_session_run_many(struct measure_session *ms, const struct measure_request *reqs,
+			      size_t n);
 void measure_session_close(struct measure_session *ms);
 
 #endif

@@ -367,18 +367,122 @@ static void extract_output(struct vm_result *out, const struct vm_config *cfg)
 	strbuf_release(&why);
 }
 
-int vm_run(struct vm_result *out, const struct vm_config *run_cfg, const char *dir)
+/*
+ * A run under way: its process, the settings it was started with (cfg,
+ * with run_dir its own copy of dir) and what finishes it.
+ */
+struct vm_job {
+	struct child_process cp;
+	struct vm_config cfg;
+	char *dir;
+	vm_job_finish_fn finish;
+	void *data;
+};
+
+struct vm_job *vm_job_new(const struct vm_config *cfg, const char *dir, vm_job_finish_fn finish,
+			  void *data)
 {
-	struct child_process cp = CHILD_PROCESS_INIT;
-	struct vm_config in_dir = *run_cfg, *cfg = &in_dir;
-	char *output_path = xstrfmt("%s/output.txt", dir);
+	struct vm_job *job = xcalloc(1, sizeof(*job));
+
+	child_process_init(&job->cp);
+	job->cfg = *cfg;
+	job->dir = xstrdup(dir);
+	job->cfg.run_dir = job->dir;
+	job->finish = finish;
+	job->data = data;
+	return job;
+}
+
+struct child_process *vm_job_process(struct vm_job *job)
+{
+	return job->cp.start_errno || job->cp.pid <= 0 ? NULL : &job->cp;
+}
+
+struct child_process *vm_job_child(struct vm_job *job)
+{
+	return &job->cp;
+}
+
+const struct vm_config *vm_job_config(const struct vm_job *job)
+{
+	return &job->cfg;
+}
+
+void *vm_job_data(const struct vm_job *job)
+{
+	return job->data;
+}
+
+static void vm_job_free(struct vm_job *job)
+{
+	child_process_release(&job->cp);
+	free(job->dir);
+	free(job);
+}
+
+int vm_job_finish(struct vm_job *job, struct vm_result *out)
+{
+	job->finish(job, out);
+	vm_job_free(job);
+	return out->status == RUN_OK ? 0 : -1;
+}
+
+/* The run's file name in its directory, malloc'd. */
+static char *in_dir(const struct vm_job *job, const char *name)
+{
+	return xstrfmt("%s/%s", job->dir, name);
+}
+
+/* Unlinks the run's file name: a stale file must not pass for this run's output. */
+static void unlink_in_dir(const struct vm_job *job, const char *name)
+{
+	char *path = in_dir(job, name);
+
+	unlink(path);
+	free(path);
+}
+
+/* After qemu (or the runner) has ended: what the run gave, from its files. */
+static void finish_run(struct vm_job *job, struct vm_result *out)
+{
+	const struct vm_config *cfg = &job->cfg;
 	struct strbuf console = STRBUF_INIT, results = STRBUF_INIT, qemu_log = STRBUF_INIT;
-	char *console_path = xstrfmt("%s/console.txt", dir);
-	char *results_path = xstrfmt("%s/results.txt", dir);
-	char *qemu_log_path = xstrfmt("%s/qemu.txt", dir);
+	char *console_path = in_dir(job, "console.txt");
+	char *results_path = in_dir(job, "results.txt");
+	char *qemu_log_path = in_dir(job, "qemu.txt");
+
+	remove_scratch(cfg);
+	read_tail(&console, console_path, CONSOLE_READ_MAX);
+	read_head(&results, results_path, KCP_OUTPUT_MAX);
+	read_tail(&qemu_log, qemu_log_path, QEMU_LOG_READ_MAX);
+	/* A runner's stderr is its console: its last line explains an exit. */
+	vm_classify(out, &job->cp, console.buf, console.len, results.buf, results.len,
+		    out->accel == VM_ACCEL_RUNNER ? console.buf : qemu_log.buf);
+	extract_output(out, cfg);
+	findings_scan(&out->findings, console.buf, console.len);
+	out->meter_loaded = vm_meter_loaded(cfg, out->accel);
+	if (out->meter_loaded)
+		vm_read_meter(out, cfg);
+	if (out->status != RUN_OK && !out->console_tail.len)
+		vm_add_last_lines(&out->console_tail, console.buf, console.len,
+				  VM_CONSOLE_TAIL_LINES);
+	strbuf_release(&console);
+	strbuf_release(&results);
+	strbuf_release(&qemu_log);
+	free(console_path);
+	free(results_path);
+	free(qemu_log_path);
+}
+
+int vm_start(struct vm_job **job_out, struct vm_result *out, const struct vm_config *cfg,
+	     const char *dir)
+{
+	struct vm_job *job = NULL;
+	char *console_path = NULL, *results_path = NULL, *qemu_log_path = NULL;
 	struct stat st;
 	int ret = -1;
 
+	*job_out = NULL;
 	vm_result_release(out);
 	out->workload = cfg->workload ? workload_table[cfg->workload->id].name : "boot";
 	out->accel = vm_resolve_accel(cfg);
@@ -394,53 +498,48 @@ int vm_run(struct vm_result *out, const struct vm_config *run_cfg, const char *d
 		error("no run directory '%s'", dir);
 		goto out;
 	}
-	/* A stale file from an earlier run must not pass for this one's output. */
+	job = vm_job_new(cfg, dir, finish_run, NULL);
+	console_path = in_dir(job, "console.txt");
+	results_path = in_dir(job, "results.txt");
+	qemu_log_path = in_dir(job, "qemu.txt");
 	unlink(console_path);
 	unlink(results_path);
 	unlink(qemu_log_path);
-	unlink(output_path);
-	in_dir.run_dir = dir;
-	if (vm_meter_loaded(cfg, out->accel)) {
-		char *meter_path = vm_run_file(cfg, METER_FILE);
-
-		unlink(meter_path);
-		free(meter_path);
-	}
-	if (make_scratch(cfg, &out->reason)) {
+	unlink_in_dir(job, "output.txt");
+	if (vm_meter_loaded(&job->cfg, out->accel))
+		unlink_in_dir(job, METER_FILE);
+	if (make_scratch(&job->cfg, &out->reason)) {
 		out->status = RUN_START_FAILED;
 		error("%s", out->reason.buf);
-		remove_scratch(cfg);
+		remove_scratch(&job->cfg);
 		goto out;
 	}
-
-	vm_prepare(&cp, cfg, out->accel, dir, console_path, results_path, qemu_log_path);
-	cp.silent_exec_failure = 1;
-	if (!start_command(&cp))
-		finish_command(&cp);
-	remove_scratch(cfg);
-	read_tail(&console, console_path, CONSOLE_READ_MAX);
-	read_head(&results, results_path, KCP_OUTPUT_MAX);
-	read_tail(&qemu_log, qemu_log_path, QEMU_LOG_READ_MAX);
-	/* A runner's stderr is its console: its last line explains an exit. */
-	vm_classify(out, &cp, console.buf, console.len, results.buf, results.len,
-		    out->accel == VM_ACCEL_RUNNER ? console.buf : qemu_log.buf);
-	extract_output(out, cfg);
-	findings_scan(&out->findings, console.buf, console.len);
-	out->meter_loaded = vm_meter_loaded(cfg, out->accel);
-	if (out->meter_loaded)
-		vm_read_meter(out, cfg);
-	if (out->status != RUN_OK && !out->console_tail.len)
-		vm_add_last_lines(&out->console_tail, console.buf, console.len,
-			       VM_CONSOLE_TAIL_LINES);
-	ret = out->status == RUN_OK ? 0 : -1;
+	vm_prepare(&job->cp, &job->cfg, out->accel, dir, console_path, results_path,
+		   qemu_log_path);
+	job->cp.silent_exec_failure = 1;
+	/* Not started (no qemu): vm_job_process() is NULL, finishing classifies it. */
+	start_command(&job->cp);
+	*job_out = job;
+	job = NULL;
+	ret = 0;
 out:
-	free(output_path);
-	child_process_release(&cp);
-	strbuf_release(&console);
-	strbuf_release(&results);
-	strbuf_release(&qemu_log);
+	if (job)
+		vm_job_free(job);
 	free(console_path);
 	free(results_path);
 	free(qemu_log_path);
 	return ret;
+}
+
+int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir)
+{
+	struct vm_job *job;
+	struct child_process *cp;
+
+	if (vm_start(&job, out, cfg, dir))
+		return -1;
+	cp = vm_job_process(job);
+	if (cp)
+		finish_command(cp);
+	return vm_job_finish(job, out);
 }

@@ -381,6 +381,44 @@ void vm_forget_probe(void);
 int vm_run(struct vm_result *out, const struct vm_config *cfg, const char *dir);
 
 /*
+ * Runs side by side: vm_start() starts what vm_run() runs and returns at
+ * once with the run under way in *job; the caller waits for its process
+ * (vm_job_process(): finish_command(), or wait_any_command() over several
+ * jobs' processes), then vm_job_finish() fills *out as vm_run() does and
+ * frees the job.  vm_run() is exactly that, one job.  Under icount a run's
+ * guest time and instructions do not depend on what else the host runs,
+ * so runs side by side give the values they give alone (its wall time is
+ * the host's, shared).
+ *
+ * vm_start() returns 0 with *job set, or -1 when the run cannot start
+ * (out->status RUN_START_FAILED, the reason said; *job NULL).  A qemu
+ * that cannot be executed is a started job without a process
+ * (vm_job_process() NULL): finish it at once, it is classified as vm_run()
+ * classifies it.  out is the caller's from vm_start() to vm_job_finish().
+ */
+struct vm_job;
+int vm_start(struct vm_job **job, struct vm_result *out, const struct vm_config *cfg,
+	     const char *dir);
+/* The job's process to wait for, or NULL when it has none (not started). */
+struct child_process *vm_job_process(struct vm_job *job);
+/* Once its process has ended: the result in out (0 ok, -1 not); frees job. */
+int vm_job_finish(struct vm_job *job, struct vm_result *out);
+
+/*
+ * For the run modules beside vm.c (guestfs.c): a job whose process the
+ * maker starts itself (vm_job_process() then has it), with cfg copied
+ * (run_dir set to a copy of dir) and finish called by vm_job_finish(),
+ * which must release data.
+ */
+typedef void (*vm_job_finish_fn)(struct vm_job *job, struct vm_result *out);
+struct vm_job *vm_job_new(const struct vm_config *cfg, const char *dir, vm_job_finish_fn finish,
+			  void *data);
+const struct vm_config *vm_job_config(const struct vm_job *job);
+/* The job's process, started or not (its maker sets it up and starts it). */
+struct child_process *vm_job_child(struct vm_job *job);
+void *vm_job_data(const struct vm_job *job);
+
+/*
  * After a run of cfg that loaded the meter: reads its counts into
  * out->meter and adds the workload's (out->workload's) "instructions"
  * samples to out->proto; an ok run whose counts are missing or incomplete

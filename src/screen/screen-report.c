@@ -33,13 +33,12 @@ static void pad(struct strbuf *sb, size_t from, size_t width)
 
 static const struct screen_node *found_node(const struct screen *s, size_t option)
 {
-	size_t i, nr;
-	const size_t *order = screen_order(s, &nr);
+	size_t i;
 
 	for (i = 0; i < screen_nr_nodes(s); i++) {
 		const struct screen_node *n = screen_node(s, i);
 
-		if (n->decision == SCREEN_FOUND && order[n->lo] == option)
+		if (screen_node_option(s, n) == option)
 			return n;
 	}
 	return NULL;
@@ -147,6 +146,58 @@ static void text_variants(struct strbuf *sb, const struct screen *s)
 			    screen_nr_unresolved(s) == 1 ? "was" : "were");
 }
 
+/* The verdict of one option in words: "found +40.1% [..]", "below: at most +0.4%" ... */
+static void add_verdict(struct strbuf *sb, const struct screen *s, const struct screen_verdict *v)
+{
+	switch (v->kind) {
+	case SCREEN_VERDICT_FOUND:
+		strbuf_addstr(sb, v->attributed ? "found by attribution, its group " : "found ");
+		add_cost(sb, v->value, v->lo, v->hi);
+		break;
+	case SCREEN_VERDICT_BELOW:
+		strbuf_addstr(sb, "below the threshold: at most ");
+		stats_format_change(sb, v->hi, 1);
+		strbuf_addstr(sb, " (its group's bound)");
+		break;
+	case SCREEN_VERDICT_CLEARED:
+		strbuf_addstr(sb, "cleared by attribution: ");
+		if (isnan(v->value))
+			strbuf_addstr(sb, "no function only it can change changed");
+		else {
+			stats_format_change(sb, v->value, 2);
+			strbuf_addstr(sb, " in functions only it can change (attributed, not measured)");
+		}
+		break;
+	default:
+		strbuf_addstr(sb, screen_verdict_name(v->kind));
+		break;
+	}
+	(void)s;
+}
+
+/* Every screened option and what the screen said of it, in screen order. */
+static void text_options(struct strbuf *sb, const struct screen *s)
+{
+	size_t nr, i;
+	const size_t *order = screen_order(s, &nr);
+
+	if (!nr)
+		return;
+	strbuf_addstr(sb, "every screened option, as the screen decided it (percent on top of the "
+		      "options before it):\n");
+	for (i = 0; i < nr; i++) {
+		struct screen_verdict v;
+		size_t start = sb->len;
+
+		screen_option_verdict(s, order[i], &v);
+		strbuf_addf(sb, "    %zu %s", i + 1, screen_option_name(s, order[i]));
+		pad(sb, start, 48);
+		add_verdict(sb, s, &v);
+		strbuf_rtrim(sb);
+		strbuf_addch(sb, '\n');
+	}
+}
+
 static void text_node(struct strbuf *sb, const struct screen *s, size_t i)
 {
 	const struct screen_node *n = screen_node(s, i);
@@ -167,7 +218,21 @@ static void text_node(struct strbuf *sb, const struct screen *s, size_t i)
 		    screen_decision_name(n->decision));
 	if (n->why != SCREEN_WHY_NONE)
 		strbuf_addf(sb, ": %s", screen_why_text(n->why));
+	if (n->attributed != SCREEN_NONE)
+		strbuf_addf(sb, " (%s)", screen_option_name(s, order[n->attributed]));
 	strbuf_addch(sb, '\n');
+	if (n->evidence == 2) {
+		strbuf_addchars(sb, ' ', 6 + 2 * n->depth);
+		strbuf_addf(sb, "evidence: %zu of %zu members can own the change", n->nr_candidates,
+			    n->hi - n->lo);
+		for (k = 0; k < n->nr_candidates; k++)
+			strbuf_addf(sb, "%s%s", k ? ", " : " (",
+				    screen_option_name(s, order[n->candidates[k]]));
+		strbuf_addstr(sb, n->nr_candidates ? ")" : "");
+		if (n->evidence_text)
+			strbuf_addf(sb, ": %s", n->evidence_text);
+		strbuf_addch(sb, '\n');
+	}
 	for (k = 0; k < 2; k++)
 		if (n->child[k] != SCREEN_NONE)
 			text_node(sb, s, n->child[k]);
@@ -183,6 +248,7 @@ void screen_report_text(struct strbuf *sb, const struct screen *s)
 	text_found(sb, s);
 	text_all_found(sb, s);
 	text_variants(sb, s);
+	text_options(sb, s);
 	if (!screen_nr_nodes(s))
 		return;
 	strbuf_addstr(sb, "bifurcation tree (group LO-HI of the screen order: its cost on top of\n"
@@ -309,6 +375,46 @@ static void json_tree(struct json_writer *jw, const struct screen *s)
 		jw_object_double(jw, "p", n->looks ? n->cmp.welch.p : NAN);
 		jw_object_string(jw, "decision", screen_decision_name(n->decision));
 		jw_object_string(jw, "why", screen_why_text(n->why));
+		jw_object_string(jw, "attributed", n->attributed == SCREEN_NONE ? NULL :
+				 screen_option_name(s, order[n->attributed]));
+		if (n->evidence == 2) {
+			jw_object_inline_begin_object(jw, "evidence");
+			jw_object_inline_begin_array(jw, "candidates");
+			for (size_t k = 0; k < n->nr_candidates; k++)
+				jw_array_string(jw, screen_option_name(s, order[n->candidates[k]]));
+			jw_end(jw);
+			jw_object_string(jw, "text", n->evidence_text);
+			jw_end(jw);
+		} else {
+			jw_object_null(jw, "evidence");
+		}
+		jw_end(jw);
+	}
+	jw_end(jw);
+}
+
+/* "options": every option, in the table's order, with what the screen said of it. */
+static void json_options(struct json_writer *jw, const struct screen *s)
+{
+	size_t i;
+
+	jw_object_inline_begin_array(jw, "options_verdicts");
+	for (i = 0; i < screen_nr_options(s); i++) {
+		struct screen_verdict v;
+
+		screen_option_verdict(s, i, &v);
+		jw_array_inline_begin_object(jw);
+		jw_object_string(jw, "name", screen_option_name(s, i));
+		jw_object_string(jw, "verdict", screen_verdict_name(v.kind));
+		jw_object_bool(jw, "attributed", v.attributed);
+		jw_object_double(jw, "value", v.value);
+		jw_object_double(jw, "lo", v.lo);
+		jw_object_double(jw, "hi", v.hi);
+		if (v.node == SCREEN_NONE)
+			jw_object_null(jw, "node");
+		else
+			jw_object_intmax(jw, "node", (intmax_t)v.node);
+		jw_object_string(jw, "reason", screen_excluded(s, i));
 		jw_end(jw);
 	}
 	jw_end(jw);
@@ -353,5 +459,6 @@ void screen_report_json(struct json_writer *jw, const struct screen *s)
 		jw_end(jw);
 	}
 	jw_end(jw);
+	json_options(jw, s);
 	json_tree(jw, s);
 }

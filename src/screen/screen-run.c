@@ -11,6 +11,10 @@
 #include "util/json.h"
 #include "kbuild/kbuild-variants.h"
 #include "kbuild/kbuild.h"
+#include "kbuild/objects-index.h"
+#include "run/meter.h"
+#include "screen/screen-attrib.h"
+#include "store/store-meter.h"
 #include "kconfig/kconfig.h"
 #include "run/measure.h"
 #include "plan/harness.h"
@@ -33,6 +37,9 @@ struct dvar {
 	char *name;		/* its store variant */
 	char *twin;		/* the store variant that is measured for it (itself, or same-as) */
 	int64_t twin_id;
+	/* Its kernel's object index (attribution), read once; loaded: tried. */
+	struct objects_index *index;
+	int index_loaded;
 };
 
 struct driver {
@@ -57,6 +64,8 @@ struct driver {
 	size_t nr_samples;
 	struct store_variant *stored;	/* variants as stored */
 	size_t nr_stored;
+	/* Per option: the symbols its kernel alone changes (attribution). */
+	struct strvec *syms;
 };
 
 static void driver_release(struct driver *d)
@@ -66,7 +75,11 @@ static void driver_release(struct driver *d)
 	for (i = 0; i < d->nr_vars; i++) {
 		free(d->vars[i].name);
 		free(d->vars[i].twin);
+		objects_index_free(d->vars[i].index);
 	}
+	for (i = 0; d->syms && i < d->plan.nr_options; i++)
+		strvec_clear(&d->syms[i]);
+	free(d->syms);
 	free(d->vars);
 	free(d->seen);
 	free(d->spec);
@@ -81,7 +94,8 @@ static const char *metric_of(const struct screen_run_options *o, int *higher_is_
 {
 	const struct workload_info *wi = &workload_table[o->measure->workloads[0].id];
 
-	if (o->metric && metric_is_every_runs(o->metric)) {
+	if (o->metric && (metric_is_every_runs(o->metric) ||
+			  metric_kind_of(o->metric) == METRIC_INSTRUCTIONS)) {
 		*higher_is_better = 0;
 		return o->metric;
 	}
@@ -108,6 +122,9 @@ int screen_run_key(const struct screen_run_options *o, char key[SHA256_HEX_SIZE]
 		    so->indifference, so->confidence, so->alpha, so->runs_initial, so->runs_step,
 		    so->runs_max, so->runs_confirm, so->confirm, o->measure->warmup,
 		    o->related_order ? "related" : "given");
+	/* attribution changes decisions; a screen without it keeps the key it had */
+	if (so->attribute)
+		strbuf_addstr(&sb, "attribute\n");
 	sha256_init(&c);
 	sha256_update(&c, sb.buf, sb.len);
 	sha256_final_hex(&c, key);
@@ -483,14 +500,20 @@ out:
 	return ret;
 }
 
-/* One round: each kernel that some want still needs runs once, in a seeded order. */
+/*
+ * One round: each kernel that some want still needs runs once, in a seeded
+ * order, side by side as the session allows (a kernel's first boots, its
+ * warm-ups, end before its measured run starts).
+ */
 static int run_round(struct driver *d, const int64_t *ids, size_t n)
 {
-	size_t *order = xmalloc((n ? n : 1) * sizeof(*order)), i;
+	size_t *order = xmalloc((n ? n : 1) * sizeof(*order)), i, nr = 0;
+	struct measure_request *reqs = NULL;
+	size_t alloc = 0;
 	int ret = 0;
 
 	schedule_round_order(order, n, measure_session_seed(d->ms), d->spec, (int)d->passes++);
-	for (i = 0; i < n && !ret; i++) {
+	for (i = 0; i < n; i++) {
 		const struct store_variant *sv = NULL;
 		size_t k, measured, warmups;
 
@@ -499,17 +522,21 @@ static int run_round(struct driver *d, const int64_t *ids, size_t n)
 				sv = &d->stored[k];
 		if (!sv) {
 			ret = error("screen: a variant is gone from the store");
-			break;
+			goto out;
 		}
 		free(kernel_runs(d, sv->id, &measured, &warmups));
 		/* A kernel's first boots are warm-ups. */
-		while (!measured && warmups < (size_t)d->o->measure->warmup && !ret) {
-			if (measure_session_run(d->ms, sv, -(int)++warmups, 1) < 0)
-				ret = -1;
+		while (!measured && warmups < (size_t)d->o->measure->warmup) {
+			ALLOC_GROW(reqs, nr + 1, alloc);
+			reqs[nr++] = (struct measure_request){ sv, -(int)++warmups, 1 };
 		}
-		if (!ret && measure_session_run(d->ms, sv, (int)measured, 0) < 0)
-			ret = -1;
+		ALLOC_GROW(reqs, nr + 1, alloc);
+		reqs[nr++] = (struct measure_request){ sv, (int)measured, 0 };
 	}
+	if (measure_session_run_many(d->ms, reqs, nr) < 0)
+		ret = -1;
+out:
+	free(reqs);
 	free(order);
 	return ret;
 }
@@ -549,6 +576,93 @@ static int meet_wants(struct driver *d, const struct screen_step *step, const ch
 	ret = 0;
 out:
 	free(ids);
+	return ret;
+}
+
+/* The object index of engine variant v's kernel, or NULL (said once). */
+static const struct objects_index *variant_index(struct driver *d, size_t v)
+{
+	struct dvar *dv = &d->vars[v];
+	const struct store_variant *sv;
+	struct store_build b = STORE_BUILD_INIT;
+	char *path = NULL;
+
+	if (dv->index_loaded)
+		return dv->index;
+	dv->index_loaded = 1;
+	sv = stored_by_name(d, dv->twin);
+	if (sv && store_get_build_by_hash(d->st, sv->config_hash, &b) > 0 && b.image)
+		path = kbuild_objects_index(b.image);
+	if (!path || objects_index_read(&dv->index, path))
+		note("screen: no index of the objects of %s: its functions are not matched "
+		     "to options", dv->twin);
+	free(path);
+	store_build_release(&b);
+	return dv->index;
+}
+
+/* The ids of engine variant v's measured runs [first, first + n), in round order. */
+static int64_t *judged_runs(const struct driver *d, size_t v, size_t first, size_t n)
+{
+	size_t measured, warmups, *idx = kernel_runs(d, d->vars[v].twin_id, &measured, &warmups);
+	int64_t *ids = xcalloc(n ? n : 1, sizeof(*ids));
+
+	for (size_t k = 0; k < n && first + k < measured; k++)
+		ids[k] = d->runs[idx[first + k]].id;
+	free(idx);
+	return ids;
+}
+
+/*
+ * The evidence node i asked for (screen.h, "Attribution"): from the meter's
+ * counts of the runs it was judged on and the two kernels' object indices.
+ */
+static int give_evidence(struct driver *d, size_t i)
+{
+	const struct screen_node *n = screen_node(d->s, i);
+	const struct screen_variant *from = screen_variant(d->s, n->from);
+	const struct screen_variant *to = screen_variant(d->s, n->to);
+	struct attrib_input in = { 0 };
+	struct attrib_result r = ATTRIB_RESULT_INIT;
+	struct attrib_member *members;
+	size_t nr_order, k;
+	const size_t *order = screen_order(d->s, &nr_order);
+	int64_t *lo, *hi;
+	int ret = -1;
+
+	if (reload_runs(d))
+		return -1;
+	in.st = d->st;
+	in.nr_lo = from->nr_values - n->from_start;
+	in.nr_hi = to->nr_values - n->to_start;
+	lo = judged_runs(d, n->from, n->from_start, in.nr_lo);
+	hi = judged_runs(d, n->to, n->to_start, in.nr_hi);
+	in.lo_runs = lo;
+	in.hi_runs = hi;
+	in.lo_index = variant_index(d, n->from);
+	in.hi_index = variant_index(d, n->to);
+	in.phase = meter_metric_phase(workload_table[d->o->measure->workloads[0].id].name);
+	in.threshold = screen_get_options(d->s)->threshold;
+	members = xcalloc(n->hi - n->lo, sizeof(*members));
+	for (k = n->lo; k < n->hi; k++) {
+		size_t opt = order[k];
+
+		members[k - n->lo].option = opt;
+		members[k - n->lo].name = d->plan.options[opt].label;
+		members[k - n->lo].syms = &d->syms[opt];
+	}
+	in.members = members;
+	in.nr_members = n->hi - n->lo;
+	if (attrib_evidence(&r, &in))
+		goto out;
+	note("screen: options %zu-%zu: %zu of %zu can own the change%s", n->lo + 1, n->hi,
+	     r.nr_candidates, in.nr_members, r.nr_candidates == 1 ? ": attributed" : "");
+	ret = screen_set_evidence(d->s, i, r.candidates, r.nr_candidates, r.owned, r.text.buf);
+out:
+	attrib_result_release(&r);
+	free(members);
+	free(lo);
+	free(hi);
 	return ret;
 }
 
@@ -713,8 +827,12 @@ int screen_run(struct store *st, const struct screen_run_options *o, struct scre
 	    plan_save_boot(&d.plan, st))
 		goto out;
 	names = xcalloc(d.plan.nr_options + 1, sizeof(*names));
-	for (i = 0; i < d.plan.nr_options; i++)
+	d.syms = xcalloc(d.plan.nr_options + 1, sizeof(*d.syms));
+	for (i = 0; i < d.plan.nr_options; i++) {
 		names[i] = d.plan.options[i].label;
+		strvec_init(&d.syms[i]);
+		changed_symbols(&d.plan, i, &d.syms[i]);
+	}
 	d.s = screen_new(names, d.plan.nr_options, &so);
 	if (setup(&d, resume))
 		goto out;
@@ -738,6 +856,11 @@ int screen_run(struct store *st, const struct screen_run_options *o, struct scre
 		show_decisions(&d);
 		if (step.done)
 			break;
+		for (i = 0; i < step.nr_evidence; i++)
+			if (give_evidence(&d, step.evidence[i]))
+				goto out;
+		if (step.nr_evidence)
+			continue;
 		if (screen_nr_variants(d.s) > d.nr_vars) {
 			size_t n = screen_nr_variants(d.s);
 

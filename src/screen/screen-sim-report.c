@@ -17,14 +17,16 @@ static void json_settings(struct json_writer *jw, const char *path,
 	jw_object_string(jw, "order", screen_sim_order_name(o->order));
 	jw_object_double(jw, "sd", o->sd);
 	jw_object_double(jw, "zero_below", o->zero_below);
+	jw_object_bool(jw, "attribution", o->functions != NULL);
 }
 
 void screen_sim_report_text(struct strbuf *sb, const struct screen *s, const char *path,
 			    const struct screen_sim_options *o)
 {
 	strbuf_addf(sb, "simulated screen of %s: seed %lu, %s order, run-to-run sd %.2f%%, "
-		    "costs under %.1f%% taken as 0\n", path, o->seed,
-		    screen_sim_order_name(o->order), o->sd, o->zero_below);
+		    "costs under %.1f%% taken as 0%s\n", path, o->seed,
+		    screen_sim_order_name(o->order), o->sd, o->zero_below,
+		    o->functions ? ", attribution on (--functions)" : "");
 	screen_report_text(sb, s);
 }
 
@@ -49,9 +51,10 @@ void screen_sim_summary_text(struct strbuf *sb, const struct screen_effects *fx,
 	size_t i;
 
 	strbuf_addf(sb, "simulated screens of %s: %zu seeds from %lu, %s order, "
-		    "run-to-run sd %.2f%%,\nthreshold %.1f%%, costs under %.1f%% taken as 0\n",
+		    "run-to-run sd %.2f%%,\nthreshold %.1f%%, costs under %.1f%% taken as 0%s\n",
 		    path, sum->seeds, o->seed, screen_sim_order_name(o->order), o->sd,
-		    o->screen.threshold, o->zero_below);
+		    o->screen.threshold, o->zero_below,
+		    o->functions ? ", attribution on (--functions)" : "");
 	strbuf_addf(sb, "builds: mean %.1f, min %zu, max %zu (one at a time: %zu)\n",
 		    sum->builds_mean, sum->builds_min, sum->builds_max, fx->nr + 1);
 	strbuf_addf(sb, "runs:   mean %.1f, min %zu, max %zu\n",

@@ -243,6 +243,159 @@ out:
 	return ret;
 }
 
+void screen_functions_release(struct screen_functions *fn)
+{
+	for (size_t i = 0; fn->funcs && i < fn->nr; i++)
+		strvec_clear(&fn->funcs[i]);
+	free(fn->funcs);
+	fn->funcs = NULL;
+	fn->nr = 0;
+}
+
+/* A C identifier, or ~ and one. */
+static int valid_function(const char *s)
+{
+	if (*s == '~')
+		s++;
+	if (!*s || (!isalpha((unsigned char)*s) && *s != '_'))
+		return 0;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.')
+			return 0;
+	return 1;
+}
+
+int screen_functions_load(struct screen_functions *out, const struct screen_effects *fx,
+			  const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct strvec lines = STRVEC_INIT, words = STRVEC_INIT;
+	size_t i, k, opt;
+	int ret = -1;
+
+	out->nr = fx->nr;
+	out->funcs = xcalloc(fx->nr ? fx->nr : 1, sizeof(*out->funcs));
+	for (i = 0; i < fx->nr; i++)
+		strvec_init(&out->funcs[i]);
+	if (strbuf_read_file_max(&sb, path, EFFECTS_MAX_BYTES) < 0)
+		goto out;
+	strvec_split(&lines, sb.buf, "\n");
+	for (i = 0; i < lines.nr; i++) {
+		const char *line = lines.v[i];
+
+		while (isspace((unsigned char)*line))
+			line++;
+		if (!*line || *line == '#')
+			continue;
+		strvec_clear(&words);
+		strvec_split(&words, line, " \t\r");
+		for (opt = 0; opt < fx->nr && strcmp(fx->items[opt].name, words.v[0]); opt++)
+			;
+		if (opt == fx->nr) {
+			error("%s:%zu: '%s' is not an option of the table of costs", path, i + 1,
+			      words.v[0]);
+			goto out;
+		}
+		if (out->funcs[opt].nr) {
+			error("%s:%zu: %s is listed twice", path, i + 1, words.v[0]);
+			goto out;
+		}
+		if (words.nr < 2) {
+			error("%s:%zu: expected '%s FUNCTION ...' (the functions it changes)", path,
+			      i + 1, words.v[0]);
+			goto out;
+		}
+		for (k = 1; k < words.nr; k++) {
+			if (!valid_function(words.v[k])) {
+				error("%s:%zu: '%s' is not a function name (or ~ and one)", path, i + 1,
+				      words.v[k]);
+				goto out;
+			}
+			strvec_push(&out->funcs[opt], words.v[k]);
+		}
+	}
+	ret = 0;
+out:
+	if (ret)
+		screen_functions_release(out);
+	strvec_clear(&lines);
+	strvec_clear(&words);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* Option i's functions: the table's, or one of its own. */
+static void functions_of(const struct screen_effects *fx, const struct screen_functions *fn,
+			 size_t i, struct strvec *out)
+{
+	strvec_clear(out);
+	if (fn && i < fn->nr && fn->funcs[i].nr)
+		strvec_pushv(out, fn->funcs[i].v);
+	else
+		strvec_pushf(out, "%s:own", fx->items[i].name);
+}
+
+/*
+ * The evidence the meter and the object indices would give for node i
+ * (screen.h, "Attribution"): each member's cost spread over its
+ * functions; a function's owners the members listing it (without ~); a
+ * candidate a member whose owned functions changed by a quarter of the
+ * threshold or more.
+ */
+static int sim_evidence(struct screen *s, size_t i, const struct screen_effects *fx,
+			const struct screen_sim_options *opts)
+{
+	const struct screen_node *n = screen_node(s, i);
+	size_t nr_order, k, j, m = n->hi - n->lo, nr_c = 0;
+	const size_t *order = screen_order(s, &nr_order);
+	struct strvec *f = xcalloc(m, sizeof(*f)), names = STRVEC_INIT;
+	double *delta, *reach = xcalloc(m, sizeof(*reach)), *owned = xcalloc(m, sizeof(*owned));
+	size_t *cand = xcalloc(m, sizeof(*cand));
+	int ret;
+
+	for (k = 0; k < m; k++) {
+		strvec_init(&f[k]);
+		functions_of(fx, opts->functions, order[n->lo + k], &f[k]);
+		for (j = 0; j < f[k].nr; j++)
+			strvec_push_unique(&names, f[k].v[j] + (f[k].v[j][0] == '~'));
+	}
+	delta = xcalloc(names.nr ? names.nr : 1, sizeof(*delta));
+	for (k = 0; k < m; k++) {
+		double cost = screen_sim_cost(fx, order[n->lo + k], opts->zero_below);
+
+		for (j = 0; j < f[k].nr; j++)
+			delta[strvec_find(&names, f[k].v[j] + (f[k].v[j][0] == '~'))] +=
+				cost / (double)f[k].nr;
+	}
+	for (size_t x = 0; x < names.nr; x++) {
+		size_t owners = 0, last = 0;
+
+		if (!delta[x])
+			continue;
+		for (k = 0; k < m; k++)
+			if (strvec_find(&f[k], names.v[x]) >= 0) {
+				reach[k] += fabs(delta[x]);
+				owners++;
+				last = k;
+			}
+		if (owners == 1)
+			owned[last] += delta[x];
+	}
+	for (k = 0; k < m; k++)
+		if (reach[k] > 0 && reach[k] >= opts->screen.threshold / 4)
+			cand[nr_c++] = order[n->lo + k];
+	ret = screen_set_evidence(s, i, cand, nr_c, owned, NULL);
+	for (k = 0; k < m; k++)
+		strvec_clear(&f[k]);
+	free(f);
+	strvec_clear(&names);
+	free(delta);
+	free(reach);
+	free(owned);
+	free(cand);
+	return ret;
+}
+
 double screen_sim_cost(const struct screen_effects *fx, size_t i, double zero_below)
 {
 	double c = fx->items[i].cost;
@@ -332,6 +485,7 @@ int screen_simulate(struct screen **out, const struct screen_effects *fx,
 	size_t *order = xmalloc((fx->nr ? fx->nr : 1) * sizeof(*order));
 	double *factor = xmalloc((fx->nr ? fx->nr : 1) * sizeof(*factor));
 	double sigma = opts->sd / 100;
+	struct screen_options so;
 	struct screen *s;
 	size_t i;
 	int ret = -1;
@@ -349,7 +503,9 @@ int screen_simulate(struct screen **out, const struct screen_effects *fx,
 	else if (opts->order == SCREEN_ORDER_RELATED)
 		related_order(order, fx);
 
-	s = screen_new(names, fx->nr, &opts->screen);
+	so = opts->screen;
+	so.attribute = opts->functions != NULL;
+	s = screen_new(names, fx->nr, &so);
 	if (screen_prefer_order(s, order) || screen_start(s))
 		goto out;
 	for (;;) {
@@ -359,6 +515,9 @@ int screen_simulate(struct screen **out, const struct screen_effects *fx,
 			goto out;
 		if (step.done)
 			break;
+		for (i = 0; i < step.nr_evidence; i++)
+			if (sim_evidence(s, step.evidence[i], fx, opts))
+				goto out;
 		for (i = 0; i < step.nr; i++) {
 			const struct screen_want *w = &step.wants[i];
 			const struct screen_variant *v = screen_variant(s, w->variant);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "screen/screen.h"
+#include "util/strvec.h"
 
 /*
  * An effects table: each option's true cost, in percent.  Two CSV formats
@@ -50,6 +51,32 @@ int screen_effects_parse(struct screen_effects *out, const char *text, size_t le
 int screen_effects_load(struct screen_effects *out, const char *path);
 void screen_effects_release(struct screen_effects *fx);
 
+/*
+ * A functions table, for simulating attribution (screen.h): which kernel
+ * functions each option changes, one option a line, '#' comments and blank
+ * lines anywhere:
+ *
+ *   CONFIG_X=y FUNC ...      X changes these functions, its cost shared
+ *                            equally among them.  A function that several
+ *                            options list is in code each of them can
+ *                            change (a header every file includes);
+ *   ~FUNC                    one that none of them can change although X
+ *                            makes it run more (behaviour: the scheduler,
+ *                            an unwinder called from X's code).
+ *
+ * An option the table does not list changes one function of its own (a
+ * leaf option's code).  The settings must be the effects table's.
+ */
+struct screen_functions {
+	struct strvec *funcs;	/* per effects option: names, "~NAME" unowned */
+	size_t nr;
+};
+#define SCREEN_FUNCTIONS_INIT { NULL, 0 }
+/* Reads path against fx's options: 0, or -1 with "PATH:LINE: ..." said. */
+int screen_functions_load(struct screen_functions *out, const struct screen_effects *fx,
+			  const char *path);
+void screen_functions_release(struct screen_functions *fn);
+
 /* The cost the simulation uses: the table's, or 0 when below zero_below percent. */
 double screen_sim_cost(const struct screen_effects *fx, size_t i, double zero_below);
 
@@ -82,8 +109,14 @@ struct screen_sim_options {
 	unsigned long seed;
 	enum screen_sim_order order;
 	struct screen_options screen;
+	/*
+	 * With a functions table, the engine attributes (screen.h's
+	 * opts.attribute): its evidence is what the meter and the object
+	 * indices would say of the table's functions.  NULL: it does not.
+	 */
+	const struct screen_functions *functions;
 };
-#define SCREEN_SIM_OPTIONS_INIT { 0.75, 2.0, 1, SCREEN_ORDER_RANDOM, SCREEN_OPTIONS_INIT }
+#define SCREEN_SIM_OPTIONS_INIT { 0.75, 2.0, 1, SCREEN_ORDER_RANDOM, SCREEN_OPTIONS_INIT, NULL }
 
 /*
  * Screens the table's options with simulated runs: the seed drives the

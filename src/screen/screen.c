@@ -5,59 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "screen/screen.h"
+#include "screen/screen-internal.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/usage.h"
 #include "util/wrapper.h"
-
-enum screen_phase {
-	PHASE_SETUP,
-	PHASE_SCREEN,
-	PHASE_CONFIRM,
-	PHASE_DONE,
-};
-
-struct edge {
-	size_t later, earlier;
-};
-
-struct screen {
-	struct screen_options opts;
-	enum screen_phase phase;
-
-	char **names;
-	size_t nr;
-	size_t *prefer;		/* preferred order, or NULL */
-	char **excluded;	/* reasons, NULL when screened */
-	struct edge *edges;
-	size_t nr_edges, alloc_edges;
-
-	size_t *order;		/* position -> option */
-	size_t nr_order;
-	size_t *position;	/* option -> position, SCREEN_NONE when excluded */
-
-	struct screen_variant *variants;
-	size_t nr_variants, alloc_variants;
-	struct screen_node *nodes;
-	size_t nr_nodes, alloc_nodes;
-
-	size_t *found;
-	size_t nr_found, alloc_found;
-
-	struct screen_confirmation *confirm;
-	size_t nr_confirm;
-	/* The baseline's runs before the confirmations: theirs start after. */
-	size_t base_start;
-	struct stats_interaction interaction;
-	int has_interaction;
-
-	struct screen_want *wants;
-	size_t nr_wants, alloc_wants;
-	/* Variants handed out in the current step: screen_add_run() only takes these. */
-	unsigned char *in_step;
-	size_t alloc_in_step;
-};
 
 struct screen *screen_new(const char *const *names, size_t nr,
 			  const struct screen_options *opts)
@@ -112,7 +64,13 @@ void screen_free(struct screen *s)
 		free(v->note);
 	}
 	free(s->variants);
+	for (i = 0; i < s->nr_nodes; i++) {
+		free(s->nodes[i].candidates);
+		free(s->nodes[i].owned);
+		free(s->nodes[i].evidence_text);
+	}
 	free(s->nodes);
+	free(s->evidence);
 	free(s->found);
 	free(s->confirm);
 	free(s->wants);
@@ -175,134 +133,6 @@ int screen_exclude(struct screen *s, size_t i, const char *reason)
 	free(s->excluded[i]);
 	s->excluded[i] = xstrdup(reason ? reason : "excluded");
 	return 0;
-}
-
-/* A binary min-heap of ranks (preferred positions), for the stable topological sort. */
-struct rank_heap {
-	size_t *v;
-	size_t nr;
-};
-
-static void heap_push(struct rank_heap *h, size_t x)
-{
-	size_t i = h->nr++;
-
-	h->v[i] = x;
-	while (i && h->v[(i - 1) / 2] > h->v[i]) {
-		size_t p = (i - 1) / 2, t = h->v[p];
-
-		h->v[p] = h->v[i];
-		h->v[i] = t;
-		i = p;
-	}
-}
-
-static size_t heap_pop(struct rank_heap *h)
-{
-	size_t top = h->v[0], i = 0;
-
-	h->v[0] = h->v[--h->nr];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i, t;
-
-		if (l < h->nr && h->v[l] < h->v[m])
-			m = l;
-		if (r < h->nr && h->v[r] < h->v[m])
-			m = r;
-		if (m == i)
-			break;
-		t = h->v[m];
-		h->v[m] = h->v[i];
-		h->v[i] = t;
-		i = m;
-	}
-	return top;
-}
-
-/*
- * After Kahn's algorithm stopped early, the options left (indegree > 0)
- * are on a cycle or after one: walking back from one of them through
- * options left, n steps always end on the cycle.
- */
-static size_t on_cycle(const struct screen *s, const size_t *indegree)
-{
-	size_t o = 0, step, e;
-
-	while (!indegree[o])
-		o++;
-	for (step = 0; step < s->nr; step++)
-		for (e = 0; e < s->nr_edges; e++)
-			if (s->edges[e].later == o && indegree[s->edges[e].earlier]) {
-				o = s->edges[e].earlier;
-				break;
-			}
-	return o;
-}
-
-/*
- * Kahn's algorithm over all options, excluded ones included so that a
- * chain A after B after C still orders A after C when B is left out; the
- * ready option with the smallest preferred rank goes first.
- */
-static int sort_options(struct screen *s)
-{
-	size_t n = s->nr, i, placed = 0;
-	size_t *rank = xmalloc((n ? n : 1) * sizeof(*rank));
-	size_t *by_rank = xmalloc((n ? n : 1) * sizeof(*by_rank));
-	size_t *indegree = xcalloc(n ? n : 1, sizeof(*indegree));
-	size_t *start = xcalloc(n + 1, sizeof(*start));
-	size_t *fill = xmalloc((n ? n : 1) * sizeof(*fill));
-	size_t *succ = xmalloc((s->nr_edges ? s->nr_edges : 1) * sizeof(*succ));
-	struct rank_heap heap = { xmalloc((n ? n : 1) * sizeof(size_t)), 0 };
-	int ret = 0;
-
-	for (i = 0; i < n; i++) {
-		size_t opt = s->prefer ? s->prefer[i] : i;
-
-		rank[opt] = i;
-		by_rank[i] = opt;
-	}
-	/* Successor lists (earlier -> later), as a compressed adjacency array. */
-	for (i = 0; i < s->nr_edges; i++) {
-		start[s->edges[i].earlier + 1]++;
-		indegree[s->edges[i].later]++;
-	}
-	for (i = 0; i < n; i++)
-		start[i + 1] += start[i];
-	memcpy(fill, start, n * sizeof(*fill));
-	for (i = 0; i < s->nr_edges; i++)
-		succ[fill[s->edges[i].earlier]++] = s->edges[i].later;
-
-	s->order = xmalloc((n ? n : 1) * sizeof(*s->order));
-	s->position = xmalloc((n ? n : 1) * sizeof(*s->position));
-	for (i = 0; i < n; i++) {
-		s->position[i] = SCREEN_NONE;
-		if (!indegree[i])
-			heap_push(&heap, rank[i]);
-	}
-	while (heap.nr) {
-		size_t opt = by_rank[heap_pop(&heap)], e;
-
-		placed++;
-		if (!s->excluded[opt]) {
-			s->position[opt] = s->nr_order;
-			s->order[s->nr_order++] = opt;
-		}
-		for (e = start[opt]; e < start[opt + 1]; e++)
-			if (!--indegree[succ[e]])
-				heap_push(&heap, rank[succ[e]]);
-	}
-	if (placed < n)
-		ret = error("screen: the order constraints form a cycle through '%s'",
-			    s->names[on_cycle(s, indegree)]);
-	free(rank);
-	free(by_rank);
-	free(indegree);
-	free(start);
-	free(fill);
-	free(succ);
-	free(heap.v);
-	return ret;
 }
 
 static int cmp_size(const void *a, const void *b)
@@ -384,6 +214,7 @@ static size_t add_node(struct screen *s, size_t lo, size_t hi, size_t parent)
 	n->child[0] = n->child[1] = SCREEN_NONE;
 	n->depth = parent == SCREEN_NONE ? 0 : s->nodes[parent].depth + 1;
 	n->decision = SCREEN_PENDING;
+	n->attributed = SCREEN_NONE;
 	n->cost = n->cost_lo = n->cost_hi = NAN;
 	n->from = get_prefix(s, lo);
 	n->to = get_prefix(s, hi);
@@ -399,7 +230,7 @@ int screen_start(struct screen *s)
 {
 	if (check_setup(s, "screen_start()"))
 		return -1;
-	if (sort_options(s))
+	if (screen_sort_options(s))
 		return -1;
 	s->phase = PHASE_SCREEN;
 	if (!s->nr_order) {
@@ -442,10 +273,30 @@ static void set_cost(const struct screen *s, const struct stats_comparison *c,
 	}
 }
 
+/* Splits node i at position mid (lo < mid < hi): two children, P_mid the one new variant. */
+static void split_at(struct screen *s, size_t i, size_t mid)
+{
+	size_t left, right;
+
+	s->nodes[i].decision = SCREEN_SPLIT;
+	left = add_node(s, s->nodes[i].lo, mid, i);
+	right = add_node(s, mid, s->nodes[i].hi, i);
+	/* add_node() may have moved the array. */
+	s->nodes[i].child[0] = left;
+	s->nodes[i].child[1] = right;
+}
+
+static void found(struct screen *s, size_t pos)
+{
+	ALLOC_GROW(s->found, s->nr_found + 1, s->alloc_found);
+	/* A position until the confirmation sorts them and turns them into options. */
+	s->found[s->nr_found++] = pos;
+}
+
 static void important(struct screen *s, size_t i, enum screen_why why)
 {
 	struct screen_node *n = &s->nodes[i];
-	size_t lo = n->lo, hi = n->hi, mid, left, right;
+	size_t lo = n->lo, hi = n->hi;
 
 	n->why = why;
 	if (hi - lo == 1 && why == SCREEN_WHY_CAP_WIDE) {
@@ -454,18 +305,36 @@ static void important(struct screen *s, size_t i, enum screen_why why)
 	}
 	if (hi - lo == 1) {
 		n->decision = SCREEN_FOUND;
-		ALLOC_GROW(s->found, s->nr_found + 1, s->alloc_found);
-		/* A position until the confirmation sorts them and turns them into options. */
-		s->found[s->nr_found++] = lo;
+		found(s, lo);
 		return;
 	}
-	n->decision = SCREEN_SPLIT;
-	mid = lo + (hi - lo) / 2;
-	left = add_node(s, lo, mid, i);
-	right = add_node(s, mid, hi, i);
-	/* add_node() may have moved the array. */
-	s->nodes[i].child[0] = left;
-	s->nodes[i].child[1] = right;
+	if (s->opts.attribute && why != SCREEN_WHY_CAP_WIDE && why != SCREEN_WHY_CONTRADICTED &&
+	    !n->evidence) {
+		/* pending until screen_set_evidence() */
+		n->evidence = 1;
+		n->split_why = why;
+		return;
+	}
+	split_at(s, i, lo + (hi - lo) / 2);
+}
+
+/* A node whose evidence came: see "Attribution" in screen.h. */
+static void decide_on_evidence(struct screen *s, size_t i)
+{
+	struct screen_node *n = &s->nodes[i];
+
+	n->why = n->split_why;
+	if (n->nr_candidates == 1) {
+		n->decision = SCREEN_FOUND;
+		n->why = SCREEN_WHY_ATTRIBUTED;
+		n->attributed = n->candidates[0];
+		found(s, n->attributed);
+	} else if (n->nr_candidates >= 2) {
+		/* the first candidate of the second half starts the right child */
+		split_at(s, i, n->candidates[n->nr_candidates / 2]);
+	} else {
+		split_at(s, i, n->lo + (n->hi - n->lo) / 2);
+	}
 }
 
 /* Applies the decision rule of screen.h to a pending node whose runs are in. */
@@ -596,7 +465,7 @@ static void start_confirmation(struct screen *s)
 		c->node = SCREEN_NONE;
 		for (k = 0; k < s->nr_nodes; k++)
 			if (s->nodes[k].decision == SCREEN_FOUND &&
-			    s->order[s->nodes[k].lo] == c->option)
+			    screen_node_option(s, &s->nodes[k]) == c->option)
 				c->node = k;
 		c->variant = confirmation_variant(s, &c->option, 1, name);
 		free(name);
@@ -650,6 +519,52 @@ static void describe_variant(struct stats_summary *out, const struct screen_vari
 			     size_t start)
 {
 	stats_describe(out, v->values + start, v->nr_values - start, NULL);
+}
+
+/*
+ * An attributed option measured alone must account for its group: when
+ * the group cost more than the option alone by more than the threshold,
+ * intervals apart, another member did cost something, and the group is
+ * split after all.  Returns how many groups were reopened; their options
+ * leave the found ones and the confirmations start again later.
+ */
+static size_t reopen_contradicted(struct screen *s)
+{
+	size_t i, k, reopened = 0;
+
+	compare_confirmations(s, &s->variants[get_prefix(s, 0)]);
+	for (i = 0; i < s->nr_confirm; i++) {
+		const struct screen_confirmation *c = &s->confirm[i];
+		struct screen_node *n;
+
+		if (c->node == SCREEN_NONE || isnan(c->cost_hi))
+			continue;
+		n = &s->nodes[c->node];
+		if (n->why != SCREEN_WHY_ATTRIBUTED ||
+		    !(n->cost_lo - c->cost_hi > s->opts.threshold))
+			continue;
+		for (k = 0; k < s->nr_found; k++)
+			if (s->found[k] == c->option)
+				break;
+		memmove(s->found + k, s->found + k + 1, (s->nr_found - k - 1) * sizeof(*s->found));
+		s->nr_found--;
+		n->decision = SCREEN_PENDING;
+		n->why = SCREEN_WHY_CONTRADICTED;
+		n->attributed = SCREEN_NONE;
+		split_at(s, c->node, n->lo + (n->hi - n->lo) / 2);
+		s->nodes[c->node].why = SCREEN_WHY_CONTRADICTED;
+		reopened++;
+	}
+	if (!reopened)
+		return 0;
+	/* back to positions, as the screen phase keeps them */
+	for (k = 0; k < s->nr_found; k++)
+		s->found[k] = s->position[s->found[k]];
+	free(s->confirm);
+	s->confirm = NULL;
+	s->nr_confirm = 0;
+	s->phase = PHASE_SCREEN;
+	return reopened;
 }
 
 static void finish_confirmation(struct screen *s)
@@ -721,6 +636,8 @@ int screen_next(struct screen *s, struct screen_step *out)
 			return 0;
 		}
 		if (s->phase == PHASE_CONFIRM) {
+			if (s->opts.attribute && reopen_contradicted(s))
+				continue;
 			finish_confirmation(s);
 			s->phase = PHASE_DONE;
 			continue;
@@ -733,13 +650,59 @@ int screen_next(struct screen *s, struct screen_step *out)
 		for (i = 0; i < nr; i++) {
 			if (s->nodes[i].decision != SCREEN_PENDING)
 				continue;
-			evaluate(s, i);
+			if (s->nodes[i].evidence == 2)
+				decide_on_evidence(s, i);
+			else if (!s->nodes[i].evidence)
+				evaluate(s, i);
 		}
-		for (i = 0; i < s->nr_nodes; i++)
+		s->nr_evidence = 0;
+		for (i = 0; i < s->nr_nodes; i++) {
 			pending |= s->nodes[i].decision == SCREEN_PENDING;
+			if (s->nodes[i].decision == SCREEN_PENDING && s->nodes[i].evidence == 1) {
+				ALLOC_GROW(s->evidence, s->nr_evidence + 1, s->alloc_evidence);
+				s->evidence[s->nr_evidence++] = i;
+			}
+		}
+		if (s->nr_evidence) {
+			out->evidence = s->evidence;
+			out->nr_evidence = s->nr_evidence;
+			return 0;
+		}
 		if (!pending)
 			start_confirmation(s);
 	}
+}
+
+int screen_set_evidence(struct screen *s, size_t node, const size_t *candidates, size_t nr,
+			const double *owned, const char *text)
+{
+	struct screen_node *n;
+	size_t k;
+
+	if (node >= s->nr_nodes || s->nodes[node].evidence != 1)
+		return error("screen: node %zu did not ask for evidence", node);
+	n = &s->nodes[node];
+	free(n->candidates);
+	n->candidates = xmalloc((nr ? nr : 1) * sizeof(*n->candidates));
+	for (k = 0; k < nr; k++) {
+		size_t pos = candidates[k] < s->nr ? s->position[candidates[k]] : SCREEN_NONE;
+
+		if (pos == SCREEN_NONE || pos < n->lo || pos >= n->hi)
+			return error("screen: '%s' is not a member of group %zu",
+				     candidates[k] < s->nr ? s->names[candidates[k]] : "?", node);
+		n->candidates[k] = pos;
+	}
+	if (nr)
+		qsort(n->candidates, nr, sizeof(*n->candidates), cmp_size);
+	n->nr_candidates = nr;
+	free(n->owned);
+	n->owned = xmalloc((n->hi - n->lo) * sizeof(*n->owned));
+	for (k = 0; k < n->hi - n->lo; k++)
+		n->owned[k] = owned ? owned[k] : NAN;
+	free(n->evidence_text);
+	n->evidence_text = text ? xstrdup(text) : NULL;
+	n->evidence = 2;
+	return 0;
 }
 
 int screen_add_run(struct screen *s, size_t variant, double value)
@@ -821,6 +784,13 @@ size_t screen_nr_variants(const struct screen *s)
 const struct screen_variant *screen_variant(const struct screen *s, size_t v)
 {
 	return v < s->nr_variants ? &s->variants[v] : NULL;
+}
+
+size_t screen_node_option(const struct screen *s, const struct screen_node *n)
+{
+	if (n->decision != SCREEN_FOUND)
+		return SCREEN_NONE;
+	return s->order[n->attributed != SCREEN_NONE ? n->attributed : n->lo];
 }
 
 size_t screen_nr_nodes(const struct screen *s)
@@ -921,57 +891,83 @@ const char *screen_why_text(enum screen_why why)
 		return "at the run cap and still uncertain";
 	case SCREEN_WHY_FAILED:
 		return "a variant it needs failed";
+	case SCREEN_WHY_ATTRIBUTED:
+		return "above the threshold, in code only one member can have changed";
+	case SCREEN_WHY_CONTRADICTED:
+		return "attributed, but the option alone costs less: split after all";
 	}
 	return "?";
 }
 
-static size_t shared_symbols(const struct strvec *a, const struct strvec *b)
+void screen_option_verdict(const struct screen *s, size_t option, struct screen_verdict *out)
 {
-	size_t i = 0, j = 0, n = 0;
+	size_t pos = option < s->nr ? s->position[option] : SCREEN_NONE, i;
 
-	while (i < a->nr && j < b->nr) {
-		int c = strcmp(a->v[i], b->v[j]);
-
-		if (!c)
-			n++;
-		i += c <= 0;
-		j += c >= 0;
+	out->kind = SCREEN_VERDICT_PENDING;
+	out->node = SCREEN_NONE;
+	out->attributed = 0;
+	out->value = out->lo = out->hi = NAN;
+	if (option >= s->nr || s->excluded[option]) {
+		out->kind = SCREEN_VERDICT_EXCLUDED;
+		return;
 	}
-	return n;
+	if (pos == SCREEN_NONE)
+		return;
+	/* the deepest decided node that holds it decides: nodes come after their parents */
+	for (i = 0; i < s->nr_nodes; i++) {
+		const struct screen_node *n = &s->nodes[i];
+
+		if (pos < n->lo || pos >= n->hi || n->decision == SCREEN_PENDING ||
+		    n->decision == SCREEN_SPLIT)
+			continue;
+		out->node = i;
+		out->value = n->cost;
+		out->lo = n->cost_lo;
+		out->hi = n->cost_hi;
+		switch (n->decision) {
+		case SCREEN_FOUND:
+			if (n->attributed == SCREEN_NONE || n->attributed == pos) {
+				out->kind = SCREEN_VERDICT_FOUND;
+				out->attributed = n->attributed == pos;
+			} else {
+				out->kind = SCREEN_VERDICT_CLEARED;
+				out->attributed = 1;
+				out->value = n->owned ? n->owned[pos - n->lo] : NAN;
+				out->lo = out->hi = NAN;
+			}
+			break;
+		case SCREEN_DROPPED:
+			out->kind = SCREEN_VERDICT_BELOW;
+			break;
+		case SCREEN_UNDECIDED:
+			out->kind = SCREEN_VERDICT_UNDECIDED;
+			break;
+		case SCREEN_UNRESOLVED:
+			out->kind = SCREEN_VERDICT_UNRESOLVED;
+			break;
+		default:
+			break;
+		}
+	}
 }
 
-void screen_related_order(const struct strvec *sym, size_t n, size_t *order)
+const char *screen_verdict_name(enum screen_verdict_kind kind)
 {
-	unsigned char *placed = xcalloc(n ? n : 1, 1);
-	size_t i, k;
-
-	for (k = 0; k < n; k++) {
-		size_t best = SIZE_MAX, best_shared = 0;
-
-		for (i = 0; i < n; i++) {
-			size_t c;
-
-			if (placed[i])
-				continue;
-			c = k ? shared_symbols(&sym[order[k - 1]], &sym[i]) : 0;
-			if (best == SIZE_MAX || c > best_shared) {
-				best = i;
-				best_shared = c;
-			}
-		}
-		order[k] = best;
-		placed[best] = 1;
+	switch (kind) {
+	case SCREEN_VERDICT_PENDING:
+		return "pending";
+	case SCREEN_VERDICT_FOUND:
+		return "found";
+	case SCREEN_VERDICT_BELOW:
+		return "below";
+	case SCREEN_VERDICT_CLEARED:
+		return "cleared";
+	case SCREEN_VERDICT_UNDECIDED:
+		return "undecided";
+	case SCREEN_VERDICT_UNRESOLVED:
+		return "unresolved";
+	case SCREEN_VERDICT_EXCLUDED:
+		return "excluded";
 	}
-	/* Each swap removes one inversion of the sizes, so this ends. */
-	for (k = 1; k < n; k++) {
-		size_t a = order[k - 1], b = order[k];
-
-		if (sym[b].nr < sym[a].nr && shared_symbols(&sym[a], &sym[b])) {
-			order[k - 1] = b;
-			order[k] = a;
-			if (k > 1)
-				k -= 2;	/* b may go further forward */
-		}
-	}
-	free(placed);
+	return "?";
 }

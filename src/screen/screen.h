@@ -107,6 +107,33 @@
  * exactly what it asked before.
  */
 
+/*
+ * Attribution (opts.attribute).  A yes/no test per group needs about
+ * log2 C(n, k) tests to find k costly options among n; a group's
+ * per-function change says more.  When a group costs more than the
+ * threshold and has two or more members, the engine asks the caller for
+ * its evidence: the members that can own the change, each a member whose
+ * options' symbols some changed function's object depends on or is built
+ * by (kbuild/objects-index.h).  A member no changed function can belong to
+ * changed nothing the kernel ran, so it costs nothing.  Then:
+ *
+ *   one candidate   the group's change is that member's: it is found
+ *                   without a split (SCREEN_WHY_ATTRIBUTED), and measured
+ *                   alone as every found option is; the others are
+ *                   dropped, cleared by the evidence;
+ *   several         the group is split between them (at the first
+ *                   candidate of the second half), so each half holds
+ *                   fewer, instead of at its middle;
+ *   none            a cost that no member's code explains (the kernel
+ *                   behaved differently, or the evidence is missing): the
+ *                   group is split at its middle, as without attribution.
+ *
+ * Confirmation keeps attribution honest: an attributed option measured
+ * alone must account for its group's cost; when the group cost more than
+ * the option alone by more than the threshold (intervals apart), the
+ * group is split after all (SCREEN_WHY_CONTRADICTED) and screened on.
+ */
+
 #define SCREEN_NONE ((size_t)-1)
 
 struct screen_options {
@@ -133,8 +160,15 @@ struct screen_options {
 	int higher_is_better;
 	/* 1: measure the found options alone and together at the end. */
 	int confirm;
+	/*
+	 * 1: before it splits a group of two or more options, the engine
+	 * asks for evidence (screen_step.evidence, screen_set_evidence()):
+	 * which of its members can own the group's change (see
+	 * "Attribution" above).
+	 */
+	int attribute;
 };
-#define SCREEN_OPTIONS_INIT { 3.0, 0, 0.95, 0.05, 5, 5, 60, 10, 0, 1 }
+#define SCREEN_OPTIONS_INIT { 3.0, 0, 0.95, 0.05, 5, 5, 60, 10, 0, 1, 0 }
 
 /* A variant: the baseline plus a set of options. */
 struct screen_variant {
@@ -174,6 +208,8 @@ enum screen_why {
 	SCREEN_WHY_CAP_BELOW,	/* rule 4: at runs_max, near the threshold, estimate below */
 	SCREEN_WHY_CAP_WIDE,	/* rule 4: at runs_max and still uncertain: kept */
 	SCREEN_WHY_FAILED,	/* a variant failed */
+	SCREEN_WHY_ATTRIBUTED,	/* above the threshold, all of it one member's (attribution) */
+	SCREEN_WHY_CONTRADICTED,	/* attributed, but the option alone costs less: split */
 };
 
 /* One group of the bifurcation tree. */
@@ -198,6 +234,22 @@ struct screen_node {
 	double cost, cost_lo, cost_hi;
 	/* P_hi against P_lo at the last evaluation. */
 	struct stats_comparison cmp;
+	/*
+	 * Attribution (opts.attribute): 0 not asked, 1 asked and waiting,
+	 * 2 given (screen_set_evidence()).  candidates are the members (as
+	 * positions) that can own the change; owned[k] is member lo + k's
+	 * share of the change in functions that only it can have changed, in
+	 * percent of P_lo (NaN unknown); evidence the caller's words for it.
+	 * attributed is the position of the member found by attribution, or
+	 * SCREEN_NONE; split_why the rule that asked for the split.
+	 */
+	int evidence;
+	size_t *candidates;
+	size_t nr_candidates;
+	double *owned;
+	char *evidence_text;
+	size_t attributed;
+	enum screen_why split_why;
 };
 
 /* A found option measured alone, or all found options together. */
@@ -277,6 +329,13 @@ struct screen_step {
 	/* Valid until the next screen_next(); empty when done. */
 	const struct screen_want *wants;
 	size_t nr;
+	/*
+	 * Nodes that want evidence (opts.attribute) before they are decided;
+	 * each must get screen_set_evidence() before the next call.  When
+	 * there are any, wants is empty.
+	 */
+	const size_t *evidence;
+	size_t nr_evidence;
 };
 
 /*
@@ -294,6 +353,17 @@ int screen_next(struct screen *s, struct screen_step *out);
  * asked for, failed, or the value is not finite and positive.
  */
 int screen_add_run(struct screen *s, size_t variant, double value);
+
+/*
+ * The evidence a node asked for (see "Attribution"): the options among its
+ * members that can own its change (candidates[0..nr), option indices),
+ * owned[k] for member lo + k (percent of P_lo in functions only it can
+ * have changed; NULL: unknown) and the evidence in words (copied; may be
+ * NULL).  Returns 0, or -1 when the node did not ask or a candidate is not
+ * a member.
+ */
+int screen_set_evidence(struct screen *s, size_t node, const size_t *candidates, size_t nr,
+			const double *owned, const char *text);
 
 /*
  * The variant could not be built or run (why is copied).  Every group that
@@ -319,6 +389,8 @@ const size_t *screen_order(const struct screen *s, size_t *nr);
 
 size_t screen_nr_variants(const struct screen *s);
 const struct screen_variant *screen_variant(const struct screen *s, size_t v);
+/* The option a SCREEN_FOUND node found (attributed or a leaf), else SCREEN_NONE. */
+size_t screen_node_option(const struct screen *s, const struct screen_node *n);
 /* Nodes in creation order: the root first, children after their parent. */
 size_t screen_nr_nodes(const struct screen *s);
 const struct screen_node *screen_node(const struct screen *s, size_t i);
@@ -348,6 +420,33 @@ const struct screen_confirmation *screen_confirmation(const struct screen *s, si
  * product of their costs alone; NULL otherwise.
  */
 const struct stats_interaction *screen_interaction(const struct screen *s);
+
+/*
+ * What the screen said of one option, for a table of every option: found
+ * (by a leaf, or by attribution: its group's cost, then alone in the
+ * confirmations); below the threshold (dropped with its group: hi is the
+ * group's upper bound, on top of the options before it); cleared by
+ * attribution (in a group attributed to another member: value is its
+ * share in functions only it can have changed); undecided, unresolved,
+ * excluded (screen_excluded() says why) or not decided yet.  Percent.
+ */
+enum screen_verdict_kind {
+	SCREEN_VERDICT_PENDING,
+	SCREEN_VERDICT_FOUND,
+	SCREEN_VERDICT_BELOW,
+	SCREEN_VERDICT_CLEARED,
+	SCREEN_VERDICT_UNDECIDED,
+	SCREEN_VERDICT_UNRESOLVED,
+	SCREEN_VERDICT_EXCLUDED,
+};
+struct screen_verdict {
+	enum screen_verdict_kind kind;
+	size_t node;			/* the node that decided it, or SCREEN_NONE */
+	int attributed;			/* decided by attribution, not measured alone */
+	double value, lo, hi;		/* NaN when there is none */
+};
+void screen_option_verdict(const struct screen *s, size_t option, struct screen_verdict *out);
+const char *screen_verdict_name(enum screen_verdict_kind kind);
 
 /* "split", "found", "dropped"...; and the reason as a phrase for the report. */
 const char *screen_decision_name(enum screen_decision d);

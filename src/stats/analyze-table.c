@@ -226,6 +226,8 @@ static void fill_row(const struct analyze_model *m, struct analyze_table *t,
 			t->iterations = it;
 		analyze_add_distinct(accel, r->accel);
 		add_clock(clocks, r);
+		if (r->guests > t->guests)
+			t->guests = r->guests;
 		if (r->layout_seed >= 0) {
 			char seed[32];
 
@@ -477,6 +479,11 @@ static void describe_clock(struct analyze_table *t, const struct strvec *clocks)
 	else
 		strbuf_addstr(&sb, "host time: the guest's clock follows the host's, "
 			      "so host load moves it");
+	/* the host's load includes the other guests: a wall time says so */
+	if (t->guests > 1 && (metric_kind_of(t->metric) == METRIC_WALL ||
+			      strstr(sb.buf, "host load moves it")))
+		strbuf_addf(&sb, "; up to %d guests ran side by side (--guests), sharing the host",
+			    t->guests);
 	t->clock_text = strbuf_detach(&sb, NULL);
 }
 

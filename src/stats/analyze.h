@@ -273,6 +273,7 @@ struct analyze_table {
 	char *accel;			/* the accelerators its runs used: "tcg", "kvm, tcg" */
 	char *clock;			/* and their guest clocks: "icount:0", "host" */
 	size_t layouts;			/* distinct layout seeds among its runs (icount) */
+	int guests;			/* the most guests a run of it had side by side (0, 1: alone) */
 	/*
 	 * What its numbers are, in words, for every writer: "guest time
 	 * counted in instructions (icount shift 0: 1 instruction = 1 ns);

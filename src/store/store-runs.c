@@ -60,8 +60,9 @@ int store_add_run(struct store *st, struct store_run *r,
 	store_utc_now(now, sizeof(now));
 	if (store_prepare(st, &s, "INSERT INTO run (variant_id, workload, round, seq, warmup,"
 		    " accel, status, error, console_tail, wall_s, boot_s, started,"
-		    " clock, icount_shift, layout_seed, clocksource)"
-		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"))
+		    " clock, icount_shift, layout_seed, clocksource, guests)"
+		    " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
+		    " ?17)"))
 		goto fail;
 	sqlite3_bind_int64(s, 1, r->variant_id);
 	store_bind_text(s, 2, r->workload);
@@ -88,6 +89,10 @@ int store_add_run(struct store *st, struct store_run *r,
 	else
 		sqlite3_bind_int64(s, 15, r->layout_seed);
 	store_bind_text(s, 16, r->clocksource);
+	if (r->guests > 0)
+		sqlite3_bind_int(s, 17, r->guests);
+	else
+		sqlite3_bind_null(s, 17);
 	if (store_step_done(st, s, "cannot store run"))
 		goto fail;
 	r->id = sqlite3_last_insert_rowid(store_sqlite(st, &schema));
@@ -160,15 +165,24 @@ int store_get_runs(struct store *st, struct store_run **out, size_t *nr)
 	*out = NULL;
 	*nr = 0;
 	/* A read-only archive of schema 1 or 2 has no clock columns: host time. */
-	if (store_prepare(st, &s, store_schema(st) >= 3 ?
+	/* A read-only archive of schema 7 has no guests column: one at a time. */
+	if (store_prepare(st, &s, store_schema(st) >= 8 ?
 		    "SELECT r.id, r.variant_id, r.workload, r.round, r.seq,"
 		    " r.warmup, r.accel, r.status, r.error, r.console_tail, r.wall_s,"
-		    " r.boot_s, r.started, r.clock, r.icount_shift, r.layout_seed, r.clocksource"
+		    " r.boot_s, r.started, r.clock, r.icount_shift, r.layout_seed, r.clocksource,"
+		    " r.guests"
+		    " FROM run r JOIN variant v ON v.id = r.variant_id"
+		    " ORDER BY v.position, v.id, r.workload, r.warmup DESC, r.round, r.seq, r.id" :
+		    store_schema(st) >= 3 ?
+		    "SELECT r.id, r.variant_id, r.workload, r.round, r.seq,"
+		    " r.warmup, r.accel, r.status, r.error, r.console_tail, r.wall_s,"
+		    " r.boot_s, r.started, r.clock, r.icount_shift, r.layout_seed, r.clocksource,"
+		    " NULL"
 		    " FROM run r JOIN variant v ON v.id = r.variant_id"
 		    " ORDER BY v.position, v.id, r.workload, r.warmup DESC, r.round, r.seq, r.id" :
 		    "SELECT r.id, r.variant_id, r.workload, r.round, r.seq,"
 		    " r.warmup, r.accel, r.status, r.error, r.console_tail, r.wall_s,"
-		    " r.boot_s, r.started, NULL, NULL, NULL, NULL"
+		    " r.boot_s, r.started, NULL, NULL, NULL, NULL, NULL"
 		    " FROM run r JOIN variant v ON v.id = r.variant_id"
 		    " ORDER BY v.position, v.id, r.workload, r.warmup DESC, r.round, r.seq, r.id"))
 		return -1;
@@ -200,6 +214,7 @@ int store_get_runs(struct store *st, struct store_run **out, size_t *nr)
 		e->layout_seed = sqlite3_column_type(s, 15) == SQLITE_NULL ?
 			-1 : sqlite3_column_int64(s, 15);
 		e->clocksource = store_column_text(s, 16);
+		e->guests = sqlite3_column_type(s, 17) == SQLITE_NULL ? 0 : sqlite3_column_int(s, 17);
 		if (store_run_status_of(st, &e->status, store_column_str(s, 7))) {
 			char *row = xstrfmt("%lld", (long long)e->id);
 

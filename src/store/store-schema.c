@@ -249,6 +249,12 @@ static const struct migration {
 	{ "ALTER TABLE build ADD COLUMN symbol_text_size INTEGER;"
 	  "ALTER TABLE build ADD COLUMN symbol_data_size INTEGER;"
 	  "ALTER TABLE build ADD COLUMN symbol_bss_size INTEGER;", NULL },
+	/*
+	 * 8: how many guests ran side by side with a run, itself included
+	 * (run --guests): its wall time shared the host with them.  NULL in
+	 * older runs, which ran one at a time.
+	 */
+	{ "ALTER TABLE run ADD COLUMN guests INTEGER;", NULL },
 };
 
 int store_sql_error(sqlite3 *db, const char *path, const char *what)

@@ -24,7 +24,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 
 /* Opens (creating when create is set) the database at path. */
 int store_open(struct store **out, const char *path, int create);
@@ -203,6 +203,12 @@ struct store_run {
 	int icount_shift;	/* -1 unless icount */
 	int64_t layout_seed;	/* -1 unless icount: the seed of the guest's layout */
 	char *clocksource;	/* the guest kernel's, or NULL */
+	/*
+	 * Guests that ran side by side with it, itself included (schema 8):
+	 * its wall time shared the host with them.  0: not known (an older
+	 * run: one at a time).
+	 */
+	int guests;
 };
 #define STORE_RUN_INIT { .clock = VM_CLOCK_HOST, .icount_shift = -1, .layout_seed = -1 }
 void store_run_release(struct store_run *r);

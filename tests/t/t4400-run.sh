@@ -372,4 +372,41 @@ test_expect_success '--runner boots each run with an external command' '
 	test_grep "holds runs made with --accel runner" mix.err
 '
 
+# Under icount a run's guest time and instructions are the guest's alone:
+# two guests side by side (--guests 2) give what the same layout seeds give
+# one at a time, sample for sample and in the meter's every count.
+SIDE="SELECT v.name, r.round, r.warmup, s.iteration, s.metric, s.value FROM sample s
+	JOIN run r ON r.id = s.run_id JOIN variant v ON v.id = r.variant_id
+	WHERE r.workload = 'syscall' AND s.metric <> 'wall' ORDER BY 1, 2, 3, 4, 5"
+METER="SELECT v.name, r.round, r.warmup, m.total, m.before_kernel, m.kernel, m.user_space,
+	m.idle, m.boot, m.work, p.phase, hex(p.data) FROM meter m JOIN run r ON r.id = m.run_id
+	JOIN variant v ON v.id = r.variant_id JOIN meter_profile p ON p.run_id = r.id
+	WHERE r.workload = 'syscall' ORDER BY 1, 2, 3, 11"
+test_expect_success 'runs side by side give the samples and meter counts of runs alone' '
+	plan_build "$TRASH/side" && plan_build "$TRASH/alone" &&
+	kconfperf run --dir side --workload syscall --runs 2 --warmup 1 --seed 5 \
+		--guests 2 2>side.err &&
+	cat side.err &&
+	test_grep "2 guests side by side" side.err &&
+	kconfperf run --dir alone --workload syscall --runs 2 --warmup 1 --seed 5 \
+		--guests 1 2>alone.err &&
+	! grep "side by side" alone.err &&
+	test "$(q side "SELECT count(*) FROM run WHERE status = \"ok\"")" = 6 &&
+	test "$(q side "SELECT max(guests) FROM run")" = 2 &&
+	test "$(q alone "SELECT max(guests) FROM run")" = 1 &&
+	q side "$SIDE" >side.samples && q alone "$SIDE" >alone.samples &&
+	test "$(wc -l <side.samples)" -ge 12 &&
+	test_cmp alone.samples side.samples &&
+	q side "$METER" >side.meter && q alone "$METER" >alone.meter &&
+	test "$(wc -l <side.meter)" = 18 &&
+	test_cmp alone.meter side.meter
+'
+
+test_expect_success 'a wall table says how many guests shared the host' '
+	kconfperf report --dir side --workload syscall --metric wall >side.wall &&
+	test_grep "up to 2 guests ran side by side" side.wall &&
+	kconfperf report --dir side --workload syscall --metric time >side.time &&
+	! grep "side by side" side.time
+'
+
 test_done

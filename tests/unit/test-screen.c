@@ -1,8 +1,11 @@
 /* test-screen.c: unit tests for the sequential bifurcation engine, its simulator and effects tables. */
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "screen/screen-sim.h"
 #include "screen/screen.h"
@@ -620,6 +623,175 @@ static void test_groups_judge_fresh_runs(void)
 	screen_free(s);
 }
 
+
+/* A functions table in a scratch file, loaded against fx. */
+static void load_functions(struct screen_functions *fn, const struct screen_effects *fx,
+			   const char *text)
+{
+	char path[] = "/tmp/kcp-test-functions.XXXXXX";
+	int fd = mkstemp(path);
+	struct strbuf sb = STRBUF_INIT;
+
+	check(fd >= 0);
+	strbuf_addstr(&sb, text);
+	check_int(write(fd, sb.buf, sb.len), ==, (long long)sb.len);
+	close(fd);
+	check_int(screen_functions_load(fn, fx, path), ==, 0);
+	unlink(path);
+	strbuf_release(&sb);
+}
+
+static struct screen *simulate_with(const struct screen_effects *fx,
+				    const struct screen_functions *fn, unsigned long seed)
+{
+	struct screen_sim_options o = SCREEN_SIM_OPTIONS_INIT;
+	struct screen *s = NULL;
+
+	o.seed = seed;
+	o.order = SCREEN_ORDER_GIVEN;
+	o.sd = 0.02;		/* the meter's few parts in ten thousand */
+	o.functions = fn;
+	check_int(screen_simulate(&s, fx, &o), ==, 0);
+	return s;
+}
+
+/*
+ * 24 options, 3 costly, each changing code only it can: attribution finds
+ * the three with no more than half the builds sequential bifurcation takes,
+ * and clears the rest with what the evidence says of them.
+ */
+static void test_attribution_saves_builds(void)
+{
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+	struct screen_functions fn = SCREEN_FUNCTIONS_INIT;
+	double costs[24] = { 0 };
+	struct screen *with, *without;
+	struct screen_verdict v;
+	size_t i;
+
+	costs[3] = 40;
+	costs[11] = 12;
+	costs[19] = 25;
+	make_table(&fx, 24, costs);
+	load_functions(&fn, &fx, "# leaf options: code of their own\n"
+		       "CONFIG_OPT3=y opt3_check opt3_hook\nCONFIG_OPT11=y opt11_fn\n");
+	with = simulate_with(&fx, &fn, 1);
+	without = simulate_with(&fx, NULL, 1);
+	for (i = 0; i < 24; i++) {
+		check_int(found(with, i), ==, costs[i] > 0);
+		check_int(found(without, i), ==, costs[i] > 0);
+	}
+	printf("# attribution: %zu builds, sequential bifurcation %zu\n", screen_builds(with),
+	       screen_builds(without));
+	check_int(2 * screen_builds(with), <=, screen_builds(without));
+	/* the attributed ones were still measured alone */
+	check_int(screen_nr_confirmations(with), ==, 4);
+	screen_option_verdict(with, 3, &v);
+	check_int(v.kind, ==, SCREEN_VERDICT_FOUND);
+	screen_option_verdict(with, 5, &v);
+	check(v.kind == SCREEN_VERDICT_CLEARED || v.kind == SCREEN_VERDICT_BELOW);
+	check(v.kind != SCREEN_VERDICT_CLEARED || (v.attributed && v.value == 0));
+	screen_free(with);
+	screen_free(without);
+	screen_functions_release(&fn);
+	screen_effects_release(&fx);
+}
+
+/*
+ * Two options whose costs are in the same shared code are candidates
+ * both: their group is split between them, and both are found; an option
+ * whose cost is all behaviour (~) leaves its group to the middle split and
+ * is found all the same.
+ */
+static void test_attribution_shared_and_behaviour(void)
+{
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+	struct screen_functions fn = SCREEN_FUNCTIONS_INIT;
+	double costs[16] = { 0 };
+	struct screen *s;
+	size_t i, splits_between = 0;
+
+	costs[2] = 30;
+	costs[9] = 20;
+	costs[13] = 15;
+	make_table(&fx, 16, costs);
+	load_functions(&fn, &fx, "CONFIG_OPT2=y spin_lock lock_acquire\n"
+		       "CONFIG_OPT9=y spin_lock debug_check\n"
+		       "CONFIG_OPT13=y ~schedule ~__switch_to\n");
+	s = simulate_with(&fx, &fn, 1);
+	for (i = 0; i < 16; i++)
+		check_int(found(s, i), ==, costs[i] > 0);
+	for (i = 0; i < screen_nr_nodes(s); i++) {
+		const struct screen_node *n = screen_node(s, i);
+
+		if (n->decision == SCREEN_SPLIT && n->nr_candidates >= 2)
+			splits_between++;
+	}
+	check_int(splits_between, >=, 1);
+	screen_free(s);
+	screen_functions_release(&fn);
+	screen_effects_release(&fx);
+}
+
+/*
+ * An attribution the confirmation contradicts: A's code changed, B's cost
+ * is all behaviour in the same group, so the evidence names A alone; A
+ * measured alone costs far less than the group, which is split after all
+ * and B found too.
+ */
+static void test_attribution_contradicted(void)
+{
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+	struct screen_functions fn = SCREEN_FUNCTIONS_INIT;
+	double costs[8] = { 0 };
+	struct screen *s;
+	size_t i, contradicted = 0;
+
+	costs[1] = 10;
+	costs[2] = 30;
+	make_table(&fx, 8, costs);
+	load_functions(&fn, &fx, "CONFIG_OPT1=y a_check\nCONFIG_OPT2=y ~schedule\n"
+		       "CONFIG_OPT0=y o0\nCONFIG_OPT3=y o3\nCONFIG_OPT4=y o4\n"
+		       "CONFIG_OPT5=y o5\nCONFIG_OPT6=y o6\nCONFIG_OPT7=y o7\n");
+	s = simulate_with(&fx, &fn, 1);
+	check(found(s, 1));
+	check(found(s, 2));
+	check_int(screen_nr_found(s), ==, 2);
+	for (i = 0; i < screen_nr_nodes(s); i++)
+		contradicted += screen_node(s, i)->why == SCREEN_WHY_CONTRADICTED;
+	check_int(contradicted, >=, 1);
+	screen_free(s);
+	screen_functions_release(&fn);
+	screen_effects_release(&fx);
+}
+
+static void test_functions_table_errors(void)
+{
+	struct screen_effects fx = SCREEN_EFFECTS_INIT;
+	struct screen_functions fn = SCREEN_FUNCTIONS_INIT;
+	char path[] = "/tmp/kcp-test-functions.XXXXXX";
+	int fd;
+
+	make_table(&fx, 2, NULL);
+	fd = mkstemp(path);
+	check(fd >= 0);
+	check_int(write(fd, "CONFIG_OPT0=y f\nCONFIG_NOPE=y g\n", 32), ==, 32);
+	close(fd);
+	test_capture_start();
+	check_int(screen_functions_load(&fn, &fx, path), ==, -1);
+	test_capture_stop();
+	check(strstr(test_messages.buf, ":2: 'CONFIG_NOPE=y' is not an option") != NULL);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	check_int(write(fd, "CONFIG_OPT1=y 9bad\n", 19), ==, 19);
+	close(fd);
+	test_capture_start();
+	check_int(screen_functions_load(&fn, &fx, path), ==, -1);
+	test_capture_stop();
+	check(strstr(test_messages.buf, ":1: '9bad' is not a function name") != NULL);
+	unlink(path);
+	screen_effects_release(&fx);
+}
+
 int main(int argc, char **argv)
 {
 	test_init(argc, argv);
@@ -639,6 +811,10 @@ int main(int argc, char **argv)
 	TEST(test_related_order);
 	TEST(test_related_order_by_symbols);
 	TEST(test_groups_judge_fresh_runs);
+	TEST(test_attribution_saves_builds);
+	TEST(test_attribution_shared_and_behaviour);
+	TEST(test_attribution_contradicted);
+	TEST(test_functions_table_errors);
 	strbuf_release(&test_messages);
 	return test_done();
 }
